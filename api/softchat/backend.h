@@ -1,0 +1,261 @@
+/* libsoftchat: the crypto backend table and the runtime registry.
+ *
+ * Protocol code in core/ never calls a crypto library. It calls the primitives of the backend
+ * bound to its sc_ctx, through one versioned `sc_backend` table per backend. A table has a
+ * header (ABI version, struct size, name, library version) and one pointer per primitive
+ * group. Each group is a const sub-table whose functions are implemented as a whole ("a
+ * family"): a group is present (non-NULL) or absent (NULL), never half-wired.
+ *
+ * Group state. A group may need per-context state (a preallocated OpenSSL EVP context, an
+ * mbedTLS DRBG, the libsecp256k1 context). Its `setup` allocates that state once, when a
+ * context is created; `teardown` wipes and frees it. A NULL setup means the group is
+ * stateless and receives st == NULL. Every other function receives the group's state first.
+ * No group function may allocate; state is set up once per context, never per call.
+ *
+ * Status. Group functions return SC_OK or a negative sc_status. Library error codes never
+ * cross this boundary: a backend translates them (typically to SC_ERR_INTERNAL,
+ * SC_ERR_INVALID_KEY, SC_ERR_RNG or SC_ERR_UNSUPPORTED).
+ *
+ * Versioning. SC_BACKEND_ABI_MAJOR changes when a signature changes or a field moves;
+ * SC_BACKEND_ABI_MINOR when a group, or a function at the end of a group, is appended. A
+ * context accepts a table whose major matches; fields beyond the table's struct_size count as
+ * NULL. The table ABI is versioned apart from the library API.
+ *
+ * Thread safety. Group state belongs to one context; a context is used by one thread at a
+ * time. Stateless groups and the tables themselves are immutable and shareable.
+ */
+#ifndef SOFTCHAT_BACKEND_H
+#define SOFTCHAT_BACKEND_H
+
+#include "common.h"
+#include "status.h"
+
+SC_BEGIN_DECLS
+
+#define SC_BACKEND_ABI_MAJOR 1
+#define SC_BACKEND_ABI_MINOR 0
+#define SC_BACKEND_ABI_VERSION ((SC_BACKEND_ABI_MAJOR << 16) | SC_BACKEND_ABI_MINOR)
+
+#define SC_SHA256_BYTES 32
+#define SC_HMAC_SHA256_BYTES 32
+#define SC_CHACHA20_KEY_BYTES 32
+#define SC_CHACHA20_NONCE_BYTES 12
+#define SC_AES256GCM_KEY_BYTES 32
+#define SC_AES256GCM_TAG_BYTES 16
+#define SC_SECKEY_BYTES 32
+#define SC_PUBKEY_BYTES 32
+#define SC_SIG_BYTES 64
+
+/** Opaque per-context state of one group. Each backend converts it to its own type. */
+typedef struct sc_bstate sc_bstate;
+
+/** Incremental SHA-256 state in caller memory: fixed size, aligned, pointer-free and
+ *  copyable. A backend declares how many bytes it uses (hash.state_size); a table whose
+ *  state does not fit is refused at context creation. Wipe it after use (sc_memzero). */
+#define SC_SHA256_STATE_BYTES 256
+typedef union sc_sha256_state {
+    uint8_t bytes[SC_SHA256_STATE_BYTES];
+    uint64_t align_u64;
+    double align_double;
+    void *align_ptr;
+} sc_sha256_state;
+
+/** A libsecp256k1-style keypair (secret and public key) in caller memory. Opaque; holds the
+ *  secret key, so wipe it (sc_memzero) when done. */
+#define SC_CURVE_KEYPAIR_BYTES 96
+typedef union sc_curve_keypair {
+    uint8_t bytes[SC_CURVE_KEYPAIR_BYTES];
+    uint64_t align_u64;
+} sc_curve_keypair;
+
+/** One part of a multi-part message (scatter list): `len` bytes at `data`. */
+typedef struct sc_iov {
+    const uint8_t *data;
+    size_t len;
+} sc_iov;
+
+/** SHA-256 (FIPS 180-4). Stateless groups leave setup/teardown NULL. */
+typedef struct sc_backend_hash {
+    const char *lib;   /* the library that implements this group, e.g. "openssl" */
+    size_t state_size; /* bytes of sc_sha256_state used; <= SC_SHA256_STATE_BYTES */
+    sc_status (*setup)(sc_bstate **out);
+    void (*teardown)(sc_bstate *st);
+    /* One-shot digest of in[0..len). */
+    sc_status (*sha256)(sc_bstate *st, uint8_t out[SC_SHA256_BYTES], const uint8_t *in, size_t len);
+    sc_status (*init)(sc_bstate *st, sc_sha256_state *s);
+    sc_status (*update)(sc_bstate *st, sc_sha256_state *s, const uint8_t *in, size_t len);
+    /* Writes the digest. The caller wipes s afterwards. */
+    sc_status (*final)(sc_bstate *st, sc_sha256_state *s, uint8_t out[SC_SHA256_BYTES]);
+} sc_backend_hash;
+
+/** HMAC-SHA256 (RFC 2104) over a scatter list, so nonce||ciphertext is MACed without a copy.
+ *  Any key length, including 0. */
+typedef struct sc_backend_mac {
+    const char *lib;
+    sc_status (*setup)(sc_bstate **out);
+    void (*teardown)(sc_bstate *st);
+    sc_status (*hmac_sha256)(sc_bstate *st, uint8_t out[SC_HMAC_SHA256_BYTES], const uint8_t *key,
+                             size_t key_len, const sc_iov *parts, size_t n_parts);
+} sc_backend_mac;
+
+/** ChaCha20 (RFC 8439, IETF: 32-byte key, 12-byte nonce, 32-bit block counter). XORs the
+ *  keystream starting at block `counter` into in[0..len) and writes out. out == in (exact
+ *  in-place) is allowed. The caller guarantees the counter does not wrap
+ *  (counter + ceil(len / 64) <= 2^32). */
+typedef struct sc_backend_stream {
+    const char *lib;
+    sc_status (*setup)(sc_bstate **out);
+    void (*teardown)(sc_bstate *st);
+    sc_status (*chacha20_xor)(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
+                              const uint8_t key[SC_CHACHA20_KEY_BYTES],
+                              const uint8_t nonce[SC_CHACHA20_NONCE_BYTES], uint32_t counter);
+} sc_backend_stream;
+
+/** AES-256-GCM modes, for sc_backend_aead.probe. */
+typedef enum sc_aead_mode {
+    SC_AEAD_ONESHOT = 1, /* seal/open of a whole message */
+    SC_AEAD_STREAM = 2   /* start/update/finish over a message of any size */
+} sc_aead_mode;
+
+/** AES-256-GCM (NIST SP 800-38D) with a 16-byte tag. IVs of 12 bytes, and of 16 bytes (J0
+ *  derived by GHASH) where the probe says so. The tag is always checked in constant time.
+ *
+ *  probe(mode, iv_len, &why): SC_OK if this group performs `mode` with `iv_len`-byte IVs on
+ *  this machine; otherwise SC_ERR_UNSUPPORTED with *why set to a static, precise reason.
+ *  Functions called for an unsupported mode or IV length return SC_ERR_UNSUPPORTED.
+ *
+ *  Streaming: start, any number of update calls, then finish. Every update but the last has
+ *  a length that is a multiple of 16; update writes exactly len bytes to out (out == in
+ *  allowed). finish with decrypt = 0 writes the tag; with decrypt = 1 it compares `tag` in
+ *  constant time and returns SC_ERR_AUTH on mismatch. The plaintext produced by decrypting
+ *  updates is unauthenticated until finish returns SC_OK: core never releases it earlier.
+ *  abort wipes the key schedule of a started operation; finish does the same.
+ *  One streaming operation per context at a time.
+ *
+ *  One-shot: seal writes ct (len bytes) and the tag. open writes pt (len bytes) and checks
+ *  the tag; on SC_ERR_AUTH or any other failure it zeroes pt before returning. out/in may be
+ *  the same buffer (exact in-place) for both. */
+typedef struct sc_backend_aead {
+    const char *lib;
+    sc_status (*setup)(sc_bstate **out);
+    void (*teardown)(sc_bstate *st);
+    sc_status (*probe)(sc_aead_mode mode, size_t iv_len, const char **why);
+    sc_status (*seal)(sc_bstate *st, uint8_t *ct, uint8_t tag[SC_AES256GCM_TAG_BYTES],
+                      const uint8_t key[SC_AES256GCM_KEY_BYTES], const uint8_t *iv, size_t iv_len,
+                      const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len);
+    sc_status (*open)(sc_bstate *st, uint8_t *pt, const uint8_t key[SC_AES256GCM_KEY_BYTES],
+                      const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
+                      const uint8_t *ct, size_t len, const uint8_t tag[SC_AES256GCM_TAG_BYTES]);
+    sc_status (*start)(sc_bstate *st, int decrypt, const uint8_t key[SC_AES256GCM_KEY_BYTES],
+                       const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len);
+    sc_status (*update)(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len);
+    sc_status (*finish)(sc_bstate *st, int decrypt, uint8_t tag[SC_AES256GCM_TAG_BYTES]);
+    void (*abort)(sc_bstate *st);
+} sc_backend_aead;
+
+/** A cryptographically secure random generator. fill writes len random bytes or fails with
+ *  SC_ERR_RNG (and then the output must not be used). Safe across fork(). */
+typedef struct sc_backend_rng {
+    const char *lib;
+    sc_status (*setup)(sc_bstate **out);
+    void (*teardown)(sc_bstate *st);
+    sc_status (*fill)(sc_bstate *st, uint8_t *out, size_t len);
+} sc_backend_rng;
+
+/** The secp256k1 curve: BIP-340 x-only keys and Schnorr signatures, and NIP-44 ECDH.
+ *  setup receives 32 bytes from the context's RNG to randomise (blind) the curve context.
+ *  All secret-dependent operations are constant-time with respect to the secret.
+ *  keypair: SC_ERR_INVALID_KEY if sec is 0 or >= n; writes kp and the x-only pub.
+ *  sign: BIP-340 with the given 32 bytes of aux randomness; any message length.
+ *  verify: SC_OK or SC_ERR_INVALID_SIG (also for a public key that is not on the curve).
+ *  ecdh_x: the unhashed 32-byte x coordinate of sec * lift_x(pub); SC_ERR_INVALID_KEY if sec
+ *  is out of range or pub does not lift to a curve point. */
+typedef struct sc_backend_curve {
+    const char *lib;
+    sc_status (*setup)(sc_bstate **out, const uint8_t seed[32]);
+    void (*teardown)(sc_bstate *st);
+    sc_status (*keypair)(sc_bstate *st, sc_curve_keypair *kp, uint8_t pub[SC_PUBKEY_BYTES],
+                         const uint8_t sec[SC_SECKEY_BYTES]);
+    sc_status (*sign)(sc_bstate *st, uint8_t sig[SC_SIG_BYTES], const sc_curve_keypair *kp,
+                      const uint8_t *msg, size_t msg_len, const uint8_t aux[32]);
+    sc_status (*verify)(sc_bstate *st, const uint8_t sig[SC_SIG_BYTES], const uint8_t *msg,
+                        size_t msg_len, const uint8_t pub[SC_PUBKEY_BYTES]);
+    sc_status (*ecdh_x)(sc_bstate *st, uint8_t x[32], const uint8_t sec[SC_SECKEY_BYTES],
+                        const uint8_t pub[SC_PUBKEY_BYTES]);
+} sc_backend_curve;
+
+/** A backend: the header, then one pointer per group (NULL = the group is not provided). */
+typedef struct sc_backend {
+    uint32_t abi_version;          /* SC_BACKEND_ABI_VERSION as the backend was compiled */
+    uint32_t struct_size;          /* sizeof(sc_backend) as the backend was compiled */
+    const char *name;              /* registry key: "openssl", "mbedtls", "sodium", ... */
+    const char *(*lib_version)(void); /* e.g. "OpenSSL 3.0.19 27 Jan 2026" */
+    const sc_backend_hash *hash;
+    const sc_backend_mac *mac;
+    const sc_backend_stream *stream;
+    const sc_backend_aead *aead;
+    const sc_backend_rng *rng;
+    const sc_backend_curve *curve;
+} sc_backend;
+
+/** Primitive groups, in table order. */
+typedef enum sc_group {
+    SC_GROUP_HASH = 0,
+    SC_GROUP_MAC = 1,
+    SC_GROUP_STREAM = 2,
+    SC_GROUP_AEAD = 3,
+    SC_GROUP_RNG = 4,
+    SC_GROUP_CURVE = 5
+} sc_group;
+#define SC_GROUP_COUNT 6
+
+/** Capabilities, as computed from the table and its probes (never a separate bitmask). */
+typedef enum sc_cap {
+    SC_CAP_SHA256 = 0,
+    SC_CAP_HMAC_SHA256 = 1,
+    SC_CAP_CHACHA20 = 2,
+    SC_CAP_AES256GCM = 3,        /* one-shot AES-256-GCM with 12-byte IVs */
+    SC_CAP_AES256GCM_IV16 = 4,   /* one-shot AES-256-GCM with 16-byte IVs */
+    SC_CAP_AES256GCM_STREAM = 5, /* streaming AES-256-GCM with 12- and 16-byte IVs */
+    SC_CAP_RNG = 6,
+    SC_CAP_SECP256K1 = 7
+} sc_cap;
+#define SC_CAP_COUNT 8
+
+/** Number of backends compiled into this build (>= 1). */
+SC_API size_t sc_backend_count(void);
+
+/** The i-th compiled backend, in configured order (index 0 is the default).
+ *  Returns: the table, or NULL if i >= sc_backend_count(). */
+SC_API const sc_backend *sc_backend_at(size_t i);
+
+/** The compile-time default backend (the first of SOFTCHAT_BACKENDS). Never NULL. */
+SC_API const sc_backend *sc_backend_default(void);
+
+/** The compiled backend named `name` (NUL-terminated, exact match, e.g. "sodium+mbedtls").
+ *  Returns: the table, or NULL if no such backend was compiled in (or name is NULL). */
+SC_API const sc_backend *sc_backend_find(const char *name);
+
+/** Whether backend `b` provides capability `cap` on this machine.
+ *  Returns: SC_OK; SC_ERR_UNSUPPORTED with *why (if why is non-NULL) set to a static reason;
+ *           SC_ERR_ARG if b is NULL or cap is out of range.
+ *  Calls probe functions only; no state, no allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why);
+
+/** Static name of a group ("hash", "mac", "stream", "aead", "rng", "curve"), or NULL. */
+SC_API const char *sc_group_name(sc_group g);
+
+/** Static name of a capability ("sha256", ..., "secp256k1"), or NULL. */
+SC_API const char *sc_cap_name(sc_cap cap);
+
+/** The library implementing group g of backend b (e.g. "libsodium"), or NULL if absent. */
+SC_API const char *sc_backend_group_lib(const sc_backend *b, sc_group g);
+
+/** Checks a table's shape: ABI major, struct size, name, lib_version and that every present
+ *  group has every function and a state that fits.
+ *  Returns: SC_OK or SC_ERR_BACKEND. */
+SC_API SC_WARN_UNUSED sc_status sc_backend_validate(const sc_backend *b);
+
+SC_END_DECLS
+
+#endif

@@ -1,0 +1,81 @@
+/* libsoftchat: the one status enum.
+ *
+ * SC_OK is 0; every error is negative. The numeric values are frozen: bindings (JNI, Swift)
+ * and the CLI depend on them. New codes are only ever appended inside their family's range.
+ *   -1 .. -19   caller errors (a bug in the calling code)
+ *  -20 .. -59   bad data (the input was read and is invalid or unauthentic)
+ *  -60 .. -79   bad data in a NIP-59 gift wrap, one code per failed check
+ *  -80 .. -99   environment (backend, RNG, memory)
+ */
+#ifndef SOFTCHAT_STATUS_H
+#define SOFTCHAT_STATUS_H
+
+#include "common.h"
+
+SC_BEGIN_DECLS
+
+typedef enum sc_status {
+    SC_OK = 0,
+
+    /* caller errors */
+    SC_ERR_ARG = -1,              /* NULL or out-of-range argument */
+    SC_ERR_BUFFER_TOO_SMALL = -2, /* output capacity too small; *out_len holds the need */
+    SC_ERR_STATE = -3,            /* object used in the wrong state (uninitialised, busy) */
+    SC_ERR_TOO_LARGE = -4,        /* input exceeds a caller-set or protocol limit */
+    SC_ERR_NOT_FOUND = -5,        /* no such backend or item */
+    SC_ERR_POLICY = -6,           /* refused by an opt-in policy (e.g. NIP-44 extended prefix) */
+
+    /* bad data */
+    SC_ERR_ENCODING = -20,        /* malformed hex or other fixed encoding */
+    SC_ERR_BASE64 = -21,          /* malformed or non-canonical base64 */
+    SC_ERR_BECH32 = -22,          /* malformed bech32: charset, case, checksum, prefix */
+    SC_ERR_TLV = -23,             /* NIP-19 TLV truncated, missing or of the wrong length */
+    SC_ERR_JSON = -24,            /* JSON syntax error */
+    SC_ERR_UTF8 = -25,            /* invalid UTF-8 */
+    SC_ERR_EVENT_FIELD = -26,     /* event field missing, duplicated or of the wrong type */
+    SC_ERR_EVENT_RANGE = -27,     /* kind or created_at out of range */
+    SC_ERR_INVALID_KEY = -28,     /* secret key 0 or >= n, or public key not on the curve */
+    SC_ERR_INVALID_SIG = -29,     /* signature does not verify */
+    SC_ERR_ID_MISMATCH = -30,     /* event id differs from the recomputed id */
+    SC_ERR_VERSION = -31,         /* NIP-44 unknown or unsupported version */
+    SC_ERR_PAYLOAD_SIZE = -32,    /* NIP-44 payload or decoded data of invalid size */
+    SC_ERR_MAC = -33,             /* NIP-44 MAC mismatch */
+    SC_ERR_PADDING = -34,         /* NIP-44 invalid padding or length prefix */
+    SC_ERR_AUTH = -35,            /* AES-GCM tag mismatch */
+    SC_ERR_MESSAGE = -36,         /* a NIP-17 message lacks a required element */
+
+    /* NIP-59 unwrap, one per check, in the order they run */
+    SC_ERR_WRAP_KIND = -60,       /* outer event is not kind 1059 / 21059 */
+    SC_ERR_WRAP_ID = -61,         /* gift wrap id mismatch */
+    SC_ERR_WRAP_SIG = -62,        /* gift wrap signature invalid */
+    SC_ERR_WRAP_DECRYPT = -63,    /* gift wrap content does not decrypt for this recipient */
+    SC_ERR_SEAL_JSON = -64,       /* decrypted seal is not a valid event */
+    SC_ERR_SEAL_KIND = -65,       /* seal is not kind 13 */
+    SC_ERR_SEAL_ID = -66,         /* seal id mismatch */
+    SC_ERR_SEAL_SIG = -67,        /* seal signature invalid */
+    SC_ERR_SEAL_DECRYPT = -68,    /* seal content does not decrypt */
+    SC_ERR_RUMOR_JSON = -69,      /* decrypted rumor is not a valid unsigned event */
+    SC_ERR_RUMOR_AUTHOR = -70,    /* rumor pubkey differs from the seal pubkey */
+    SC_ERR_RUMOR_ID = -71,        /* rumor id missing or differs from the recomputed id */
+    SC_ERR_RUMOR_SIGNED = -72,    /* rumor carries a signature */
+
+    /* environment */
+    SC_ERR_RNG = -80,             /* the random generator failed */
+    SC_ERR_BACKEND = -81,         /* backend table invalid, or a known-answer check failed */
+    SC_ERR_UNSUPPORTED = -82,     /* the bound backend lacks this capability */
+    SC_ERR_NOMEM = -83,           /* allocation failed (context creation or the JSON edge) */
+    SC_ERR_INTERNAL = -84,        /* a crypto library reported an unexpected failure */
+    SC_ERR_IO = -85               /* a caller-supplied sink or source reported failure */
+} sc_status;
+
+/** Human-readable description of a status.
+ *  Returns: a static NUL-terminated string; "unknown status" for values not in the enum. */
+SC_API const char *sc_status_str(sc_status s);
+
+/** Stable symbolic name of a status, e.g. "SC_ERR_MAC".
+ *  Returns: a static NUL-terminated string; "SC_UNKNOWN" for values not in the enum. */
+SC_API const char *sc_status_name(sc_status s);
+
+SC_END_DECLS
+
+#endif

@@ -1,0 +1,21 @@
+/* libsoftchat: library version. */
+#ifndef SOFTCHAT_VERSION_H
+#define SOFTCHAT_VERSION_H
+
+#include "common.h"
+
+SC_BEGIN_DECLS
+
+#define SC_VERSION_MAJOR 0
+#define SC_VERSION_MINOR 1
+#define SC_VERSION_PATCH 0
+
+/** The library version as "MAJOR.MINOR.PATCH" (static string). */
+SC_API const char *sc_version(void);
+
+/** The version of the libsecp256k1 the library was built against (static string). */
+SC_API const char *sc_secp256k1_version(void);
+
+SC_END_DECLS
+
+#endif

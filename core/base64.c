@@ -1,0 +1,142 @@
+/* Padded standard base64 (RFC 4648 section 4): encoding, and strict canonical decoding whose
+ * alphabet lookups do not branch on the character (payloads may carry secrets). */
+#include <softchat/encoding.h>
+
+size_t sc_base64_encoded_len(size_t len)
+{
+    if (len > ((size_t)-1) / 4 * 3 - 2) {
+        return 0;
+    }
+    return (len + 2) / 3 * 4;
+}
+
+size_t sc_base64_decoded_max(size_t b64_len)
+{
+    return b64_len / 4 * 3;
+}
+
+/* All-ones when lo <= c <= hi, else 0. */
+static unsigned in_range(unsigned c, unsigned lo, unsigned hi)
+{
+    return (((c - lo) | (hi - c)) >> (sizeof(unsigned) * 8 - 1)) - 1u;
+}
+
+/* Sextet value of c, or sets *bad; no branch on c. */
+static unsigned sextet(unsigned c, unsigned *bad)
+{
+    unsigned up = in_range(c, 'A', 'Z');
+    unsigned low = in_range(c, 'a', 'z');
+    unsigned num = in_range(c, '0', '9');
+    unsigned plus = in_range(c, '+', '+');
+    unsigned slash = in_range(c, '/', '/');
+    unsigned v = (up & (c - 'A')) | (low & (c - 'a' + 26u)) | (num & (c - '0' + 52u)) |
+                 (plus & 62u) | (slash & 63u);
+
+    *bad |= ~(up | low | num | plus | slash) & 1u;
+    return v & 63u;
+}
+
+static char sextet_char(unsigned v)
+{
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    return tab[v & 63u];
+}
+
+sc_status sc_base64_encode(char *out, size_t out_cap, size_t *out_len, const uint8_t *in,
+                           size_t in_len)
+{
+    size_t need, i, o = 0;
+
+    if (out_len == NULL || (in == NULL && in_len != 0)) {
+        return SC_ERR_ARG;
+    }
+    need = sc_base64_encoded_len(in_len);
+    if (need == 0 && in_len != 0) {
+        return SC_ERR_ARG;
+    }
+    *out_len = need;
+    if (out_cap < need) {
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (out == NULL && need != 0) {
+        return SC_ERR_ARG;
+    }
+    for (i = 0; i + 3 <= in_len; i += 3) {
+        uint32_t w = ((uint32_t)in[i] << 16) | ((uint32_t)in[i + 1] << 8) | in[i + 2];
+        out[o++] = sextet_char(w >> 18);
+        out[o++] = sextet_char(w >> 12);
+        out[o++] = sextet_char(w >> 6);
+        out[o++] = sextet_char(w);
+    }
+    if (in_len - i == 1) {
+        uint32_t w = (uint32_t)in[i] << 16;
+        out[o++] = sextet_char(w >> 18);
+        out[o++] = sextet_char(w >> 12);
+        out[o++] = '=';
+        out[o++] = '=';
+    } else if (in_len - i == 2) {
+        uint32_t w = ((uint32_t)in[i] << 16) | ((uint32_t)in[i + 1] << 8);
+        out[o++] = sextet_char(w >> 18);
+        out[o++] = sextet_char(w >> 12);
+        out[o++] = sextet_char(w >> 6);
+        out[o++] = '=';
+    }
+    return SC_OK;
+}
+
+sc_status sc_base64_decode(uint8_t *out, size_t out_cap, size_t *out_len, const char *b64,
+                           size_t b64_len)
+{
+    unsigned bad = 0;
+    size_t pad = 0, n, groups, g, o = 0;
+
+    if (out_len == NULL || (b64 == NULL && b64_len != 0)) {
+        return SC_ERR_ARG;
+    }
+    *out_len = 0;
+    if (b64_len % 4 != 0) {
+        return SC_ERR_BASE64;
+    }
+    if (b64_len == 0) {
+        return SC_OK;
+    }
+    if (b64[b64_len - 1] == '=') {
+        pad = (b64[b64_len - 2] == '=') ? 2 : 1;
+    }
+    n = b64_len / 4 * 3 - pad;
+    if (out_cap < n) {
+        *out_len = n;
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (out == NULL) {
+        return SC_ERR_ARG;
+    }
+    groups = b64_len / 4;
+    for (g = 0; g < groups; g++) {
+        const unsigned char *q = (const unsigned char *)b64 + 4 * g;
+        int last = (g + 1 == groups);
+        unsigned a = sextet(q[0], &bad);
+        unsigned b = sextet(q[1], &bad);
+        unsigned c = (last && pad == 2) ? 0u : sextet(q[2], &bad);
+        unsigned d = (last && pad >= 1) ? 0u : sextet(q[3], &bad);
+        uint32_t w = (a << 18) | (b << 12) | (c << 6) | d;
+
+        out[o++] = (uint8_t)(w >> 16);
+        if (!(last && pad == 2)) {
+            out[o++] = (uint8_t)(w >> 8);
+        } else if (w & 0xffffu) {
+            bad = 1; /* non-zero unused bits: not the canonical encoding */
+        }
+        if (!(last && pad >= 1)) {
+            out[o++] = (uint8_t)w;
+        } else if (pad == 1 && (w & 0xffu)) {
+            bad = 1;
+        }
+    }
+    if (bad) {
+        sc_memzero(out, n);
+        return SC_ERR_BASE64;
+    }
+    *out_len = n;
+    return SC_OK;
+}

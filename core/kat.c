@@ -1,0 +1,254 @@
+/* Known-answer checks, one per group, run when a context is created (and by
+ * sc_ctx_selftest). They catch a miswired backend: swapped functions, a wrong counter
+ * convention, a wrong IV layout, a hashed ECDH output. Values are from FIPS 180-4, RFC 4231,
+ * RFC 8439, NIST GCM test cases 13/14, Wycheproof aes_gcm tcId 240 and BIP-340 row 0. */
+#include <softchat/crypto.h>
+#include <softchat/encoding.h>
+
+#include <string.h>
+
+#include "ctx_internal.h"
+
+static int eq_hex(const uint8_t *got, const char *hex, size_t n)
+{
+    uint8_t want[128];
+
+    if (n > sizeof want || sc_hex_decode_fixed(want, n, hex, strlen(hex), 0) != SC_OK) {
+        return 0;
+    }
+    return sc_ct_compare(got, want, n) == 0;
+}
+
+static sc_status kat_hash(sc_ctx *ctx)
+{
+    static const char abc_hex[] =
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    sc_sha256_state s;
+    uint8_t out[32];
+
+    if (sc_sha256(ctx, out, (const uint8_t *)"abc", 3) != SC_OK || !eq_hex(out, abc_hex, 32)) {
+        return SC_ERR_BACKEND;
+    }
+    memset(out, 0, sizeof out);
+    if (sc_sha256_init(ctx, &s) != SC_OK ||
+        sc_sha256_update(ctx, &s, (const uint8_t *)"a", 1) != SC_OK ||
+        sc_sha256_update(ctx, &s, (const uint8_t *)"bc", 2) != SC_OK ||
+        sc_sha256_final(ctx, &s, out) != SC_OK || !eq_hex(out, abc_hex, 32)) {
+        return SC_ERR_BACKEND;
+    }
+    return SC_OK;
+}
+
+static sc_status kat_mac(sc_ctx *ctx)
+{
+    /* RFC 4231 test case 2, message split in two parts */
+    sc_iov parts[2];
+    uint8_t out[32];
+
+    parts[0].data = (const uint8_t *)"what do ya want ";
+    parts[0].len = 16;
+    parts[1].data = (const uint8_t *)"for nothing?";
+    parts[1].len = 12;
+    if (sc_hmac_sha256(ctx, out, (const uint8_t *)"Jefe", 4, parts, 2) != SC_OK ||
+        !eq_hex(out, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", 32)) {
+        return SC_ERR_BACKEND;
+    }
+    return SC_OK;
+}
+
+static sc_status kat_stream(sc_ctx *ctx)
+{
+    /* RFC 8439 section 2.3.2: block function output for counter 1 */
+    uint8_t key[32], nonce[12], ks[64];
+    size_t i;
+
+    for (i = 0; i < 32; i++) {
+        key[i] = (uint8_t)i;
+    }
+    memcpy(nonce, "\x00\x00\x00\x09\x00\x00\x00\x4a\x00\x00\x00\x00", 12);
+    memset(ks, 0, sizeof ks);
+    if (sc_chacha20_xor(ctx, ks, ks, sizeof ks, key, nonce, 1) != SC_OK ||
+        !eq_hex(ks,
+                "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+                "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
+                64)) {
+        return SC_ERR_BACKEND;
+    }
+    return SC_OK;
+}
+
+static sc_status kat_aead_stream(sc_ctx_impl *c, const uint8_t *key, const uint8_t *iv,
+                                 size_t iv_len, const uint8_t *pt, size_t len,
+                                 const char *ct_hex, const char *tag_hex)
+{
+    const sc_backend_aead *a = c->aead;
+    sc_bstate *st = c->st[SC_GROUP_AEAD];
+    uint8_t buf[48], tag[16];
+    sc_status s;
+
+    /* encrypt in two updates (16 + rest), then decrypt in one and check the tag */
+    s = a->start(st, 0, key, iv, iv_len, NULL, 0);
+    if (s == SC_OK && len > 16) {
+        s = a->update(st, buf, pt, 16);
+        if (s == SC_OK) {
+            s = a->update(st, buf + 16, pt + 16, len - 16);
+        }
+    } else if (s == SC_OK) {
+        s = a->update(st, buf, pt, len);
+    }
+    if (s == SC_OK) {
+        s = a->finish(st, 0, tag);
+    }
+    if (s != SC_OK || !eq_hex(buf, ct_hex, len) || !eq_hex(tag, tag_hex, 16)) {
+        a->abort(st);
+        return SC_ERR_BACKEND;
+    }
+    s = a->start(st, 1, key, iv, iv_len, NULL, 0);
+    if (s == SC_OK) {
+        s = a->update(st, buf, buf, len);
+    }
+    if (s == SC_OK) {
+        s = a->finish(st, 1, tag);
+    }
+    if (s != SC_OK || memcmp(buf, pt, len) != 0) {
+        a->abort(st);
+        return SC_ERR_BACKEND;
+    }
+    return SC_OK;
+}
+
+static sc_status kat_aead(sc_ctx *ctx)
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    const char *why = NULL;
+    uint8_t key[32], iv[16], pt[40], ct[40], tag[16];
+    int any = 0;
+
+    memset(key, 0, sizeof key);
+    memset(iv, 0, sizeof iv);
+    memset(pt, 0, sizeof pt);
+    if (c->aead->probe(SC_AEAD_ONESHOT, 12, &why) == SC_OK) {
+        /* NIST GCM test case 14: zero key, zero 12-byte IV, one zero block */
+        static const char ct14[] = "cea7403d4d606b6e074ec5d3baf39d18";
+        static const char tag14[] = "d0d1c8a799996bf0265b98b5d48ab919";
+        any = 1;
+        if (sc_aes256gcm_seal(ctx, ct, tag, key, iv, 12, NULL, 0, pt, 16) != SC_OK ||
+            !eq_hex(ct, ct14, 16) || !eq_hex(tag, tag14, 16)) {
+            return SC_ERR_BACKEND;
+        }
+        if (sc_aes256gcm_open(ctx, ct, key, iv, 12, NULL, 0, ct, 16, tag) != SC_OK ||
+            memcmp(ct, pt, 16) != 0) {
+            return SC_ERR_BACKEND;
+        }
+        tag[0] ^= 1;
+        if (sc_aes256gcm_open(ctx, ct, key, iv, 12, NULL, 0, ct, 16, tag) != SC_ERR_AUTH) {
+            return SC_ERR_BACKEND;
+        }
+    }
+    if (c->aead->probe(SC_AEAD_STREAM, 16, &why) == SC_OK) {
+        /* Wycheproof aes_gcm tcId 240: 16-byte IV, 40-byte zero message */
+        static const char key240[] =
+            "00112233445566778899aabbccddeeff102132435465768798a9bacbdcedfe0f";
+        static const char iv240[] = "5c2ea9b695fcf6e264b96074d6bfa572";
+        any = 1;
+        if (sc_hex_decode_fixed(key, 32, key240, 64, 0) != SC_OK ||
+            sc_hex_decode_fixed(iv, 16, iv240, 32, 0) != SC_OK) {
+            return SC_ERR_BACKEND;
+        }
+        if (kat_aead_stream(c, key, iv, 16, pt, 40,
+                            "28e1c5232f4ee8161dbe4c036309e0b3254e9212bef0a934"
+                            "31ce5e5604c8f6a73c18a3183018b770",
+                            "d5808a1bd11a01129bf3c6919aff2339") != SC_OK) {
+            return SC_ERR_BACKEND;
+        }
+    }
+    return any ? SC_OK : SC_ERR_UNSUPPORTED;
+}
+
+static sc_status kat_rng(sc_ctx *ctx)
+{
+    static const uint8_t zero[32] = {0};
+    uint8_t a[32], b[32];
+    sc_status st = SC_ERR_BACKEND;
+
+    if (sc_random(ctx, a, sizeof a) == SC_OK && sc_random(ctx, b, sizeof b) == SC_OK &&
+        memcmp(a, b, sizeof a) != 0 && memcmp(a, zero, sizeof a) != 0) {
+        st = SC_OK;
+    }
+    sc_memzero(a, sizeof a);
+    sc_memzero(b, sizeof b);
+    return st;
+}
+
+static sc_status kat_curve(sc_ctx *ctx)
+{
+    /* BIP-340 test vector row 0: sec = 3, aux = 0, msg = 0 */
+    static const char pub0[] = "f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9";
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    const sc_backend_curve *k = c->curve;
+    sc_bstate *st = c->st[SC_GROUP_CURVE];
+    sc_curve_keypair kp;
+    uint8_t sec[32], one[32], zero[32], pub[32], sig[64], x[32];
+    sc_status rc = SC_ERR_BACKEND;
+
+    memset(sec, 0, sizeof sec);
+    memset(one, 0, sizeof one);
+    memset(zero, 0, sizeof zero);
+    sec[31] = 3;
+    one[31] = 1;
+    if (k->keypair(st, &kp, pub, sec) != SC_OK || !eq_hex(pub, pub0, 32)) {
+        goto out;
+    }
+    if (k->sign(st, sig, &kp, zero, 32, zero) != SC_OK ||
+        !eq_hex(sig,
+                "e907831f80848d1069a5371b402410364bdf1c5f8307b0084c55f1ce2dca8215"
+                "25f66a4a85ea8b71e482a74f382d2ce5ebeee8fdb2172f477df4900d310536c0",
+                64)) {
+        goto out;
+    }
+    if (k->verify(st, sig, zero, 32, pub) != SC_OK) {
+        goto out;
+    }
+    sig[63] ^= 1;
+    if (k->verify(st, sig, zero, 32, pub) != SC_ERR_INVALID_SIG) {
+        goto out;
+    }
+    /* ECDH with scalar 1 returns the raw (unhashed) x coordinate of the point itself */
+    if (k->ecdh_x(st, x, one, pub) != SC_OK || !eq_hex(x, pub0, 32) ||
+        k->ecdh_x(st, x, zero, pub) != SC_ERR_INVALID_KEY ||
+        k->keypair(st, &kp, pub, zero) != SC_ERR_INVALID_KEY) {
+        goto out;
+    }
+    rc = SC_OK;
+out:
+    sc_memzero(&kp, sizeof kp);
+    sc_memzero(sec, sizeof sec);
+    return rc;
+}
+
+sc_status sc_kat_group(sc_ctx *ctx, sc_group g)
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+
+    if (c == NULL) {
+        return SC_ERR_STATE;
+    }
+    if (sc_backend_group_ptr(c->b, g) == NULL) {
+        return SC_ERR_UNSUPPORTED;
+    }
+    switch (g) {
+    case SC_GROUP_HASH:
+        return kat_hash(ctx);
+    case SC_GROUP_MAC:
+        return kat_mac(ctx);
+    case SC_GROUP_STREAM:
+        return kat_stream(ctx);
+    case SC_GROUP_AEAD:
+        return kat_aead(ctx);
+    case SC_GROUP_RNG:
+        return kat_rng(ctx);
+    case SC_GROUP_CURVE:
+        return kat_curve(ctx);
+    }
+    return SC_ERR_ARG;
+}

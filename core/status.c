@@ -1,0 +1,81 @@
+/* sc_status_str / sc_status_name: one row per status, so names and texts cannot drift. */
+#include <softchat/status.h>
+
+#include <stddef.h>
+
+typedef struct status_row {
+    sc_status code;
+    const char *name;
+    const char *text;
+} status_row;
+
+#define ROW(code, text) {code, #code, text}
+
+static const status_row rows[] = {
+    ROW(SC_OK, "success"),
+    ROW(SC_ERR_ARG, "invalid argument"),
+    ROW(SC_ERR_BUFFER_TOO_SMALL, "output buffer too small"),
+    ROW(SC_ERR_STATE, "object in the wrong state (uninitialised, cleared or busy)"),
+    ROW(SC_ERR_TOO_LARGE, "input exceeds the configured limit"),
+    ROW(SC_ERR_NOT_FOUND, "not found"),
+    ROW(SC_ERR_POLICY, "refused by policy (opt-in required)"),
+    ROW(SC_ERR_ENCODING, "invalid hex or fixed-size encoding"),
+    ROW(SC_ERR_BASE64, "invalid base64"),
+    ROW(SC_ERR_BECH32, "invalid bech32"),
+    ROW(SC_ERR_TLV, "invalid NIP-19 TLV"),
+    ROW(SC_ERR_JSON, "invalid JSON"),
+    ROW(SC_ERR_UTF8, "invalid UTF-8"),
+    ROW(SC_ERR_EVENT_FIELD, "event field missing, duplicated or of the wrong type"),
+    ROW(SC_ERR_EVENT_RANGE, "event kind or created_at out of range"),
+    ROW(SC_ERR_INVALID_KEY, "invalid key"),
+    ROW(SC_ERR_INVALID_SIG, "invalid signature"),
+    ROW(SC_ERR_ID_MISMATCH, "event id does not match its content"),
+    ROW(SC_ERR_VERSION, "unknown or unsupported encryption version"),
+    ROW(SC_ERR_PAYLOAD_SIZE, "invalid payload size"),
+    ROW(SC_ERR_MAC, "invalid MAC"),
+    ROW(SC_ERR_PADDING, "invalid padding"),
+    ROW(SC_ERR_AUTH, "authentication tag mismatch"),
+    ROW(SC_ERR_MESSAGE, "message lacks a required element"),
+    ROW(SC_ERR_WRAP_KIND, "gift wrap has the wrong kind"),
+    ROW(SC_ERR_WRAP_ID, "gift wrap id does not match"),
+    ROW(SC_ERR_WRAP_SIG, "gift wrap signature invalid"),
+    ROW(SC_ERR_WRAP_DECRYPT, "gift wrap does not decrypt for this recipient"),
+    ROW(SC_ERR_SEAL_JSON, "seal is not a valid event"),
+    ROW(SC_ERR_SEAL_KIND, "seal has the wrong kind"),
+    ROW(SC_ERR_SEAL_ID, "seal id does not match"),
+    ROW(SC_ERR_SEAL_SIG, "seal signature invalid"),
+    ROW(SC_ERR_SEAL_DECRYPT, "seal does not decrypt"),
+    ROW(SC_ERR_RUMOR_JSON, "rumor is not a valid unsigned event"),
+    ROW(SC_ERR_RUMOR_AUTHOR, "rumor author differs from the seal signer"),
+    ROW(SC_ERR_RUMOR_ID, "rumor id missing or does not match"),
+    ROW(SC_ERR_RUMOR_SIGNED, "rumor carries a signature"),
+    ROW(SC_ERR_RNG, "random generator failure"),
+    ROW(SC_ERR_BACKEND, "crypto backend invalid or failed its self-test"),
+    ROW(SC_ERR_UNSUPPORTED, "not supported by the selected backend"),
+    ROW(SC_ERR_NOMEM, "out of memory"),
+    ROW(SC_ERR_INTERNAL, "crypto library failure"),
+    ROW(SC_ERR_IO, "sink or source reported failure"),
+};
+
+static const status_row *find(sc_status s)
+{
+    size_t i;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        if (rows[i].code == s) {
+            return &rows[i];
+        }
+    }
+    return NULL;
+}
+
+const char *sc_status_str(sc_status s)
+{
+    const status_row *r = find(s);
+    return r != NULL ? r->text : "unknown status";
+}
+
+const char *sc_status_name(sc_status s)
+{
+    const status_row *r = find(s);
+    return r != NULL ? r->name : "SC_UNKNOWN";
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages libsoftchat needs to build and test, skipping what is present.
+# Usage: scripts/setup.sh [--with-tools]   (--with-tools adds valgrind, used by the test command)
+set -euo pipefail
+
+pkgs=(build-essential cmake ninja-build pkg-config
+      libsecp256k1-dev libssl-dev libmbedtls-dev libsodium-dev libcjson-dev libcmocka-dev)
+if [ "${1:-}" = "--with-tools" ]; then
+  pkgs+=(valgrind)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
+  sudo_cmd=(sudo)
+fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
