@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the build in BUILD_DIR to a temporary prefix, then builds and runs a consumer
+# with find_package(softchat) (shared and static) and with pkg-config (shared and static).
+set -euo pipefail
+build_dir=$1
+src_dir=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cmake --install "$build_dir" --prefix "$tmp/prefix" >/dev/null
+
+echo "== find_package(softchat)"
+cmake -S "$src_dir/tests/install/consumer" -B "$tmp/consumer" -G Ninja \
+      -DCMAKE_PREFIX_PATH="$tmp/prefix" ${CONSUMER_CMAKE_ARGS:-} >/dev/null
+cmake --build "$tmp/consumer" >/dev/null
+LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "$tmp/consumer/consumer_shared"
+"$tmp/consumer/consumer_static"
+
+echo "== pkg-config softchat"
+pcdir=$(dirname "$(find "$tmp/prefix" -name softchat.pc | head -n 1)")
+export PKG_CONFIG_PATH="$pcdir"
+cc ${CONSUMER_CFLAGS:-} "$src_dir/tests/install/consumer/consumer.c" -o "$tmp/pc_shared" \
+   $(pkg-config --cflags --libs softchat)
+LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "$tmp/pc_shared"
+cc ${CONSUMER_CFLAGS:-} "$src_dir/tests/install/consumer/consumer.c" -o "$tmp/pc_static" \
+   $(pkg-config --cflags softchat) "$(pkg-config --variable=libdir softchat)/libsoftchat.a" \
+   $(pkg-config --static --libs-only-l --libs-only-L softchat | sed 's/-lsoftchat//')
+"$tmp/pc_static"
+
+echo "== exported symbols"
+so=$(find "$tmp/prefix" -name 'libsoftchat.so' | head -n 1)
+bad=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -v '^sc_' || true)
+if [ -n "$bad" ]; then
+  echo "symbols exported without the sc_ prefix:" >&2
+  echo "$bad" >&2
+  exit 1
+fi
+echo "all $(nm -D --defined-only "$so" | awk '$2 ~ /^[TDRB]$/' | wc -l) exported symbols carry the sc_ prefix"
