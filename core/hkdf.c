@@ -10,7 +10,11 @@ sc_status sc_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], const uint8
     static const uint8_t zero_salt[SC_SHA256_BYTES] = {0};
     sc_iov part;
 
-    if (prk == NULL || (salt == NULL && salt_len != 0) || (ikm == NULL && ikm_len != 0)) {
+    if (prk == NULL) {
+        return SC_ERR_ARG;
+    }
+    if ((salt == NULL && salt_len != 0) || (ikm == NULL && ikm_len != 0)) {
+        sc_memzero(prk, SC_SHA256_BYTES);
         return SC_ERR_ARG;
     }
     if (salt_len == 0) {
@@ -30,8 +34,14 @@ sc_status sc_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_
     size_t done = 0;
     sc_status st = SC_OK;
 
-    if (okm == NULL || prk == NULL || (info == NULL && info_len != 0) || okm_len == 0 ||
-        okm_len > 255 * SC_SHA256_BYTES || prk_len < SC_SHA256_BYTES) {
+    if (okm == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (okm_len == 0 || okm_len > 255 * SC_SHA256_BYTES) {
+        return SC_ERR_ARG; /* the length itself is wrong: okm is left untouched */
+    }
+    if (prk == NULL || (info == NULL && info_len != 0) || prk_len < SC_SHA256_BYTES) {
+        sc_memzero(okm, okm_len);
         return SC_ERR_ARG;
     }
     for (counter = 1; done < okm_len; counter++) {

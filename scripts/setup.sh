@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages libsoftchat needs to build and test, skipping what is present.
-# Usage: scripts/setup.sh [--with-tools]   (--with-tools adds valgrind, used by the test command)
+# Usage: scripts/setup.sh [--with-tools]   (--with-tools adds what the test command needs)
 set -euo pipefail
 
 pkgs=(build-essential cmake ninja-build pkg-config
       libsecp256k1-dev libssl-dev libmbedtls-dev libsodium-dev libcjson-dev libcmocka-dev)
 if [ "${1:-}" = "--with-tools" ]; then
-  pkgs+=(valgrind)
+  # valgrind for the memcheck pass; curl, xz-utils and ca-certificates to fetch Debian
+  # source packages (mbed TLS 3.6) for the compatibility build
+  pkgs+=(valgrind curl xz-utils ca-certificates)
 fi
 
 missing=()

@@ -45,7 +45,9 @@ SC_API SC_WARN_UNUSED sc_status sc_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA2
 
 /** HKDF-Expand (RFC 5869) with SHA-256: okm_len bytes (1..8160) from prk (>= 32 bytes).
  *  Returns: SC_OK; SC_ERR_ARG (okm_len 0 or > 8160, prk shorter than 32); SC_ERR_STATE;
- *           SC_ERR_UNSUPPORTED. Out: okm, zeroed on failure. Intermediate blocks are wiped. */
+ *           SC_ERR_UNSUPPORTED.
+ *  Out: okm, zeroed on failure, except when okm_len itself is out of range (then untouched).
+ *  Intermediate blocks are wiped. */
 SC_API SC_WARN_UNUSED sc_status sc_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len,
                                                const uint8_t *prk, size_t prk_len,
                                                const uint8_t *info, size_t info_len)

@@ -25,7 +25,6 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +38,10 @@ typedef char sha_state_fits[(sizeof(SHA256_CTX) <= SC_SHA256_STATE_BYTES) ? 1 : 
 
 /* EVP lengths are int: feed larger inputs in pieces of at most this many bytes. */
 #define EVP_CHUNK ((size_t)1 << 30)
+
+/* OpenSSL's GCM provider keeps the IV in a 128-byte buffer (GCM_IV_MAX_SIZE). */
+#define GCM_IV_MAX 128u
+#define GCM_IV_OK(n) ((n) >= 1 && (n) <= GCM_IV_MAX)
 
 /* ---- hash ------------------------------------------------------------------------------ */
 
@@ -224,8 +227,8 @@ static sc_status aead_probe(sc_aead_mode mode, size_t iv_len, const char **why)
         *why = "unknown AEAD mode";
         return SC_ERR_UNSUPPORTED;
     }
-    if (iv_len == 0 || iv_len > INT_MAX) {
-        *why = "OpenSSL AES-GCM takes IVs of 1 to INT_MAX bytes";
+    if (!GCM_IV_OK(iv_len)) {
+        *why = "OpenSSL AES-GCM takes IVs of 1 to 128 bytes";
         return SC_ERR_UNSUPPORTED;
     }
     return SC_OK;
@@ -285,7 +288,7 @@ static sc_status aead_seal(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const ui
 {
     cipher_state *c = (cipher_state *)(void *)st;
 
-    if (iv_len == 0 || iv_len > INT_MAX) {
+    if (!GCM_IV_OK(iv_len)) {
         return SC_ERR_UNSUPPORTED;
     }
     if (!gcm_begin(c->ctx2, 1, key, iv, iv_len, aad, aad_len) ||
@@ -304,7 +307,8 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     uint8_t t[16];
     sc_status rc;
 
-    if (iv_len == 0 || iv_len > INT_MAX) {
+    if (!GCM_IV_OK(iv_len)) {
+        sc_memzero(pt, len);
         return SC_ERR_UNSUPPORTED;
     }
     memcpy(t, tag, 16);
@@ -326,7 +330,7 @@ static sc_status aead_start(sc_bstate *st, int decrypt, const uint8_t key[32], c
 {
     cipher_state *c = (cipher_state *)(void *)st;
 
-    if (iv_len == 0 || iv_len > INT_MAX) {
+    if (!GCM_IV_OK(iv_len)) {
         return SC_ERR_UNSUPPORTED;
     }
     if (!gcm_begin(c->ctx, !decrypt, key, iv, iv_len, aad, aad_len)) {

@@ -1,0 +1,326 @@
+/* Hex, strict base64, sc_ct_compare and sc_memzero. Base64 is checked against an independent
+ * encoder written here. */
+#include "test_core.h"
+
+#include <string.h>
+
+#include "vt_rand.h"
+
+#define SENTINEL 0xa5
+
+static void fill(uint8_t *p, size_t n, uint8_t v)
+{
+    memset(p, v, n);
+}
+
+static int all(const uint8_t *p, size_t n, uint8_t v)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (p[i] != v) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* ---- hex ------------------------------------------------------------------------------- */
+
+void test_hex_encode(void **state)
+{
+    static const uint8_t in[] = {0x00, 0x01, 0x7f, 0x80, 0xab, 0xcd, 0xef, 0xff};
+    char out[32];
+    size_t len = 99;
+
+    (void)state;
+    VT_ASSERT_STATUS(sc_hex_encode(out, sizeof out, &len, in, sizeof in), SC_OK);
+    assert_int_equal(len, 16);
+    assert_memory_equal(out, "00017f80abcdefff", 16); /* lowercase, no terminator needed */
+    assert_int_equal(sc_hex_encoded_len(8), 16);
+    assert_int_equal(sc_hex_encoded_len(0), 0);
+    /* too small: *out_len is the need and nothing is written */
+    memset(out, SENTINEL, sizeof out);
+    len = 0;
+    VT_ASSERT_STATUS(sc_hex_encode(out, 15, &len, in, sizeof in), SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(len, 16);
+    assert_true(all((uint8_t *)out, sizeof out, SENTINEL));
+    /* empty input, NULL output with no room needed */
+    VT_ASSERT_STATUS(sc_hex_encode((char *)vt_null(), 0, &len, NULL, 0), SC_OK);
+    assert_int_equal(len, 0);
+    VT_ASSERT_STATUS(sc_hex_encode(out, sizeof out, (size_t *)vt_null(), in, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_hex_encode(out, sizeof out, &len, NULL, 1), SC_ERR_ARG);
+}
+
+void test_hex_decode(void **state)
+{
+    uint8_t all_bytes[256], back[256];
+    char hex[512], upper[512];
+    size_t i, len = 0;
+
+    (void)state;
+    for (i = 0; i < 256; i++) {
+        all_bytes[i] = (uint8_t)i;
+    }
+    VT_ASSERT_STATUS(sc_hex_encode(hex, sizeof hex, &len, all_bytes, 256), SC_OK);
+    VT_ASSERT_STATUS(sc_hex_decode(back, sizeof back, &len, hex, 512, SC_HEX_LOWER_ONLY), SC_OK);
+    assert_int_equal(len, 256);
+    assert_memory_equal(back, all_bytes, 256);
+    /* uppercase: refused by default, accepted with SC_HEX_ANY_CASE */
+    for (i = 0; i < 512; i++) {
+        upper[i] = (hex[i] >= 'a' && hex[i] <= 'f') ? (char)(hex[i] - 'a' + 'A') : hex[i];
+    }
+    fill(back, sizeof back, SENTINEL);
+    VT_ASSERT_STATUS(sc_hex_decode(back, sizeof back, &len, upper, 512, 0), SC_ERR_ENCODING);
+    assert_true(all(back, 256, 0)); /* zeroed on failure */
+    VT_ASSERT_STATUS(sc_hex_decode(back, sizeof back, &len, upper, 512, SC_HEX_ANY_CASE), SC_OK);
+    assert_memory_equal(back, all_bytes, 256);
+    VT_ASSERT_STATUS(sc_hex_decode(back, sizeof back, &len, "aB", 2, SC_HEX_ANY_CASE), SC_OK);
+    assert_int_equal(back[0], 0xab);
+    /* empty input */
+    VT_ASSERT_STATUS(sc_hex_decode(back, sizeof back, &len, "", 0, 0), SC_OK);
+    assert_int_equal(len, 0);
+    /* fixed size */
+    VT_ASSERT_STATUS(sc_hex_decode_fixed(back, 2, "beef", 4, 0), SC_OK);
+    assert_int_equal(back[0], 0xbe);
+    assert_int_equal(back[1], 0xef);
+    VT_ASSERT_STATUS(sc_hex_decode_fixed(back, 2, "beefaa", 6, 0), SC_ERR_ENCODING);
+    VT_ASSERT_STATUS(sc_hex_decode_fixed(back, 2, "bee", 3, 0), SC_ERR_ENCODING);
+    VT_ASSERT_STATUS(sc_hex_decode_fixed(back, 2, "BEEF", 4, 0), SC_ERR_ENCODING);
+    VT_ASSERT_STATUS(sc_hex_decode_fixed(back, 2, "BEEF", 4, SC_HEX_ANY_CASE), SC_OK);
+}
+
+void test_hex_decode_rejects(void **state)
+{
+    static const char bad_chars[] = {'g', 'G', 'z', ' ', '\n', '\0', '/', ':', '@', '`',
+                                     '-', '+', 'x', (char)0x80, (char)0xff};
+    uint8_t out[8];
+    char hex[8];
+    size_t i, len;
+
+    (void)state;
+    /* odd length */
+    len = 77;
+    VT_ASSERT_STATUS(sc_hex_decode(out, sizeof out, &len, "abc", 3, 0), SC_ERR_ENCODING);
+    /* every bad character, in either nibble position */
+    for (i = 0; i < sizeof bad_chars; i++) {
+        memcpy(hex, "0a1b2c3d", 8);
+        hex[i % 8] = bad_chars[i];
+        fill(out, sizeof out, SENTINEL);
+        VT_ASSERT_STATUS(sc_hex_decode(out, sizeof out, &len, hex, 8, SC_HEX_ANY_CASE),
+                         SC_ERR_ENCODING);
+        assert_true(all(out, 4, 0));
+    }
+    /* buffer too small: *out_len holds the need, nothing written */
+    fill(out, sizeof out, SENTINEL);
+    len = 0;
+    VT_ASSERT_STATUS(sc_hex_decode(out, 3, &len, "00112233", 8, 0), SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(len, 4);
+    assert_true(all(out, sizeof out, SENTINEL));
+    /* argument errors */
+    VT_ASSERT_STATUS(sc_hex_decode(out, sizeof out, (size_t *)vt_null(), "00", 2, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_hex_decode(out, sizeof out, &len, NULL, 2, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_hex_decode(out, sizeof out, &len, "00", 2, 0x80u), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_hex_decode_fixed((uint8_t *)vt_null(), 1, "00", 2, 0), SC_ERR_ARG);
+}
+
+/* ---- base64 ---------------------------------------------------------------------------- */
+
+/* Reference encoder (RFC 4648 section 4, padded). Returns the length. */
+static size_t ref_base64(char *out, const uint8_t *in, size_t n)
+{
+    static const char tab[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t i, o = 0;
+
+    for (i = 0; i < n; i += 3) {
+        uint32_t w = (uint32_t)in[i] << 16;
+        size_t rem = n - i;
+
+        if (rem > 1) {
+            w |= (uint32_t)in[i + 1] << 8;
+        }
+        if (rem > 2) {
+            w |= in[i + 2];
+        }
+        out[o++] = tab[(w >> 18) & 63];
+        out[o++] = tab[(w >> 12) & 63];
+        out[o++] = rem > 1 ? tab[(w >> 6) & 63] : '=';
+        out[o++] = rem > 2 ? tab[w & 63] : '=';
+    }
+    return o;
+}
+
+void test_base64_round_trip(void **state)
+{
+    static uint8_t in[300], back[300];
+    static char enc[404], ref[404];
+    size_t n, len, rlen;
+
+    (void)state;
+    vt_rand_seed(0x6261736536340001ull);
+    for (n = 0; n <= 300; n++) {
+        vt_rand_bytes(in, n);
+        if (n % 7 == 0) {
+            memset(in, n % 2 ? 0xff : 0x00, n); /* all-zero and all-one bytes too */
+        }
+        rlen = ref_base64(ref, in, n);
+        assert_int_equal(sc_base64_encoded_len(n), rlen);
+        VT_ASSERT_STATUS(sc_base64_encode(enc, sizeof enc, &len, in, n), SC_OK);
+        assert_int_equal(len, rlen);
+        assert_memory_equal(enc, ref, rlen);
+        fill(back, sizeof back, SENTINEL);
+        VT_ASSERT_STATUS(sc_base64_decode(back, sizeof back, &len, enc, rlen), SC_OK);
+        assert_int_equal(len, n);
+        assert_memory_equal(back, in, n);
+        assert_true(sc_base64_decoded_max(rlen) >= n);
+        /* exact capacity suffices */
+        VT_ASSERT_STATUS(sc_base64_decode(back, n, &len, enc, rlen), SC_OK);
+        assert_int_equal(len, n);
+    }
+}
+
+void test_base64_known(void **state)
+{
+    static const struct {
+        const char *plain, *b64;
+    } rfc4648[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+                   {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+                   {"foobar", "Zm9vYmFy"}};
+    uint8_t out[16];
+    char enc[16];
+    size_t i, len;
+
+    (void)state;
+    for (i = 0; i < sizeof rfc4648 / sizeof rfc4648[0]; i++) {
+        size_t pl = strlen(rfc4648[i].plain), bl = strlen(rfc4648[i].b64);
+
+        VT_ASSERT_STATUS(sc_base64_encode(enc, sizeof enc, &len, (const uint8_t *)rfc4648[i].plain,
+                                          pl),
+                         SC_OK);
+        assert_int_equal(len, bl);
+        assert_memory_equal(enc, rfc4648[i].b64, bl);
+        VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, rfc4648[i].b64, bl), SC_OK);
+        assert_int_equal(len, pl);
+        assert_memory_equal(out, rfc4648[i].plain, pl);
+    }
+    /* both alphabet ends: "+/" is standard */
+    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, "+/+/", 4), SC_OK);
+    assert_int_equal(len, 3);
+    assert_int_equal(out[0], 0xfb);
+    assert_int_equal(out[1], 0xff);
+    assert_int_equal(out[2], 0xbf);
+    assert_int_equal(sc_base64_decoded_max(8), 6);
+}
+
+void test_base64_rejects(void **state)
+{
+    static const char *const bad[] = {
+        "Z",        "Zg",        "Zg=",       "Zm9vY",      /* length not a multiple of 4 */
+        "Zg!=",     "Zm9\x80",   "Zm9\0",     "Zm.v",       /* bad characters */
+        "Zg==Zg==", "Z=g=",      "=Zg=",      "Zm=v",       /* '=' in the middle */
+        "Z===",     "====",      "Zm9vYg=x",              /* bad padding */
+        "QR==",     "Zh==",      "Zm9=",      "QUJ=",       /* non-zero unused bits */
+        "Zm9\n",    "Zm9vYm\r\n", "Zm 9",     "\tZm9",      /* whitespace */
+        "-_-_",     "Zm9v_w==",  "Zm9-",                  /* URL-safe alphabet */
+    };
+    static const size_t bad_len[] = {1, 2, 3, 5, 4, 4, 4, 4, 8, 4, 4, 4, 4, 4, 8,
+                                     4, 4, 4, 4, 4, 8, 4, 4, 4, 8, 4};
+    uint8_t out[16];
+    size_t i, j, len;
+
+    (void)state;
+    assert_int_equal(sizeof bad / sizeof bad[0], sizeof bad_len / sizeof bad_len[0]);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sc_status st;
+
+        fill(out, sizeof out, SENTINEL);
+        st = sc_base64_decode(out, sizeof out, &len, bad[i], bad_len[i]);
+        if (st != SC_ERR_BASE64) {
+            fail_msg("base64 \"%s\" (%zu chars): %s, expected SC_ERR_BASE64", bad[i], bad_len[i],
+                     sc_status_name(st));
+        }
+        for (j = 0; j < sizeof out; j++) { /* nothing decoded is released */
+            assert_true(out[j] == 0 || out[j] == SENTINEL);
+        }
+    }
+    /* the canonical neighbours of the unused-bit cases decode */
+    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, "QQ==", 4), SC_OK);
+    assert_int_equal(len, 1);
+    assert_int_equal(out[0], 'A');
+    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, "QUI=", 4), SC_OK);
+    assert_int_equal(len, 2);
+    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, (size_t *)vt_null(), "QQ==", 4),
+                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, NULL, 4), SC_ERR_ARG);
+}
+
+void test_base64_buffer_too_small(void **state)
+{
+    uint8_t out[8];
+    char enc[8];
+    size_t len;
+
+    (void)state;
+    /* decode: *out_len is the exact decoded length, not the upper bound */
+    fill(out, sizeof out, SENTINEL);
+    len = 0;
+    VT_ASSERT_STATUS(sc_base64_decode(out, 4, &len, "Zm9vYmE=", 8), SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(len, 5);
+    assert_true(all(out, sizeof out, SENTINEL));
+    VT_ASSERT_STATUS(sc_base64_decode(out, 3, &len, "Zm9vYg==", 8), SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(len, 4);
+    VT_ASSERT_STATUS(sc_base64_decode(out, 5, &len, "Zm9vYmE=", 8), SC_OK);
+    assert_int_equal(len, 5);
+    /* encode: *out_len is the encoded length, nothing written */
+    memset(enc, SENTINEL, sizeof enc);
+    VT_ASSERT_STATUS(sc_base64_encode(enc, 7, &len, (const uint8_t *)"fooba", 5),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(len, 8);
+    assert_true(all((uint8_t *)enc, sizeof enc, SENTINEL));
+    VT_ASSERT_STATUS(sc_base64_encode(enc, 8, &len, (const uint8_t *)"fooba", 5), SC_OK);
+    assert_memory_equal(enc, "Zm9vYmE=", 8);
+    VT_ASSERT_STATUS(sc_base64_encode(enc, 8, (size_t *)vt_null(), (const uint8_t *)"f", 1),
+                     SC_ERR_ARG);
+}
+
+/* ---- compare and wipe ------------------------------------------------------------------ */
+
+void test_ct_compare(void **state)
+{
+    uint8_t a[64], b[64];
+    size_t i, bit;
+
+    (void)state;
+    for (i = 0; i < sizeof a; i++) {
+        a[i] = b[i] = (uint8_t)(i * 37 + 5);
+    }
+    assert_int_equal(sc_ct_compare(a, b, sizeof a), 0);
+    assert_int_equal(sc_ct_compare(a, b, 0), 0);
+    for (i = 0; i < sizeof a; i++) {
+        for (bit = 0; bit < 8; bit++) {
+            b[i] ^= (uint8_t)(1u << bit);
+            assert_int_not_equal(sc_ct_compare(a, b, sizeof a), 0);
+            assert_int_equal(sc_ct_compare(a, b, i), 0); /* the prefix before it still equal */
+            b[i] ^= (uint8_t)(1u << bit);
+        }
+    }
+    memset(b, 0, sizeof b);
+    memset(a, 0xff, sizeof a);
+    assert_int_not_equal(sc_ct_compare(a, b, sizeof a), 0);
+}
+
+void test_memzero(void **state)
+{
+    uint8_t buf[100];
+
+    (void)state;
+    memset(buf, 0x5a, sizeof buf);
+    sc_memzero(buf + 10, 80);
+    assert_true(all(buf, 10, 0x5a));
+    assert_true(all(buf + 10, 80, 0));
+    assert_true(all(buf + 90, 10, 0x5a));
+    sc_memzero(vt_null(), 0);
+    sc_memzero(buf, 0);
+    assert_int_equal(buf[0], 0x5a);
+}

@@ -1,0 +1,379 @@
+/* test_table: every compiled table validates and binds; the registry is in configured order;
+ * malformed tables are refused (wrong ABI major, missing functions, oversized hash state,
+ * unpaired setup/teardown); a short struct_size hides later groups; contexts on different
+ * backends coexist. Miswired doubles are in test_table_doubles.c. */
+#include "test_table.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef SC_TEST_BACKENDS
+#define SC_TEST_BACKENDS ""
+#endif
+
+void tt_expect_init_fails(const sc_backend *t, sc_status want, const char *what)
+{
+    uint8_t zero[sizeof(sc_ctx)];
+    sc_ctx ctx;
+    sc_status st;
+
+    memset(zero, 0, sizeof zero);
+    memset(&ctx, 0xa5, sizeof ctx);
+    st = sc_ctx_init_with(&ctx, t);
+    if (st == SC_OK) {
+        sc_ctx_clear(&ctx);
+    }
+    if (st != want) {
+        fail_msg("%s: sc_ctx_init_with returned %s, expected %s", what, sc_status_name(st),
+                 sc_status_name(want));
+    }
+    if (memcmp(&ctx, zero, sizeof ctx) != 0) {
+        fail_msg("%s: the context is not zeroed after the failed init", what);
+    }
+}
+
+static void test_registry(void **state)
+{
+    const char *configured = SC_TEST_BACKENDS;
+    size_t i, j, n = sc_backend_count();
+
+    (void)state;
+    assert_true(n >= 1);
+    assert_ptr_equal(sc_backend_at(0), sc_backend_default());
+    printf("registry: %zu backend(s), configured \"%s\"\n", n, configured);
+    for (i = 0; i < n; i++) {
+        const sc_backend *b = sc_backend_at(i);
+        size_t nl;
+
+        assert_non_null(b);
+        assert_non_null(b->name);
+        nl = strlen(b->name);
+        assert_ptr_equal(sc_backend_find(b->name), b);
+        VT_ASSERT_STATUS(sc_backend_validate(b), SC_OK);
+        assert_int_equal(b->abi_version >> 16, SC_BACKEND_ABI_MAJOR);
+        assert_non_null(b->lib_version());
+        for (j = 0; j < i; j++) {
+            assert_string_not_equal(sc_backend_at(j)->name, b->name);
+        }
+        /* the registry follows SOFTCHAT_BACKENDS, in order */
+        if (strncmp(configured, b->name, nl) != 0 ||
+            (configured[nl] != ',' && configured[nl] != '\0')) {
+            fail_msg("registry entry %zu is %s; the configured list continues \"%s\"", i,
+                     b->name, configured);
+        }
+        configured += nl + (configured[nl] == ',');
+        printf("  %zu: %s (%s)%s\n", i, b->name, b->lib_version(), i == 0 ? " default" : "");
+    }
+    assert_string_equal(configured, "");
+}
+
+static void test_every_backend_binds(void **state)
+{
+    size_t i;
+    unsigned g;
+
+    (void)state;
+    for (i = 0; i < sc_backend_count(); i++) {
+        const sc_backend *b = sc_backend_at(i);
+        sc_ctx ctx;
+
+        VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, b), SC_OK);
+        assert_ptr_equal(sc_ctx_backend(&ctx), b);
+        for (g = 0; g < SC_GROUP_COUNT; g++) {
+            sc_status st = sc_ctx_selftest(&ctx, (sc_group)g);
+
+            if (sc_backend_group_lib(b, (sc_group)g) == NULL) {
+                VT_ASSERT_STATUS(st, SC_ERR_UNSUPPORTED);
+            } else if (!(g == SC_GROUP_AEAD && st == SC_ERR_UNSUPPORTED)) {
+                VT_ASSERT_STATUS(st, SC_OK);
+            }
+        }
+        sc_ctx_clear(&ctx);
+    }
+}
+
+/* ---- malformed tables ------------------------------------------------------------------ */
+
+static const char *no_version(void)
+{
+    return "test double";
+}
+
+static void expect_refused(const sc_backend *t, const char *what)
+{
+    if (sc_backend_validate(t) != SC_ERR_BACKEND) {
+        fail_msg("%s: sc_backend_validate accepted it", what);
+    }
+    tt_expect_init_fails(t, SC_ERR_BACKEND, what);
+}
+
+static void test_malformed_header(void **state)
+{
+    const sc_backend *d = sc_backend_default();
+    sc_backend t;
+    sc_ctx ctx;
+
+    (void)state;
+    t = *d;
+    t.abi_version = (uint32_t)(SC_BACKEND_ABI_MAJOR + 1) << 16;
+    expect_refused(&t, "ABI major + 1");
+    t.abi_version = SC_BACKEND_ABI_MINOR;
+    expect_refused(&t, "ABI major 0");
+    t = *d;
+    t.name = NULL;
+    expect_refused(&t, "NULL name");
+    t.name = "";
+    expect_refused(&t, "empty name");
+    t = *d;
+    t.lib_version = NULL;
+    expect_refused(&t, "NULL lib_version");
+    t = *d;
+    t.struct_size = (uint32_t)offsetof(sc_backend, hash) - 1;
+    expect_refused(&t, "struct_size shorter than the header");
+    /* a newer minor version of the same major is accepted */
+    t = *d;
+    t.abi_version = SC_BACKEND_ABI_VERSION + 1;
+    t.lib_version = no_version;
+    VT_ASSERT_STATUS(sc_backend_validate(&t), SC_OK);
+    VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, &t), SC_OK);
+    sc_ctx_clear(&ctx);
+}
+
+/* The default table with function `field` of group `grp` (a sub-table of type `type`)
+ * removed must be refused. */
+#define EXPECT_REFUSED_WITHOUT(type, grp, field)                                             \
+    do {                                                                                     \
+        type g_ = *d->grp;                                                                   \
+        sc_backend t_ = *d;                                                                  \
+        g_.field = NULL;                                                                     \
+        t_.grp = &g_;                                                                        \
+        expect_refused(&t_, #grp "." #field " NULL");                                        \
+        refused++;                                                                           \
+    } while (0)
+
+static void test_malformed_groups(void **state)
+{
+    const sc_backend *d = sc_backend_default();
+    size_t refused = 0;
+
+    (void)state;
+    if (d->hash != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_hash, hash, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_hash, hash, sha256);
+        EXPECT_REFUSED_WITHOUT(sc_backend_hash, hash, init);
+        EXPECT_REFUSED_WITHOUT(sc_backend_hash, hash, update);
+        EXPECT_REFUSED_WITHOUT(sc_backend_hash, hash, final);
+    }
+    if (d->mac != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_mac, mac, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_mac, mac, hmac_sha256);
+    }
+    if (d->stream != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_stream, stream, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_stream, stream, chacha20_xor);
+    }
+    if (d->aead != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, probe);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, seal);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, open);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, start);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, update);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, finish);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, abort);
+    }
+    if (d->rng != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_rng, rng, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_rng, rng, fill);
+    }
+    if (d->curve != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_curve, curve, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_curve, curve, keypair);
+        EXPECT_REFUSED_WITHOUT(sc_backend_curve, curve, sign);
+        EXPECT_REFUSED_WITHOUT(sc_backend_curve, curve, verify);
+        EXPECT_REFUSED_WITHOUT(sc_backend_curve, curve, ecdh_x);
+    }
+    printf("%zu tables with one function missing were refused\n", refused);
+    assert_true(refused >= 10);
+}
+
+static sc_status dummy_setup(sc_bstate **out)
+{
+    *out = NULL;
+    return SC_OK;
+}
+
+static void dummy_teardown(sc_bstate *st)
+{
+    (void)st;
+}
+
+static void test_malformed_state(void **state)
+{
+    const sc_backend *d = sc_backend_default();
+    sc_backend_hash h;
+    sc_backend_mac m;
+    sc_backend t;
+
+    (void)state;
+    assert_non_null(d->hash);
+    assert_non_null(d->mac);
+    h = *d->hash;
+    t = *d;
+    t.hash = &h;
+    h.state_size = SC_SHA256_STATE_BYTES + 1;
+    expect_refused(&t, "hash.state_size > SC_SHA256_STATE_BYTES");
+    h.state_size = 0;
+    expect_refused(&t, "hash.state_size 0");
+    h = *d->hash;
+    h.setup = dummy_setup;
+    h.teardown = NULL;
+    expect_refused(&t, "hash setup without teardown");
+    h.setup = NULL;
+    h.teardown = dummy_teardown;
+    expect_refused(&t, "hash teardown without setup");
+    t = *d;
+    m = *d->mac;
+    t.mac = &m;
+    m.setup = dummy_setup;
+    m.teardown = NULL;
+    expect_refused(&t, "mac setup without teardown");
+    m.setup = NULL;
+    m.teardown = dummy_teardown;
+    expect_refused(&t, "mac teardown without setup");
+}
+
+/* Fields beyond struct_size count as absent: point them at garbage to prove they are unread. */
+static void test_short_struct_size(void **state)
+{
+    static const sc_backend_aead broken_aead; /* all NULL: refused if it were read */
+    static const sc_backend_rng broken_rng;
+    static const sc_backend_curve broken_curve;
+    const sc_backend *d = sc_backend_default();
+    uint8_t key[32], nonce[12], buf[64], tag[16], digest[32];
+    const char *why = NULL;
+    sc_backend t = *d;
+    sc_ctx ctx;
+
+    (void)state;
+    t.struct_size = (uint32_t)offsetof(sc_backend, aead);
+    t.aead = &broken_aead;
+    t.rng = &broken_rng;
+    t.curve = &broken_curve;
+    VT_ASSERT_STATUS(sc_backend_validate(&t), SC_OK);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_SHA256, &why), SC_OK);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_CHACHA20, &why), SC_OK);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_AES256GCM, &why), SC_ERR_UNSUPPORTED);
+    assert_non_null(why);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_RNG, &why), SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_SECP256K1, &why), SC_ERR_UNSUPPORTED);
+    assert_null(sc_backend_group_lib(&t, SC_GROUP_CURVE));
+    assert_non_null(sc_backend_group_lib(&t, SC_GROUP_HASH));
+    VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, &t), SC_OK);
+    memset(key, 3, sizeof key);
+    memset(nonce, 4, sizeof nonce);
+    memset(buf, 0, sizeof buf);
+    VT_ASSERT_STATUS(sc_sha256(&ctx, digest, buf, 3), SC_OK);
+    VT_ASSERT_STATUS(sc_chacha20_xor(&ctx, buf, buf, 64, key, nonce, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_aes256gcm_seal(&ctx, buf, tag, key, nonce, 12, NULL, 0, buf, 16),
+                     SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(sc_random(&ctx, buf, 16), SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(sc_ctx_selftest(&ctx, SC_GROUP_CURVE), SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(sc_ctx_selftest(&ctx, SC_GROUP_HASH), SC_OK);
+    sc_ctx_clear(&ctx);
+}
+
+/* ---- coexistence ----------------------------------------------------------------------- */
+
+static int stream_ok(const sc_ctx_impl *c)
+{
+    const char *why = NULL;
+
+    return c->aead != NULL && c->aead->probe(SC_AEAD_STREAM, 12, &why) == SC_OK;
+}
+
+static void test_contexts_coexist(void **state)
+{
+    enum { MAX = 8 };
+    sc_ctx ctx[MAX];
+    sc_sha256_state hs[MAX];
+    uint8_t msg[1000], d[MAX][32], ref[32], key[32], iv[12], ct[MAX][48], tag[MAX][16];
+    size_t n = sc_backend_count(), i, off;
+
+    (void)state;
+    n = n > MAX ? MAX : n;
+    for (i = 0; i < sizeof msg; i++) {
+        msg[i] = (uint8_t)(i * 7 + 1);
+    }
+    memset(key, 9, sizeof key);
+    memset(iv, 8, sizeof iv);
+    for (i = 0; i < n; i++) {
+        VT_ASSERT_STATUS(sc_ctx_init(&ctx[i], sc_backend_at(i)->name), SC_OK);
+        VT_ASSERT_STATUS(sc_sha256_init(&ctx[i], &hs[i]), SC_OK);
+    }
+    /* interleave incremental hashing and streaming AES-GCM across all contexts */
+    for (i = 0; i < n; i++) {
+        sc_ctx_impl *c = sc_ctx_impl_get(&ctx[i]);
+        if (stream_ok(c)) {
+            VT_ASSERT_STATUS(c->aead->start(c->st[SC_GROUP_AEAD], 0, key, iv, 12, msg, 13), SC_OK);
+        }
+    }
+    for (off = 0; off < sizeof msg; off += 100) {
+        for (i = 0; i < n; i++) {
+            VT_ASSERT_STATUS(sc_sha256_update(&ctx[i], &hs[i], msg + off, 100), SC_OK);
+            if (off < 48) {
+                sc_ctx_impl *c = sc_ctx_impl_get(&ctx[i]);
+                if (stream_ok(c)) {
+                    VT_ASSERT_STATUS(c->aead->update(c->st[SC_GROUP_AEAD], ct[i], msg, 48),
+                                     SC_OK);
+                    VT_ASSERT_STATUS(c->aead->finish(c->st[SC_GROUP_AEAD], 0, tag[i]), SC_OK);
+                }
+            }
+        }
+    }
+    VT_ASSERT_STATUS(sc_sha256(&ctx[0], ref, msg, sizeof msg), SC_OK);
+    for (i = 0; i < n; i++) {
+        sc_ctx_impl *c = sc_ctx_impl_get(&ctx[i]);
+
+        VT_ASSERT_STATUS(sc_sha256_final(&ctx[i], &hs[i], d[i]), SC_OK);
+        assert_memory_equal(d[i], ref, 32);
+        if (stream_ok(c)) {
+            uint8_t pt[48];
+            VT_ASSERT_STATUS(sc_aes256gcm_open(&ctx[i], pt, key, iv, 12, msg, 13, ct[i], 48, tag[i]),
+                             SC_OK);
+            assert_memory_equal(pt, msg, 48);
+        }
+    }
+    /* clearing one context leaves the others working */
+    sc_ctx_clear(&ctx[0]);
+    VT_ASSERT_STATUS(sc_sha256(&ctx[0], ref, msg, 3), SC_ERR_STATE);
+    for (i = 1; i < n; i++) {
+        VT_ASSERT_STATUS(sc_sha256(&ctx[i], d[i], msg, sizeof msg), SC_OK);
+        VT_ASSERT_STATUS(sc_random(&ctx[i], ref, sizeof ref), SC_OK);
+        sc_ctx_clear(&ctx[i]);
+    }
+    printf("%zu contexts on different backends used interleaved\n", n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_every_backend_binds),
+        cmocka_unit_test(test_malformed_header),
+        cmocka_unit_test(test_malformed_groups),
+        cmocka_unit_test(test_malformed_state),
+        cmocka_unit_test(test_short_struct_size),
+        cmocka_unit_test(test_miswired_stream),
+        cmocka_unit_test_setup_teardown(test_miswired_curve, tt_hash_helper_setup,
+                                        tt_hash_helper_teardown),
+        cmocka_unit_test(test_miswired_mac),
+        cmocka_unit_test(test_miswired_hash),
+        cmocka_unit_test(test_miswired_aead),
+        cmocka_unit_test(test_rng_failures),
+        cmocka_unit_test(test_teardown_on_failure),
+        cmocka_unit_test(test_contexts_coexist),
+    };
+
+    return cmocka_run_group_tests_name("table", tests, NULL, NULL) != 0 ? 1 : 0;
+}
