@@ -7,9 +7,9 @@
 #include "ctx_internal.h"
 
 /* The hash group of ctx, or NULL with *st set to the reason. */
-static const sc_backend_hash *hash_of(sc_ctx_impl *c, sc_status *st)
+static const sc_backend_hash *hash_of(const sc_ctx *ctx, sc_ctx_impl *c, sc_status *st)
 {
-    *st = (c == NULL) ? SC_ERR_STATE : (c->hash == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
+    *st = (c == NULL) ? sc_ctx_error(ctx) : (c->hash == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
     return *st == SC_OK ? c->hash : NULL;
 }
 
@@ -23,7 +23,7 @@ sc_status sc_sha256(sc_ctx *ctx, uint8_t out[SC_SHA256_BYTES], const uint8_t *in
         return SC_ERR_ARG;
     }
     if (in != NULL || len == 0) {
-        h = hash_of(c, &st);
+        h = hash_of(ctx, c, &st);
         if (h != NULL) {
             st = h->sha256(c->st[SC_GROUP_HASH], out, in, len);
         }
@@ -43,7 +43,7 @@ sc_status sc_sha256_init(sc_ctx *ctx, sc_sha256_state *s)
     if (s == NULL) {
         return SC_ERR_ARG;
     }
-    h = hash_of(c, &st);
+    h = hash_of(ctx, c, &st);
     if (h != NULL) {
         st = h->init(c->st[SC_GROUP_HASH], s);
     }
@@ -63,7 +63,7 @@ sc_status sc_sha256_update(sc_ctx *ctx, sc_sha256_state *s, const uint8_t *in, s
         return SC_ERR_ARG;
     }
     if (in != NULL || len == 0) {
-        h = hash_of(c, &st);
+        h = hash_of(ctx, c, &st);
         if (h != NULL) {
             st = h->update(c->st[SC_GROUP_HASH], s, in, len);
         }
@@ -81,7 +81,7 @@ sc_status sc_sha256_final(sc_ctx *ctx, sc_sha256_state *s, uint8_t out[SC_SHA256
     sc_status st = SC_ERR_ARG;
 
     if (s != NULL && out != NULL) {
-        h = hash_of(c, &st);
+        h = hash_of(ctx, c, &st);
         if (h != NULL) {
             st = h->final(c->st[SC_GROUP_HASH], s, out);
         }
@@ -120,7 +120,7 @@ sc_status sc_hmac_sha256(sc_ctx *ctx, uint8_t out[SC_HMAC_SHA256_BYTES], const u
         return SC_ERR_ARG;
     }
     if ((key != NULL || key_len == 0) && iov_ok(parts, n_parts)) {
-        st = (c == NULL) ? SC_ERR_STATE : (c->mac == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
+        st = (c == NULL) ? sc_ctx_error(ctx) : (c->mac == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
         if (st == SC_OK) {
             st = c->mac->hmac_sha256(c->st[SC_GROUP_MAC], out, key, key_len, parts, n_parts);
         }
@@ -151,7 +151,7 @@ sc_status sc_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t l
         overlaps_partially(out, in, len) || (uint64_t)counter + blocks > ((uint64_t)1 << 32)) {
         st = SC_ERR_ARG;
     } else if (c == NULL) {
-        st = SC_ERR_STATE;
+        st = sc_ctx_error(ctx);
     } else if (c->stream == NULL) {
         st = SC_ERR_UNSUPPORTED;
     } else if (len == 0) {
@@ -166,12 +166,12 @@ sc_status sc_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t l
     return st;
 }
 
-static sc_status aead_ready(sc_ctx_impl *c, size_t iv_len)
+static sc_status aead_ready(const sc_ctx *ctx, sc_ctx_impl *c, size_t iv_len)
 {
     const char *why = NULL;
 
     if (c == NULL) {
-        return SC_ERR_STATE;
+        return sc_ctx_error(ctx);
     }
     if (c->aead == NULL) {
         return SC_ERR_UNSUPPORTED;
@@ -189,7 +189,7 @@ sc_status sc_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], const uin
     if (key != NULL && iv != NULL && iv_len != 0 && (aad != NULL || aad_len == 0) &&
         ((ct != NULL && pt != NULL) || len == 0) && tag != NULL &&
         !overlaps_partially(ct, pt, len)) {
-        st = aead_ready(c, iv_len);
+        st = aead_ready(ctx, c, iv_len);
         if (st == SC_OK) {
             st = c->aead->seal(c->st[SC_GROUP_AEAD], ct, tag, key, iv, iv_len, aad, aad_len, pt,
                                len);
@@ -216,7 +216,7 @@ sc_status sc_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[32], con
     if (key != NULL && iv != NULL && iv_len != 0 && (aad != NULL || aad_len == 0) &&
         ((ct != NULL && pt != NULL) || len == 0) && tag != NULL &&
         !overlaps_partially(pt, ct, len)) {
-        st = aead_ready(c, iv_len);
+        st = aead_ready(ctx, c, iv_len);
         if (st == SC_OK) {
             st = c->aead->open(c->st[SC_GROUP_AEAD], pt, key, iv, iv_len, aad, aad_len, ct, len,
                                tag);
@@ -238,7 +238,7 @@ sc_status sc_random(sc_ctx *ctx, uint8_t *out, size_t len)
         return SC_ERR_ARG;
     }
     if (c == NULL) {
-        st = SC_ERR_STATE;
+        st = sc_ctx_error(ctx);
     } else if (c->rng == NULL) {
         st = SC_ERR_UNSUPPORTED;
     } else if (len == 0) {

@@ -31,6 +31,13 @@ static inline sc_ctx_impl *sc_ctx_impl_get(sc_ctx *ctx)
     return (c != NULL && c->magic == SC_CTX_MAGIC) ? c : NULL;
 }
 
+/* The status for a context that sc_ctx_impl_get refused: SC_ERR_ARG for NULL (rule 1 of
+ * common.h), SC_ERR_STATE for one never initialised or already cleared. */
+static inline sc_status sc_ctx_error(const sc_ctx *ctx)
+{
+    return ctx == NULL ? SC_ERR_ARG : SC_ERR_STATE;
+}
+
 /* Group g of table b, or NULL when absent or beyond the table's struct_size. */
 const void *sc_backend_group_ptr(const sc_backend *b, sc_group g);
 

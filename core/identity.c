@@ -23,9 +23,9 @@ const sc_identity_impl *sc_identity_impl_get(const sc_identity *id)
 }
 
 /* The curve group of ctx, or NULL with *st set. */
-static const sc_backend_curve *curve_of(sc_ctx_impl *c, sc_status *st)
+static const sc_backend_curve *curve_of(const sc_ctx *ctx, sc_ctx_impl *c, sc_status *st)
 {
-    *st = (c == NULL) ? SC_ERR_STATE : (c->curve == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
+    *st = (c == NULL) ? sc_ctx_error(ctx) : (c->curve == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
     return *st == SC_OK ? c->curve : NULL;
 }
 
@@ -43,7 +43,7 @@ sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id, const uint8_t sec[SC_
     if (sec == NULL) {
         return SC_ERR_ARG;
     }
-    k = curve_of(c, &st);
+    k = curve_of(ctx, c, &st);
     if (k != NULL) {
         st = k->keypair(c->st[SC_GROUP_CURVE], &i->kp, i->pub, sec);
     }
@@ -130,7 +130,7 @@ sc_status sc_identity_sign_with_aux(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], cons
         st = SC_ERR_ARG;
     } else if (i == NULL) {
         st = SC_ERR_STATE;
-    } else if ((k = curve_of(c, &st)) != NULL) {
+    } else if ((k = curve_of(ctx, c, &st)) != NULL) {
         st = k->sign(c->st[SC_GROUP_CURVE], sig, &i->kp, msg, 32, aux);
     }
     if (st != SC_OK) {
@@ -168,6 +168,6 @@ sc_status sc_schnorr_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const 
     if (sig == NULL || msg == NULL || pub == NULL) {
         return SC_ERR_ARG;
     }
-    k = curve_of(c, &st);
+    k = curve_of(ctx, c, &st);
     return k != NULL ? k->verify(c->st[SC_GROUP_CURVE], sig, msg, 32, pub) : st;
 }
