@@ -1,0 +1,242 @@
+/* libsoftchat: NIP-01 events.
+ *
+ * An sc_event is a view: its strings and tags point into memory the caller owns (a builder
+ * buffer, a parse arena, or the caller's own arrays). Every string carries an explicit length,
+ * so content containing U+0000 works. Strings are UTF-8.
+ *
+ * Canonical serialization (the bytes whose SHA-256 is the id) is exactly what JSON.stringify
+ * writes for [0,pubkey,created_at,kind,tags,content], the de-facto rule of nostr-tools,
+ * go-nostr and serde_json: no whitespace; in strings the seven short escapes \" \\ \n \r \t
+ * \b \f, every other U+0000..U+001F as lowercase \u00xx, and everything else verbatim ('/',
+ * U+007F, U+2028/U+2029, all other UTF-8). The id is computed by streaming that text into
+ * SHA-256; no JSON library is in the path and nothing is allocated.
+ *
+ * Parsing accepts any valid JSON encoding of an event (escapes such as \u0041 and \/, any
+ * key order, any whitespace; unknown fields of any JSON type are skipped) and never trusts
+ * received bytes for the id: verification recomputes it from the parsed fields.
+ */
+#ifndef SOFTCHAT_EVENT_H
+#define SOFTCHAT_EVENT_H
+
+#include "backend.h"
+#include "ctx.h"
+#include "identity.h"
+
+SC_BEGIN_DECLS
+
+#define SC_EVENT_ID_BYTES 32
+#define SC_EVENT_KIND_MAX 65535u
+
+/** A string view: len bytes at ptr (not NUL-terminated; may contain NUL). */
+typedef struct sc_str {
+    const char *ptr;
+    size_t len;
+} sc_str;
+
+/** A tag: a non-empty array of strings. */
+typedef struct sc_tag {
+    const sc_str *items;
+    size_t n_items;
+} sc_tag;
+
+/** Which of an event's parts are present. id, pubkey and sig matter everywhere (an absent
+ *  one is never read); the others are reported by sc_event_parse (an absent one reads as
+ *  0 / no tags / empty content) and can be required through sc_parse_opts.require. */
+#define SC_EVENT_HAS_ID 1u          /* id[] is set */
+#define SC_EVENT_HAS_PUBKEY 2u      /* pubkey[] is set */
+#define SC_EVENT_HAS_SIG 4u         /* sig[] is set */
+#define SC_EVENT_HAS_KIND 8u        /* "kind" was present (parse) */
+#define SC_EVENT_HAS_CREATED_AT 16u /* "created_at" was present (parse) */
+#define SC_EVENT_HAS_TAGS 32u       /* "tags" was present (parse) */
+#define SC_EVENT_HAS_CONTENT 64u    /* "content" was present (parse) */
+#define SC_EVENT_SIGNED 127u        /* all seven: a signed event */
+#define SC_EVENT_RUMOR 123u         /* all but sig: an unsigned event with its id (NIP-59) */
+
+/** An event (or a rumor: an event without a signature). */
+typedef struct sc_event {
+    uint8_t id[SC_EVENT_ID_BYTES];
+    uint8_t pubkey[SC_PUBKEY_BYTES];
+    uint8_t sig[SC_SIG_BYTES];
+    int64_t created_at; /* seconds, >= 0 */
+    uint32_t kind;      /* 0..65535 */
+    const sc_tag *tags;
+    size_t n_tags;
+    sc_str content;
+    uint32_t flags; /* SC_EVENT_HAS_* */
+} sc_event;
+
+/* ---- checking, id, signing, verification ----------------------------------------------- */
+
+/** Checks the fields an id covers: kind <= 65535, created_at >= 0, every tag non-empty, all
+ *  strings valid UTF-8 (U+0000 allowed; no overlong form, surrogate or value above
+ *  U+10FFFF), no NULL pointer with a non-zero length. Flags are not looked at.
+ *  Returns: SC_OK; SC_ERR_EVENT_RANGE; SC_ERR_EVENT_FIELD (an empty tag); SC_ERR_UTF8;
+ *           SC_ERR_ARG (ev NULL, or a NULL pointer with a non-zero count). The first failure
+ *           in the order kind/created_at, tags, content is reported. */
+SC_API SC_WARN_UNUSED sc_status sc_event_check(const sc_event *ev) SC_NONNULL(1);
+
+/** Computes the NIP-01 id from pubkey, created_at, kind, tags and content (ev->flags must
+ *  have SC_EVENT_HAS_PUBKEY). Runs sc_event_check first. The canonical text is streamed into
+ *  SHA-256 through a stack buffer that is wiped afterwards. id may alias ev->id.
+ *  Returns: SC_OK; the sc_event_check errors; SC_ERR_EVENT_FIELD (no pubkey); SC_ERR_ARG;
+ *           SC_ERR_STATE (bad ctx); SC_ERR_UNSUPPORTED.
+ *  Out: id, zeroed on failure. No allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_event_compute_id(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES],
+                                                    const sc_event *ev) SC_NONNULL(1, 2, 3);
+
+/** Signs ev with identity `who`: sets pubkey, id and sig (and their flags). BIP-340 aux
+ *  randomness comes from the context's RNG.
+ *  Returns: as sc_event_compute_id (without the no-pubkey case), plus SC_ERR_RNG and
+ *           SC_ERR_STATE for an erased identity.
+ *  In/Out: ev (pubkey/id/sig and flags; on failure id and sig are zeroed and their flags
+ *  cleared, and the pubkey is left as it was). No allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_event_sign(sc_ctx *ctx, sc_event *ev, const sc_identity *who)
+    SC_NONNULL(1, 2, 3);
+
+/** As sc_event_sign with explicit aux randomness (vectors; deterministic). */
+SC_API SC_WARN_UNUSED sc_status sc_event_sign_with_aux(sc_ctx *ctx, sc_event *ev,
+                                                       const sc_identity *who,
+                                                       const uint8_t aux[32])
+    SC_NONNULL(1, 2, 3, 4);
+
+/** Verifies an event: recomputes the id from the fields (never from received bytes),
+ *  compares it with ev->id, then checks the BIP-340 signature over it.
+ *  Returns, in the order checked: SC_ERR_ARG; SC_ERR_EVENT_FIELD (id, pubkey or sig absent
+ *           from ev->flags); the sc_event_check errors; SC_ERR_STATE; SC_ERR_UNSUPPORTED;
+ *           SC_ERR_ID_MISMATCH; SC_ERR_INVALID_SIG (also for a pubkey not on the curve);
+ *           SC_OK.
+ *  No allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_event_verify(sc_ctx *ctx, const sc_event *ev)
+    SC_NONNULL(1, 2);
+
+/* ---- serialization ------------------------------------------------------------------------ */
+
+/** Serialization flags. */
+#define SC_JSON_CANONICAL 1u /* [0,pubkey,created_at,kind,tags,content]: the bytes an id hashes */
+#define SC_JSON_OBJECT 0u    /* {"id","pubkey","created_at","kind","tags","content","sig"}:
+                                id and sig are written when their flags are set */
+
+/** Exact length of the serialization of ev under `flags` (no terminator); 0 if ev fails
+ *  sc_event_check, lacks the pubkey, or flags holds an unknown bit. */
+SC_API size_t sc_event_json_len(const sc_event *ev, unsigned flags) SC_NONNULL(1);
+
+/** Writes the JSON of ev (one line, no terminator), escaped as described at the top. out may
+ *  be NULL with out_cap 0 to learn the size.
+ *  Returns: SC_OK; SC_ERR_BUFFER_TOO_SMALL (*out_len = the size needed); the
+ *           sc_event_check errors; SC_ERR_EVENT_FIELD (no pubkey); SC_ERR_ARG (also an
+ *           unknown flag).
+ *  Out: out[0..*out_len). On any failure nothing is written to out (*out_len is 0, or the
+ *  need for SC_ERR_BUFFER_TOO_SMALL). */
+SC_API SC_WARN_UNUSED sc_status sc_event_to_json(char *out, size_t out_cap, size_t *out_len,
+                                                 const sc_event *ev, unsigned flags)
+    SC_NONNULL(3, 4);
+
+/* ---- parsing ------------------------------------------------------------------------------ */
+
+/** The largest sc_parse_opts.max_depth accepted. */
+#define SC_PARSE_MAX_DEPTH_LIMIT 1024u
+
+/** Parse options. A zeroed struct means: defaults, nothing required. */
+typedef struct sc_parse_opts {
+    size_t max_input;   /* inputs longer than this are refused (SC_ERR_TOO_LARGE); 0 = 1 MiB */
+    unsigned require;   /* SC_EVENT_HAS_* that must be present (e.g. SC_EVENT_SIGNED) */
+    unsigned max_depth; /* nesting allowed in the value of an unknown field ("[]" and "{}"
+                           are depth 1, [[]] depth 2; a scalar is 0); 0 = 32; at most
+                           SC_PARSE_MAX_DEPTH_LIMIT */
+} sc_parse_opts;
+
+/** Bytes of arena that suffice to parse any JSON text of json_len bytes, at any arena
+ *  alignment (a bound of about 6.4 * json_len on 64-bit targets; the exact need is reported
+ *  by SC_ERR_BUFFER_TOO_SMALL). SIZE_MAX when it does not fit size_t. */
+SC_API size_t sc_event_parse_arena_bound(size_t json_len);
+
+/** Parses one JSON event object from json[0..json_len) (leading/trailing whitespace allowed,
+ *  nothing else after the object; the text need not be NUL-terminated and nothing past
+ *  json_len is read). Strings are unescaped into `arena`; ev's views point there (an empty
+ *  string's view points to a static "", never NULL; with no tags, ev->tags is NULL).
+ *  Accepts: any key order and whitespace, any valid escape (\uXXXX in either case,
+ *  surrogate pairs, \/), unknown fields of any type (skipped after a full syntax check,
+ *  duplicates included), keys written with escapes ("k\u0069nd" is "kind").
+ *  Rejects:
+ *   - SC_ERR_JSON: invalid JSON, including a raw byte < 0x20 inside a string, a leading zero
+ *     ("01"), a bare "-", a byte order mark, or anything but whitespace after the object;
+ *   - SC_ERR_UTF8: ill-formed UTF-8 anywhere in the text, or a \u escape leaving a lone
+ *     surrogate;
+ *   - SC_ERR_EVENT_FIELD: a required field missing; a known field repeated; a known field of
+ *     the wrong JSON type (null included); tags that are not an array of non-empty arrays of
+ *     strings; id / pubkey / sig that are not exactly 64 / 64 / 128 lowercase hex characters
+ *     once unescaped; a well-formed text that is not an object;
+ *   - SC_ERR_EVENT_RANGE: created_at or kind that is negative (also "-0"), has a fraction or
+ *     an exponent (also "1.0", "1e3"), or exceeds INT64_MAX / 65535;
+ *   - SC_ERR_TOO_LARGE: json_len over opts->max_input (checked before anything is read), or
+ *     an unknown or ill-typed value nested deeper than max_depth.
+ *  Precedence: errors of the text itself (JSON, UTF-8, depth) win over field errors, wherever
+ *  they occur; among field errors the first in the text wins; a missing field comes last.
+ *  With opts NULL: defaults, and all seven fields required. ev->flags says which fields were
+ *  present (an absent kind / created_at reads 0, absent tags none, absent content empty).
+ *  The arena: any alignment (the sc_tag and sc_str arrays are aligned inside it); pass
+ *  NULL/0 to learn the need. Layout: the sc_tag array, the sc_str array, the string bytes.
+ *  It holds the unescaped content: wipe it after use when the content is private (a rumor).
+ *  It must not overlap json.
+ *  Returns: SC_OK; the errors above; SC_ERR_BUFFER_TOO_SMALL (*arena_used = the exact need
+ *           at this arena address, including up to sizeof(void *) - 1 bytes of alignment
+ *           padding when there are tags; arena untouched); SC_ERR_ARG (ev or arena_used NULL,
+ *           json NULL with json_len > 0, arena NULL with arena_cap > 0, an unknown bit in
+ *           opts->require, opts->max_depth over SC_PARSE_MAX_DEPTH_LIMIT).
+ *  Out: ev and arena (ev zeroed on failure); *arena_used = bytes of arena used (0 on failure
+ *  other than SC_ERR_BUFFER_TOO_SMALL).
+ *  No allocation; no context (pure). */
+SC_API SC_WARN_UNUSED sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap,
+                                               size_t *arena_used, const char *json,
+                                               size_t json_len, const sc_parse_opts *opts)
+    SC_NONNULL(1, 4);
+
+/* ---- building ----------------------------------------------------------------------------- */
+
+/** A builder of an event over a caller buffer: strings are copied in, so the caller's inputs
+ *  may go away. String bytes and each tag's sc_str array are placed from the front of the
+ *  buffer, the sc_tag array from the back. Errors are sticky: after the first failure every
+ *  call is a no-op and sc_event_builder_finish returns that failure. A change after finish
+ *  is the sticky error SC_ERR_STATE. Calls on a builder never initialised do nothing, and its
+ *  finish returns SC_ERR_STATE. Opaque; it holds no pointer into itself, so it may be copied. */
+typedef struct sc_event_builder {
+    uint64_t opaque[20];
+} sc_event_builder;
+
+/** Starts a builder over buf[0..cap) (aligned to 8 bytes or not: the builder aligns; buf may
+ *  be NULL with cap 0, which builds events without tags or content). Kind 1, created_at 0, no
+ *  tags, empty content until set.
+ *  Returns: SC_OK; SC_ERR_ARG (b NULL, or buf NULL with cap > 0). */
+SC_API SC_WARN_UNUSED sc_status sc_event_builder_init(sc_event_builder *b, void *buf, size_t cap)
+    SC_NONNULL(1);
+
+/** Sets the kind (0..65535; otherwise the sticky error SC_ERR_EVENT_RANGE). */
+SC_API void sc_event_builder_kind(sc_event_builder *b, uint32_t kind) SC_NONNULL(1);
+
+/** Sets created_at (>= 0; otherwise the sticky error SC_ERR_EVENT_RANGE). */
+SC_API void sc_event_builder_created_at(sc_event_builder *b, int64_t created_at) SC_NONNULL(1);
+
+/** Copies the content (UTF-8, explicit length; otherwise the sticky error SC_ERR_UTF8; s
+ *  NULL with len > 0 is SC_ERR_ARG; out of room is SC_ERR_BUFFER_TOO_SMALL). Setting it
+ *  again replaces it, reusing its bytes when nothing was added after it. */
+SC_API void sc_event_builder_content(sc_event_builder *b, const char *s, size_t len)
+    SC_NONNULL(1);
+
+/** Appends a tag of n >= 1 strings, copied (sticky errors: SC_ERR_BUFFER_TOO_SMALL when the
+ *  buffer is full, SC_ERR_UTF8, SC_ERR_EVENT_FIELD for n == 0, SC_ERR_ARG for items NULL or
+ *  an item with a NULL pointer and a non-zero length). */
+SC_API void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n)
+    SC_NONNULL(1);
+
+/** Finishes: *ev is the built event (no pubkey, id or sig yet: sign it, or set the pubkey and
+ *  compute the id for a rumor), with flags SC_EVENT_HAS_KIND | _CREATED_AT | _TAGS |
+ *  _CONTENT. ev's views point into the builder's buffer. Finishing again gives the same
+ *  event.
+ *  Returns: SC_OK or the first error recorded (ev zeroed then); SC_ERR_ARG; SC_ERR_STATE
+ *           (b never initialised). */
+SC_API SC_WARN_UNUSED sc_status sc_event_builder_finish(sc_event_builder *b, sc_event *ev)
+    SC_NONNULL(1, 2);
+
+SC_END_DECLS
+
+#endif

@@ -1,0 +1,46 @@
+/* A small JSON writer for the canonical event text. One writer targets either a caller buffer
+ * (with exact length accounting, or counting only) or a SHA-256 state through a stack staging
+ * buffer, so the id is computed by streaming the very bytes sc_event_to_json writes. */
+#ifndef SOFTCHAT_CORE_JSON_WRITE_H
+#define SOFTCHAT_CORE_JSON_WRITE_H
+
+#include <softchat/backend.h>
+#include <softchat/ctx.h>
+
+#define SC_JW_STAGE 512
+
+typedef struct sc_jw {
+    char *out;            /* buffer mode: destination, or NULL to count only */
+    size_t cap;           /* buffer mode: bytes available at out */
+    size_t len;           /* bytes produced so far (also when counting or hashing) */
+    sc_ctx *ctx;          /* hash mode when non-NULL */
+    sc_sha256_state *sha; /* hash mode: an initialised state */
+    size_t staged;        /* hash mode: bytes waiting in stage */
+    sc_status st;         /* first failure; every later call is a no-op */
+    uint8_t stage[SC_JW_STAGE];
+} sc_jw;
+
+/* Buffer mode over out[0..cap); out NULL with cap 0 counts without writing. Running past
+ * cap is SC_ERR_BUFFER_TOO_SMALL (callers measure first, so it is a guard only). */
+void sc_jw_init_buf(sc_jw *w, char *out, size_t cap);
+
+/* Hash mode: bytes go to sha (initialised by the caller) through the stage. */
+void sc_jw_init_hash(sc_jw *w, sc_ctx *ctx, sc_sha256_state *sha);
+
+/* Raw bytes (structural text). */
+void sc_jw_raw(sc_jw *w, const char *s, size_t n);
+
+/* A JSON string: quotes, the seven short escapes, \u00xx for the other C0 controls,
+ * everything else verbatim. s must already be valid UTF-8; the writer does not check. */
+void sc_jw_string(sc_jw *w, const char *s, size_t n);
+
+/* A non-negative decimal integer. */
+void sc_jw_u64(sc_jw *w, uint64_t v);
+
+/* A quoted lowercase hex string of p[0..n), n <= 64. */
+void sc_jw_hex(sc_jw *w, const uint8_t *p, size_t n);
+
+/* Hash mode: pushes the staged bytes into the SHA-256 state. Returns the writer's status. */
+sc_status sc_jw_flush(sc_jw *w);
+
+#endif
