@@ -1,0 +1,48 @@
+/* Internal pieces of NIP-44 v2 shared by core/nip44*.c (and exercised directly by the tests):
+ * the length prefix, unpadding, and the in-place base64 step of encryption. */
+#ifndef SOFTCHAT_CORE_NIP44_INTERNAL_H
+#define SOFTCHAT_CORE_NIP44_INTERNAL_H
+
+#include <softchat/nip44.h>
+
+#include <stdint.h>
+
+#define SC_NIP44_VERSION 2u
+#define SC_NIP44_MAC_BYTES 32u
+/* version byte + nonce + MAC: the raw payload minus the padded plaintext */
+#define SC_NIP44_OVERHEAD (1u + SC_NIP44_NONCE_BYTES + SC_NIP44_MAC_BYTES)
+/* the smallest raw payload: 2-byte prefix + 32 padded bytes */
+#define SC_NIP44_MIN_RAW (SC_NIP44_OVERHEAD + 2u + 32u)
+/* plaintexts of this length and more carry the 6-byte prefix 00 00 || u32be(len) */
+#define SC_NIP44_EXTENDED_THRESHOLD 65536u
+
+/* Whether a[0..a_len) and b[0..b_len) share a byte (empty ranges never do). */
+static inline int sc_nip44_overlap(const void *a, size_t a_len, const void *b, size_t b_len)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+    if (a == NULL || b == NULL || a_len == 0 || b_len == 0) {
+        return 0;
+    }
+    return x < y ? y - x < a_len : x - y < b_len;
+}
+
+/* Bytes of the length prefix for a plaintext of len bytes (1 <= len <= 2^32 - 1): 2 or 6. */
+size_t sc_nip44_prefix_len(uint64_t len);
+
+/* Writes the prefix for len (1 <= len <= 2^32 - 1) to p[0..sc_nip44_prefix_len(len)). */
+void sc_nip44_prefix_write(uint8_t *p, uint64_t len);
+
+/* Checks a decrypted padded buffer p[0..n) (prefix || plaintext || padding): the prefix form,
+ * L >= 1 (L >= 65536 in the extended form) and n == prefix + calc_padded_len(L). The padding
+ * bytes themselves are not inspected.
+ * Returns: SC_OK with the plaintext at p[*off..*off + *len); SC_ERR_PADDING. */
+sc_status sc_nip44_unpad(const uint8_t *p, size_t n, size_t *off, size_t *len);
+
+/* Base64-encodes, front to back, raw bytes that sit at the end of buf[0..enc_len), where
+ * enc_len = sc_base64_encoded_len(raw_len): buf[enc_len - raw_len..enc_len) becomes the
+ * padded standard base64 in buf[0..enc_len). Never overwrites a byte before reading it.
+ * Returns: SC_OK; SC_ERR_ARG (buf NULL, or enc_len is not the encoded length of raw_len). */
+sc_status sc_nip44_b64_in_place(char *buf, size_t enc_len, size_t raw_len);
+
+#endif

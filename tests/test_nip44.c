@@ -1,0 +1,290 @@
+/* The NIP-44 v2 suite for one backend:
+ *   test_nip44 --backend NAME [--vectors DIR] [--own DIR]
+ * --vectors names the upstream data (nip44.vectors.json, nip44.extended-prefix.json); --own is
+ * accepted for symmetry with the other suites (this suite has no own vector file: its own
+ * cases are written in code). One context is created for the backend and every test runs
+ * against it; the cmocka group is named after the backend. */
+#include "test_nip44.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SC_TEST_VECTORS_DIR
+#define SC_TEST_VECTORS_DIR "../shared/vectors"
+#endif
+
+/* ---- helpers ---------------------------------------------------------------------------- */
+
+cJSON *nt_need_upstream(const nt_env *env, const char *rel)
+{
+    char why[600];
+    cJSON *root;
+
+    if (!env->vectors_present) {
+        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
+        vt_skip_file(env->backend, rel, why);
+    }
+    root = vt_load_json(env->vectors_dir, rel, why, sizeof why);
+    if (root == NULL) {
+        vt_skip_file(env->backend, rel, why);
+    }
+    return root;
+}
+
+const cJSON *nt_v2(const cJSON *root, const char *a, const char *b)
+{
+    const cJSON *v2 = cJSON_GetObjectItemCaseSensitive(root, "v2");
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(v2, a), b);
+
+    if (x == NULL) {
+        fail_msg("%s has no v2.%s.%s", NT_FILE, a, b);
+    }
+    return x;
+}
+
+int nt_json_fixed(const cJSON *obj, const char *key, uint8_t *out, size_t n)
+{
+    vt_bytes b;
+    int ok = vt_json_hex(obj, key, &b) && b.n == n;
+
+    if (ok) {
+        memcpy(out, b.p, n);
+    }
+    vt_bytes_free(&b);
+    return ok;
+}
+
+int nt_sha256_is(nt_env *env, const uint8_t *p, size_t n, const char *want)
+{
+    uint8_t got[32];
+    vt_bytes w;
+    int ok;
+
+    if (want == NULL || !vt_hex_to_bytes(want, &w)) {
+        return 0;
+    }
+    ok = sc_sha256(&env->ctx, got, p, n) == SC_OK && w.n == 32 && memcmp(got, w.p, 32) == 0;
+    vt_bytes_free(&w);
+    return ok;
+}
+
+uint8_t *nt_repeat(const char *pattern, size_t repeat, size_t *len)
+{
+    size_t plen = strlen(pattern), i;
+    uint8_t *p = vt_alloc(plen * repeat);
+
+    for (i = 0; i < repeat; i++) {
+        memcpy(p + i * plen, pattern, plen);
+    }
+    *len = plen * repeat;
+    return p;
+}
+
+uint64_t nt_padded_len(uint64_t len)
+{
+    uint64_t v = len - 1, np, chunk;
+    unsigned bits = 0;
+
+    if (len <= 32) {
+        return 32;
+    }
+    while (v != 0) { /* bit length of len - 1 = floor(log2(len - 1)) + 1 */
+        bits++;
+        v >>= 1;
+    }
+    np = (uint64_t)1 << bits;
+    chunk = np <= 256 ? 32 : np / 8;
+    return chunk * ((len - 1) / chunk + 1);
+}
+
+uint8_t *nt_pad(const uint8_t *pt, size_t len, size_t *n)
+{
+    size_t pre = len >= 65536 ? 6 : 2;
+    uint8_t *p;
+
+    *n = pre + (size_t)nt_padded_len(len);
+    p = vt_alloc(*n);
+    if (pre == 2) {
+        p[0] = (uint8_t)(len >> 8);
+        p[1] = (uint8_t)len;
+    } else {
+        p[2] = (uint8_t)(len >> 24);
+        p[3] = (uint8_t)(len >> 16);
+        p[4] = (uint8_t)(len >> 8);
+        p[5] = (uint8_t)len;
+    }
+    memcpy(p + pre, pt, len);
+    return p;
+}
+
+char *nt_build_payload(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
+                       uint8_t version, const uint8_t *padded, size_t n, size_t *len)
+{
+    uint8_t key[32], cn[12], hk[32];
+    size_t raw_len = 65 + n;
+    uint8_t *raw = vt_alloc(raw_len);
+    char *b64 = (char *)vt_alloc(sc_base64_encoded_len(raw_len) + 1);
+    sc_iov parts[2];
+
+    raw[0] = version;
+    memcpy(raw + 1, nonce, 32);
+    VT_ASSERT_STATUS(sc_nip44_message_keys(&env->ctx, key, cn, hk, ck, nonce), SC_OK);
+    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, raw + 33, padded, n, key, cn, 0), SC_OK);
+    parts[0].data = raw + 1;
+    parts[0].len = 32;
+    parts[1].data = raw + 33;
+    parts[1].len = n;
+    VT_ASSERT_STATUS(sc_hmac_sha256(&env->ctx, raw + 33 + n, hk, 32, parts, 2), SC_OK);
+    VT_ASSERT_STATUS(sc_base64_encode(b64, sc_base64_encoded_len(raw_len), len, raw, raw_len),
+                     SC_OK);
+    b64[*len] = '\0';
+    free(raw);
+    return b64;
+}
+
+size_t nt_zeroed_prefix(const uint8_t *p, size_t cap, uint8_t fill)
+{
+    size_t k = 0, i;
+
+    while (k < cap && p[k] == 0) {
+        k++;
+    }
+    for (i = k; i < cap; i++) {
+        if (p[i] != fill) {
+            return (size_t)-1;
+        }
+    }
+    return k;
+}
+
+size_t nt_decoded_len(const char *b64, size_t n)
+{
+    if (n == 0 || n % 4 != 0) {
+        return 0;
+    }
+    return n / 4 * 3 - (b64[n - 1] == '=') - (b64[n - 1] == '=' && b64[n - 2] == '=');
+}
+
+int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
+                     const uint8_t *pt, size_t len, unsigned flags, char *err, size_t cap)
+{
+    const size_t canary = 8;
+    size_t n = 0, ref_len = 0, need = sc_nip44_payload_len(len), out_len = 0, dcap, dlen = 0;
+    uint8_t *padded = nt_pad(pt, len, &n), *dec = NULL;
+    char *ref = nt_build_payload(env, ck, nonce, 2, padded, n, &ref_len);
+    char *out = (char *)vt_alloc(need + canary);
+    sc_status st;
+    int ok = 0;
+
+    memset(out, 0xa5, need + canary);
+    if (need != ref_len) {
+        snprintf(err, cap, "len %zu: sc_nip44_payload_len %zu, reference %zu", len, need,
+                 ref_len);
+    } else if ((st = sc_nip44_encrypt_with_nonce(&env->ctx, out, need + canary, &out_len, ck,
+                                                 nonce, pt, len, flags)) != SC_OK) {
+        snprintf(err, cap, "len %zu: encrypt returned %s", len, sc_status_name(st));
+    } else if (out_len != need || memcmp(out, ref, need) != 0) {
+        snprintf(err, cap, "len %zu: payload differs from the out-of-place reference", len);
+    } else if (out[need] != (char)0xa5 || memcmp(out + need, out + need + 1, canary - 1) != 0) {
+        snprintf(err, cap, "len %zu: bytes past the payload were written", len);
+    } else {
+        dcap = sc_nip44_decrypt_cap(need);
+        dec = vt_alloc(dcap);
+        memset(dec, 0xa5, dcap);
+        st = sc_nip44_decrypt(&env->ctx, dec, dcap, &dlen, ck, out, need, need);
+        if (st != SC_OK || dlen != len || memcmp(dec, pt, len) != 0) {
+            snprintf(err, cap, "len %zu: decrypt returned %s, %zu bytes", len,
+                     sc_status_name(st), dlen);
+        } else if (!vt_all_zero(dec + len, n + 65 - len)) {
+            snprintf(err, cap, "len %zu: decrypt left scratch bytes after the plaintext", len);
+        } else if (dcap > n + 65 && (dec[n + 65] != 0xa5 ||
+                                     memcmp(dec + n + 65, dec + n + 66, dcap - n - 66) != 0)) {
+            snprintf(err, cap, "len %zu: decrypt wrote past the decoded length", len);
+        } else {
+            ok = 1;
+        }
+    }
+    free(dec);
+    free(out);
+    free(ref);
+    free(padded);
+    return ok;
+}
+
+/* ---- main ------------------------------------------------------------------------------- */
+
+static int usage(const char *argv0)
+{
+    fprintf(stderr, "usage: %s --backend NAME [--vectors DIR] [--own DIR]\n", argv0);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    static nt_env env; /* the state of every test */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_prestate(test_v2_conversation_key, &env),
+        cmocka_unit_test_prestate(test_v2_message_keys, &env),
+        cmocka_unit_test_prestate(test_v2_padded_len, &env),
+        cmocka_unit_test_prestate(test_v2_encrypt_decrypt, &env),
+        cmocka_unit_test_prestate(test_v2_long_msg, &env),
+        cmocka_unit_test_prestate(test_v2_encrypt_msg_lengths, &env),
+        cmocka_unit_test_prestate(test_v2_invalid_conversation_key, &env),
+        cmocka_unit_test_prestate(test_v2_invalid_decrypt, &env),
+        cmocka_unit_test_prestate(test_ext_valid, &env),
+        cmocka_unit_test_prestate(test_ext_padded_len, &env),
+        cmocka_unit_test_prestate(test_ext_invalid_decrypt, &env),
+        cmocka_unit_test_prestate(test_own_sizes, &env),
+        cmocka_unit_test_prestate(test_own_decrypt_statuses, &env),
+        cmocka_unit_test_prestate(test_own_decrypt_order, &env),
+        cmocka_unit_test_prestate(test_own_buffers, &env),
+        cmocka_unit_test_prestate(test_own_conversation, &env),
+        cmocka_unit_test_prestate(test_own_random_nonce, &env),
+        cmocka_unit_test_prestate(test_own_in_place, &env),
+        cmocka_unit_test_prestate(test_own_b64_in_place, &env),
+        cmocka_unit_test_prestate(test_own_backend_failure, &env),
+        cmocka_unit_test_prestate(test_own_args, &env),
+    };
+    const char *backend = NULL;
+    sc_status st;
+    int i, failed;
+
+    env.vectors_dir = SC_TEST_VECTORS_DIR;
+    for (i = 1; i < argc; i++) {
+        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
+            backend = argv[++i];
+        } else if (i + 1 < argc && strcmp(argv[i], "--vectors") == 0) {
+            env.vectors_dir = argv[++i];
+        } else if (i + 1 < argc && strcmp(argv[i], "--own") == 0) {
+            ++i; /* no own vector file for NIP-44 */
+        } else {
+            return usage(argv[0]);
+        }
+    }
+    if (backend == NULL) {
+        backend = sc_backend_default()->name;
+        printf("note: no --backend given; using the default backend %s\n", backend);
+    }
+    st = sc_ctx_init(&env.ctx, backend);
+    if (st != SC_OK) {
+        fprintf(stderr, "test_nip44: cannot create a context for backend \"%s\": %s (%s)\n",
+                backend, sc_status_name(st), sc_status_str(st));
+        return 1;
+    }
+    env.backend = backend;
+    env.vectors_present = vt_dir_exists(env.vectors_dir);
+    if (!env.vectors_present) {
+        printf("\n**********************************************************************\n"
+               "WARNING: upstream vectors folder %s not found; the NIP-44 vector files are\n"
+               "SKIPPED (not passed); only the suite's own cases run\n"
+               "**********************************************************************\n\n",
+               env.vectors_dir);
+    }
+    printf("[==========] group %s: NIP-44 v2, upstream vectors %s\n", backend, env.vectors_dir);
+    fflush(stdout);
+    failed = cmocka_run_group_tests_name(backend, tests, NULL, NULL);
+    sc_ctx_clear(&env.ctx);
+    return failed != 0 ? 1 : 0;
+}
