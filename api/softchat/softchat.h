@@ -7,6 +7,10 @@
 #include "crypto.h"
 #include "ctx.h"
 #include "encoding.h"
+#include "event.h"
+#include "identity.h"
+#include "nip19.h"
+#include "nip44.h"
 #include "status.h"
 #include "version.h"
 
