@@ -2,7 +2,12 @@
  *
  * Exit status contract: 0 success; 1 the input was read but is invalid or unauthentic (one
  * line on stderr naming the reason); 2 usage, I/O or environment error. On 1 or 2 nothing is
- * written to stdout, except by commands documented otherwise. */
+ * written to stdout, except by commands documented otherwise (event verify reports every
+ * event). Commands therefore build their output in a cli_buf and write it only on success.
+ *
+ * Secrets (key files, decoded keys, identities, conversation keys, plaintext) live only in
+ * buffers the tool wipes on every path; they are read with read(2) into those buffers, never
+ * through stdio, whose internal buffers could not be wiped. */
 #ifndef SOFTCHAT_CLI_H
 #define SOFTCHAT_CLI_H
 
@@ -13,6 +18,7 @@
 #define CLI_OK 0
 #define CLI_INVALID 1
 #define CLI_ERROR 2
+#define CLI_HELP (-1) /* cli_parse_args printed the help text: the command exits 0 */
 
 /* Options every command accepts. */
 typedef struct cli_globals {
@@ -24,9 +30,11 @@ typedef int (*cli_command_fn)(const cli_globals *g, int argc, char **argv);
 
 typedef struct cli_command {
     const char *name;
-    const char *usage; /* one line, after "softchat " */
+    const char *summary; /* the synopsis lines shown by "softchat --help" */
     cli_command_fn run;
 } cli_command;
+
+/* ---- messages and statuses (util.c) ------------------------------------------------------ */
 
 /* Prints "softchat: <msg>" to stderr and returns status. */
 int cli_fail(int status, const char *fmt, ...)
@@ -35,8 +43,24 @@ int cli_fail(int status, const char *fmt, ...)
 #endif
     ;
 
-/* Prints a usage error for command `cmd` and returns CLI_ERROR. */
-int cli_usage(const char *cmd);
+/* Prints "softchat: <msg>" and then the usage text to stderr; returns CLI_ERROR. */
+int cli_usage_error(const char *usage, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The exit status for a library failure: 1 for bad data (the status families -20..-79) and
+ * for limits and policies the input ran into (SC_ERR_TOO_LARGE, SC_ERR_POLICY); 2 for
+ * everything else (caller errors are bugs of this tool; environment errors). */
+int cli_exit_for(sc_status st);
+
+/* Prints "softchat: <what>: <status text> (<status name>)" and returns cli_exit_for(st). */
+int cli_fail_status(sc_status st, const char *what);
+
+/* The stable token of a status: sc_status_name without "SC_ERR_", lowercased, '_' -> '-'
+ * ("id-mismatch"); "ok" for SC_OK, "unknown" for a value outside the enum. */
+void cli_status_token(char *out, size_t out_cap, sc_status st);
 
 /* Initialises ctx on g->backend; on failure prints the reason and returns CLI_ERROR. */
 int cli_ctx_init(sc_ctx *ctx, const cli_globals *g);
@@ -45,8 +69,108 @@ int cli_ctx_init(sc_ctx *ctx, const cli_globals *g);
  * on a malformed option (message printed). */
 int cli_take_backend(cli_globals *g, int argc, char **argv);
 
-/* Command entry points. */
+/* ---- argument parsing (args.c) ---------------------------------------------------------- */
+
+/* One option of a command. Exactly one of value, flag, list is set. */
+typedef struct cli_opt {
+    const char *name;    /* "--pub" */
+    const char **value;  /* single-valued option: given twice is a usage error */
+    int *flag;           /* option without a value */
+    const char **list;   /* repeatable option: values appended here */
+    size_t list_cap;     /* more than this many is a usage error */
+    size_t *list_n;
+} cli_opt;
+
+/* Parses argv[0..argc) against opts: "--name VALUE" or "--name=VALUE", flags, positional
+ * operands (at most pos_cap, into pos[]; "--" ends the options). "--help" or "-h" prints
+ * `usage` to stdout and returns CLI_HELP. Any option that would carry a secret key on the
+ * command line (--sec, --nsec, --secret, ...) is refused. Unknown options, missing values
+ * and surplus operands are usage errors (message and usage on stderr, CLI_ERROR). */
+int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts, size_t n_opts,
+                   const char **pos, size_t pos_cap, size_t *n_pos);
+
+/* Prints a usage text to stdout and returns CLI_OK (for "COMMAND --help"). */
+int cli_help(const char *usage);
+
+/* ---- buffers and I/O (io.c) ------------------------------------------------------------- */
+
+/* A growable byte buffer on the heap. Every byte it ever held is wiped when it grows (the old
+ * block is wiped before it is freed) and when it is freed, so it may hold secrets. */
+typedef struct cli_buf {
+    unsigned char *p;
+    size_t len;
+    size_t cap;
+} cli_buf;
+
+#define CLI_BUF_INIT {NULL, 0, 0}
+
+/* Ensures room for `extra` more bytes. Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_buf_reserve(cli_buf *b, size_t extra);
+
+/* Appends n bytes / a NUL-terminated string / one byte. Returns CLI_OK or CLI_ERROR. */
+int cli_buf_add(cli_buf *b, const void *p, size_t n);
+int cli_buf_adds(cli_buf *b, const char *s);
+int cli_buf_addc(cli_buf *b, char c);
+
+/* Appends the lowercase hex of p[0..n). */
+int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n);
+
+/* Wipes and frees the buffer; it is CLI_BUF_INIT again. */
+void cli_buf_free(cli_buf *b);
+
+/* Reads fd until end of file into b, but no more than limit + 1 bytes in total: b->len >
+ * limit tells the caller the input is over its limit (the rest is left unread). `what` names
+ * the source in the error message. Returns CLI_OK or CLI_ERROR (read error, out of memory). */
+int cli_read_all(int fd, cli_buf *b, size_t limit, const char *what);
+
+/* Writes p[0..n) to fd in full (retrying short writes and EINTR). Returns CLI_OK or
+ * CLI_ERROR (message printed). */
+int cli_write_all(int fd, const void *p, size_t n);
+
+/* Reads a small file (at most cap - 1 bytes) into buf with read(2); *len = bytes read. A
+ * larger file sets *len = cap. Returns CLI_OK or CLI_ERROR (cannot open or read; message
+ * printed). The caller wipes buf. */
+int cli_read_small_file(const char *path, char *buf, size_t cap, size_t *len);
+
+/* Creates path with mode 0600 (O_CREAT | O_EXCL: never overwrites) and writes p[0..n) to it,
+ * durably (fsync). On any failure the file is removed. Returns CLI_OK or CLI_ERROR. */
+int cli_write_new_file(const char *path, const void *p, size_t n);
+
+/* ---- keys (keys.c) ------------------------------------------------------------------------ */
+
+/* Loads the secret key held in file `path` (64 hex characters in either case, or an nsec;
+ * surrounding whitespace ignored) into id. Never echoes the file's contents.
+ * Returns CLI_OK; CLI_INVALID (the file holds no valid secret key); CLI_ERROR (I/O). */
+int cli_load_identity(sc_ctx *ctx, sc_identity *id, const char *path);
+
+/* Parses a public key given on the command line as option `opt`: 64 hex characters or an
+ * npub. Returns CLI_OK or CLI_ERROR (usage error printed, with `usage`). */
+int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *opt,
+                     const char *usage);
+
+/* Parses exactly 64 hex characters (either case) into 32 bytes. Returns 0 or -1. */
+int cli_hex32(uint8_t out[32], const char *arg);
+
+/* ---- text (text.c) ------------------------------------------------------------------------ */
+
+/* 1 if s[0..n) is well-formed UTF-8 (no overlong forms, surrogates or code points above
+ * U+10FFFF; U+0000 allowed), else 0. */
+int cli_utf8_valid(const unsigned char *s, size_t n);
+
+/* Appends s[0..n) (valid UTF-8) as a JSON string, escaped like the NIP-01 canonical form:
+ * the seven short escapes, other C0 controls as \u00xx, everything else verbatim. */
+int cli_buf_json_str(cli_buf *b, const char *s, size_t n);
+
+/* ---- commands ----------------------------------------------------------------------------- */
+
 int cmd_backends(const cli_globals *g, int argc, char **argv);
 int cmd_selftest(const cli_globals *g, int argc, char **argv);
+int cmd_key(const cli_globals *g, int argc, char **argv);
+int cmd_event(const cli_globals *g, int argc, char **argv);
+int cmd_nip44(const cli_globals *g, int argc, char **argv);
+int cmd_nip19(const cli_globals *g, int argc, char **argv);
+
+/* event verify, in its own file (the streaming splitter); usage is the event group's text. */
+int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage);
 
 #endif

@@ -26,13 +26,19 @@ static void print_backend(const sc_backend *b, int is_default)
     }
 }
 
+static const char usage[] =
+    "usage: softchat backends [--backend NAME]\n"
+    "\n"
+    "Lists each compiled backend (the default first), the library behind each primitive group\n"
+    "and the capabilities it has or lacks on this machine, with the reason.\n";
+
 int cmd_backends(const cli_globals *g, int argc, char **argv)
 {
-    size_t i, n = sc_backend_count();
+    size_t i, n = sc_backend_count(), n_pos = 0;
+    int rc = cli_parse_args(usage, argc - 1, argv + 1, NULL, 0, NULL, 0, &n_pos);
 
-    (void)argv;
-    if (argc != 1) {
-        return cli_usage("backends");
+    if (rc != CLI_OK) {
+        return rc == CLI_HELP ? CLI_OK : rc;
     }
     if (g->backend != NULL) {
         const sc_backend *b = sc_backend_find(g->backend);

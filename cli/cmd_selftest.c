@@ -31,14 +31,20 @@ static int selftest_one(const char *name)
     return failed;
 }
 
+static const char usage[] =
+    "usage: softchat selftest [--backend NAME]\n"
+    "\n"
+    "Runs each primitive group's known-answer check on one backend (--backend) or on every\n"
+    "compiled backend. A failed check is an environment error (exit 2).\n";
+
 int cmd_selftest(const cli_globals *g, int argc, char **argv)
 {
-    size_t i;
+    size_t i, n_pos = 0;
     int failed = 0;
+    int rc = cli_parse_args(usage, argc - 1, argv + 1, NULL, 0, NULL, 0, &n_pos);
 
-    (void)argv;
-    if (argc != 1) {
-        return cli_usage("selftest");
+    if (rc != CLI_OK) {
+        return rc == CLI_HELP ? CLI_OK : rc;
     }
     if (g->backend != NULL) {
         if (sc_backend_find(g->backend) == NULL) {

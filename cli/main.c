@@ -1,11 +1,29 @@
 /* softchat: the command-line front end of libsoftchat. */
 #include "cli.h"
 
+#include <signal.h>
 #include <string.h>
 
 static const cli_command commands[] = {
     {"backends", "backends", cmd_backends},
-    {"selftest", "selftest [--backend NAME]", cmd_selftest},
+    {"selftest", "selftest", cmd_selftest},
+    {"key", "key new [--out FILE]\n"
+            "  softchat key pub --sec-file FILE",
+     cmd_key},
+    {"event", "event sign --sec-file FILE < template.json\n"
+              "  softchat event verify < events",
+     cmd_event},
+    {"nip44", "nip44 encrypt --sec-file FILE --pub KEY [--nonce HEX] [--extended] < plaintext\n"
+              "  softchat nip44 decrypt --sec-file FILE --pub KEY < payload",
+     cmd_nip44},
+    {"nip19", "nip19 decode STRING|-\n"
+              "  softchat nip19 encode npub KEY\n"
+              "  softchat nip19 encode note HEX\n"
+              "  softchat nip19 encode nsec --sec-file FILE\n"
+              "  softchat nip19 encode nprofile KEY [--relay URL]...\n"
+              "  softchat nip19 encode nevent HEX [--relay URL]... [--author KEY] [--kind N]\n"
+              "  softchat nip19 encode naddr --identifier S --author KEY --kind N [--relay URL]...",
+     cmd_nip19},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -16,28 +34,22 @@ static void print_usage(FILE *f)
 
     fprintf(f, "usage: softchat [--backend NAME] COMMAND [ARGS]\n\ncommands:\n");
     for (i = 0; i < N_COMMANDS; i++) {
-        fprintf(f, "  softchat %s\n", commands[i].usage);
+        fprintf(f, "  softchat %s\n", commands[i].summary);
     }
-    fprintf(f, "\nexit status: 0 success, 1 invalid or unauthentic input, 2 usage, I/O or "
+    fprintf(f, "\n\"softchat COMMAND --help\" describes a command. --backend NAME (anywhere on the "
+               "line) selects\nthe crypto backend; \"softchat backends\" lists them.\n"
+               "\nexit status: 0 success, 1 invalid or unauthentic input, 2 usage, I/O or "
                "environment error\n");
-}
-
-int cli_usage(const char *cmd)
-{
-    size_t i;
-
-    for (i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(commands[i].name, cmd) == 0) {
-            return cli_fail(CLI_ERROR, "usage: softchat %s", commands[i].usage);
-        }
-    }
-    return cli_fail(CLI_ERROR, "usage: softchat [--backend NAME] COMMAND ...");
 }
 
 int main(int argc, char **argv)
 {
     cli_globals g = {NULL};
     size_t i;
+
+    /* A closed stdout must surface as a write error (exit 2) after the secrets are wiped,
+     * not as a signal that kills the process midway. */
+    signal(SIGPIPE, SIG_IGN);
 
     argc = cli_take_backend(&g, argc - 1, argv + 1);
     argv++;

@@ -1,4 +1,4 @@
-/* Shared CLI helpers: error reporting, option handling, context setup. */
+/* Shared CLI helpers: error reporting, status mapping, context setup, --backend. */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -14,6 +14,65 @@ int cli_fail(int status, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     return status;
+}
+
+int cli_usage_error(const char *usage, const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("softchat: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fputs(usage, stderr);
+    return CLI_ERROR;
+}
+
+int cli_help(const char *usage)
+{
+    fputs(usage, stdout);
+    return CLI_OK;
+}
+
+int cli_exit_for(sc_status st)
+{
+    if (st == SC_OK) {
+        return CLI_OK;
+    }
+    if ((st <= SC_ERR_ENCODING && st > SC_ERR_RNG) || st == SC_ERR_TOO_LARGE ||
+        st == SC_ERR_POLICY) {
+        return CLI_INVALID;
+    }
+    return CLI_ERROR;
+}
+
+int cli_fail_status(sc_status st, const char *what)
+{
+    return cli_fail(cli_exit_for(st), "%s: %s (%s)", what, sc_status_str(st),
+                    sc_status_name(st));
+}
+
+void cli_status_token(char *out, size_t out_cap, sc_status st)
+{
+    const char *name = sc_status_name(st);
+    size_t i = 0;
+
+    if (out_cap == 0) {
+        return;
+    }
+    if (st == SC_OK) {
+        name = "ok";
+    } else if (strncmp(name, "SC_ERR_", 7) == 0) {
+        name += 7;
+    } else {
+        name = "unknown";
+    }
+    for (; name[i] != '\0' && i + 1 < out_cap; i++) {
+        char c = name[i];
+        out[i] = (c == '_') ? '-' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    out[i] = '\0';
 }
 
 int cli_ctx_init(sc_ctx *ctx, const cli_globals *g)
@@ -37,6 +96,13 @@ int cli_take_backend(cli_globals *g, int argc, char **argv)
     int i, out = 0;
 
     for (i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            /* operands after "--" are data, even one spelled "--backend" */
+            while (i < argc) {
+                argv[out++] = argv[i++];
+            }
+            break;
+        }
         if (strcmp(argv[i], "--backend") == 0) {
             if (i + 1 >= argc) {
                 cli_fail(CLI_ERROR, "--backend needs a name");

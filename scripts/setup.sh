@@ -8,7 +8,11 @@ pkgs=(build-essential cmake ninja-build pkg-config
 if [ "${1:-}" = "--with-tools" ]; then
   # valgrind for the memcheck pass; curl, xz-utils and ca-certificates to fetch Debian
   # source packages (mbed TLS 3.6) for the compatibility build
-  pkgs+=(valgrind curl xz-utils ca-certificates)
+  # python3 drives the CLI tests; node and npm run the nostr-tools interop checks and the
+  # independent AES-GCM reference (Debian's nodejs is used only when no node is installed)
+  pkgs+=(valgrind curl xz-utils ca-certificates python3)
+  command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
+  command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
 
 missing=()

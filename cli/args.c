@@ -1,0 +1,110 @@
+/* Command-line parsing shared by every command: options from a table, operands, --help, and
+ * the refusal of secret keys on the command line (argv is visible to every local user
+ * through ps and /proc, and ends up in shell history). */
+#include "cli.h"
+
+#include <string.h>
+
+/* Spellings people try for a secret key argument. Each is refused with a pointer to
+ * --sec-file instead of the generic "unknown option". */
+static const char *const secret_opts[] = {
+    "--sec", "--seckey", "--sec-key", "--secret", "--secret-key", "--nsec",
+    "--priv", "--privkey", "--private-key", "--key",
+};
+
+static int is_secret_opt(const char *arg, size_t name_len)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof secret_opts / sizeof secret_opts[0]; i++) {
+        if (strlen(secret_opts[i]) == name_len && strncmp(arg, secret_opts[i], name_len) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const cli_opt *find_opt(const cli_opt *opts, size_t n, const char *arg, size_t name_len)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (strlen(opts[i].name) == name_len && strncmp(arg, opts[i].name, name_len) == 0) {
+            return &opts[i];
+        }
+    }
+    return NULL;
+}
+
+/* Stores one option value; returns CLI_OK or a usage error. */
+static int store(const char *usage, const cli_opt *o, const char *val)
+{
+    if (o->value != NULL) {
+        if (*o->value != NULL) {
+            return cli_usage_error(usage, "%s given more than once", o->name);
+        }
+        *o->value = val;
+        return CLI_OK;
+    }
+    if (*o->list_n >= o->list_cap) {
+        return cli_usage_error(usage, "%s given more than %zu times", o->name, o->list_cap);
+    }
+    o->list[(*o->list_n)++] = val;
+    return CLI_OK;
+}
+
+int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts, size_t n_opts,
+                   const char **pos, size_t pos_cap, size_t *n_pos)
+{
+    int i, only_operands = 0;
+
+    *n_pos = 0;
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *eq;
+        const cli_opt *o;
+        size_t name_len;
+
+        if (!only_operands && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            cli_help(usage);
+            return CLI_HELP;
+        }
+        if (!only_operands && strcmp(a, "--") == 0) {
+            only_operands = 1;
+            continue;
+        }
+        if (only_operands || a[0] != '-' || a[1] == '\0') {
+            if (*n_pos >= pos_cap) {
+                return cli_usage_error(usage, "unexpected argument '%s'", a);
+            }
+            pos[(*n_pos)++] = a;
+            continue;
+        }
+        eq = strchr(a, '=');
+        name_len = eq != NULL ? (size_t)(eq - a) : strlen(a);
+        if (is_secret_opt(a, name_len)) {
+            return cli_usage_error(usage,
+                                   "secret keys are never taken on the command line (visible "
+                                   "in ps and shell history); put the key in a file and pass "
+                                   "--sec-file FILE");
+        }
+        o = find_opt(opts, n_opts, a, name_len);
+        if (o == NULL) {
+            return cli_usage_error(usage, "unknown option '%.*s'", (int)name_len, a);
+        }
+        if (o->flag != NULL) {
+            if (eq != NULL) {
+                return cli_usage_error(usage, "%s takes no value", o->name);
+            }
+            *o->flag = 1;
+            continue;
+        }
+        if (eq == NULL && i + 1 >= argc) {
+            return cli_usage_error(usage, "%s needs a value", o->name);
+        }
+        if (store(usage, o, eq != NULL ? eq + 1 : argv[++i]) != CLI_OK) {
+            return CLI_ERROR;
+        }
+    }
+    return CLI_OK;
+}

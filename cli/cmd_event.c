@@ -1,0 +1,170 @@
+/* softchat event sign | event verify (verify lives in cmd_event_verify.c). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The largest template accepted: the event parser's default limit. */
+#define EVENT_MAX_INPUT 1048576u
+
+static const char usage[] =
+    "usage: softchat event sign --sec-file FILE < template.json\n"
+    "       softchat event verify < events\n"
+    "\n"
+    "  event sign    stdin: one JSON object (at most 1 MiB) with \"kind\" and \"content\";\n"
+    "                \"tags\" defaults to [] and \"created_at\" to the current time. \"id\" and\n"
+    "                \"sig\", if present, must be well-formed and are replaced; a \"pubkey\" must\n"
+    "                be the signing key's own (otherwise exit 1); unknown fields are dropped.\n"
+    "                stdout: the signed event as one line of JSON.\n"
+    "  event verify  stdin: one or more JSON events separated by whitespace (JSON Lines,\n"
+    "                pretty-printed, or several on one line), read in chunks: memory stays\n"
+    "                bounded however long the stream. stdout: one line per event, in order:\n"
+    "                  valid <id>\n"
+    "                  invalid <token>: <reason>\n"
+    "                where <token> is the status name without SC_ERR_, lowercased, with '-'\n"
+    "                for '_' (json, utf8, event-field, event-range, id-mismatch, invalid-sig,\n"
+    "                too-large, ...). An event over 1 MiB is \"invalid too-large\" and skipped.\n"
+    "                Data between events that does not start with '{' is one \"invalid json\"\n"
+    "                line, and is skipped up to the next '{'; so is an event with a raw\n"
+    "                control character (such as a line break) inside a string, or with a\n"
+    "                mismatched bracket.\n"
+    "                Exit 0 when every event is valid; 1 when any is invalid, or when the\n"
+    "                input holds no event at all; 2 on a read or write error.\n"
+    "\n"
+    "The secret key file holds 64 hex characters or an nsec; surrounding whitespace is ignored.\n";
+
+static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const cli_buf *in)
+{
+    sc_parse_opts opts;
+    sc_event ev;
+    uint8_t pub[SC_PUBKEY_BYTES];
+    void *arena = NULL;
+    size_t arena_cap = sc_event_parse_arena_bound(in->len), used = 0, len = 0;
+    sc_status st;
+    int rc = CLI_ERROR;
+
+    memset(&opts, 0, sizeof opts);
+    opts.max_input = EVENT_MAX_INPUT;
+    opts.require = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CONTENT;
+    arena = malloc(arena_cap > 0 ? arena_cap : 1);
+    if (arena == NULL) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    st = sc_event_parse(&ev, arena, arena_cap, &used, (const char *)in->p, in->len, &opts);
+    if (st != SC_OK) {
+        rc = cli_fail_status(st, "invalid event template");
+        goto out;
+    }
+    st = sc_identity_pubkey(id, pub);
+    if (st != SC_OK) {
+        rc = cli_fail_status(st, "cannot read the public key");
+        goto out;
+    }
+    if ((ev.flags & SC_EVENT_HAS_PUBKEY) != 0 && memcmp(ev.pubkey, pub, sizeof pub) != 0) {
+        rc = cli_fail(CLI_INVALID, "invalid event template: its pubkey is not the public key of "
+                                   "the signing key");
+        goto out;
+    }
+    if ((ev.flags & SC_EVENT_HAS_CREATED_AT) == 0) {
+        time_t now = time(NULL);
+        if (now == (time_t)-1 || now < 0) {
+            rc = cli_fail(CLI_ERROR, "cannot read the clock for created_at");
+            goto out;
+        }
+        ev.created_at = (int64_t)now;
+    }
+    st = sc_event_sign(ctx, &ev, id);
+    if (st == SC_OK) {
+        /* a faulty signature (a glitch, a miscompiled backend) must never leave the tool */
+        st = sc_event_verify(ctx, &ev);
+        if (st != SC_OK) {
+            rc = cli_fail(CLI_ERROR, "internal error: the new signature does not verify (%s)",
+                          sc_status_name(st));
+            goto out;
+        }
+    }
+    if (st != SC_OK) {
+        rc = cli_fail_status(st, "cannot sign the event");
+        goto out;
+    }
+    len = sc_event_json_len(&ev, SC_JSON_OBJECT);
+    if (len == 0 || cli_buf_reserve(out, len + 1) != CLI_OK) {
+        rc = len == 0 ? cli_fail(CLI_ERROR, "internal error: the event cannot be serialised")
+                      : CLI_ERROR;
+        goto out;
+    }
+    st = sc_event_to_json((char *)out->p + out->len, out->cap - out->len, &used, &ev,
+                          SC_JSON_OBJECT);
+    if (st != SC_OK) {
+        rc = cli_fail_status(st, "cannot serialise the event");
+        goto out;
+    }
+    out->len += used;
+    rc = cli_buf_addc(out, '\n');
+out:
+    free(arena);
+    return rc;
+}
+
+static int event_sign(const cli_globals *g, int argc, char **argv)
+{
+    const char *sec_file = NULL;
+    const cli_opt opts[] = {{"--sec-file", &sec_file, NULL, NULL, 0, NULL}};
+    sc_ctx ctx;
+    sc_identity id;
+    cli_buf in = CLI_BUF_INIT, out = CLI_BUF_INIT;
+    size_t n_pos;
+    int rc;
+
+    memset(&ctx, 0, sizeof ctx);
+    memset(&id, 0, sizeof id);
+    rc = cli_parse_args(usage, argc, argv, opts, 1, NULL, 0, &n_pos);
+    if (rc == CLI_OK && sec_file == NULL) {
+        rc = cli_usage_error(usage, "event sign needs --sec-file FILE");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_ctx_init(&ctx, g);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_load_identity(&ctx, &id, sec_file);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_read_all(0, &in, EVENT_MAX_INPUT, "stdin");
+    }
+    if (rc != CLI_OK) {
+        goto out;
+    }
+    if (in.len > EVENT_MAX_INPUT) {
+        rc = cli_fail(CLI_INVALID, "invalid event template: larger than %u bytes: %s (%s)",
+                      EVENT_MAX_INPUT, sc_status_str(SC_ERR_TOO_LARGE),
+                      sc_status_name(SC_ERR_TOO_LARGE));
+        goto out;
+    }
+    rc = sign_template(&ctx, &out, &id, &in);
+    if (rc == CLI_OK) {
+        rc = cli_write_all(1, out.p, out.len);
+    }
+out:
+    sc_identity_erase(&id);
+    cli_buf_free(&in);
+    cli_buf_free(&out);
+    sc_ctx_clear(&ctx);
+    return rc;
+}
+
+int cmd_event(const cli_globals *g, int argc, char **argv)
+{
+    int rc;
+
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        return cli_help(usage);
+    }
+    if (argc < 2 || (strcmp(argv[1], "sign") != 0 && strcmp(argv[1], "verify") != 0)) {
+        return cli_usage_error(usage, argc < 2 ? "event needs a subcommand (sign or verify)"
+                                               : "unknown event subcommand");
+    }
+    rc = strcmp(argv[1], "sign") == 0 ? event_sign(g, argc - 2, argv + 2)
+                                      : cmd_event_verify(g, argc - 2, argv + 2, usage);
+    return rc == CLI_HELP ? CLI_OK : rc;
+}

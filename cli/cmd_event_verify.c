@@ -1,0 +1,176 @@
+/* softchat event verify: a stream of JSON events on stdin, one verdict line per event on
+ * stdout. stdin is read in fixed chunks and split by the jscan splitter, so memory is bounded
+ * by the largest event accepted (1 MiB, plus its parse arena), never by the stream. */
+#include "cli.h"
+#include "jscan.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The largest event verified: the event parser's default limit. */
+#define EVENT_MAX 1048576u
+#define CHUNK 65536u
+#define OUT_FLUSH 65536u /* verdicts are written in batches of about this size */
+
+typedef struct verifier {
+    sc_ctx *ctx;
+    cli_buf arena; /* the parse arena, grown to the largest event seen */
+    cli_buf out;   /* verdict lines not yet written */
+    unsigned long n_events;
+    unsigned long n_invalid;
+} verifier;
+
+static int add_invalid(verifier *v, sc_status st, const char *why)
+{
+    char token[48];
+
+    cli_status_token(token, sizeof token, st);
+    v->n_events++;
+    v->n_invalid++;
+    if (cli_buf_adds(&v->out, "invalid ") != CLI_OK || cli_buf_adds(&v->out, token) != CLI_OK ||
+        cli_buf_adds(&v->out, ": ") != CLI_OK || cli_buf_adds(&v->out, why) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return cli_buf_addc(&v->out, '\n');
+}
+
+static int verify_one(verifier *v, const unsigned char *json, size_t len)
+{
+    sc_parse_opts opts;
+    sc_event ev;
+    size_t need = sc_event_parse_arena_bound(len), used = 0;
+    sc_status st;
+
+    memset(&opts, 0, sizeof opts);
+    opts.max_input = EVENT_MAX;
+    opts.require = SC_EVENT_SIGNED;
+    v->arena.len = 0;
+    if (cli_buf_reserve(&v->arena, need > 0 ? need : 1) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    st = sc_event_parse(&ev, v->arena.p, v->arena.cap, &used, (const char *)json, len, &opts);
+    if (st == SC_OK) {
+        st = sc_event_verify(v->ctx, &ev);
+    }
+    if (st != SC_OK) {
+        return add_invalid(v, st, sc_status_str(st));
+    }
+    v->n_events++;
+    if (cli_buf_adds(&v->out, "valid ") != CLI_OK ||
+        cli_buf_hex(&v->out, ev.id, sizeof ev.id) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return cli_buf_addc(&v->out, '\n');
+}
+
+/* Turns one splitter item into a verdict line. */
+static int handle(verifier *v, cli_jscan *s, cli_jscan_item item)
+{
+    switch (item) {
+    case CLI_JSCAN_VALUE:
+        return verify_one(v, s->value.p, s->value.len);
+    case CLI_JSCAN_GARBAGE:
+        return add_invalid(v, SC_ERR_JSON, "unexpected data between events (skipped up to the "
+                                           "next '{')");
+    case CLI_JSCAN_TOO_LARGE:
+        return add_invalid(v, SC_ERR_TOO_LARGE, "event larger than 1048576 bytes (skipped)");
+    case CLI_JSCAN_TOO_DEEP:
+        return add_invalid(v, SC_ERR_TOO_LARGE, "event nested deeper than 256 levels (skipped)");
+    case CLI_JSCAN_BROKEN:
+        return add_invalid(v, SC_ERR_JSON, "raw control character inside a string (skipped up "
+                                           "to the next '{')");
+    case CLI_JSCAN_MISMATCH:
+        return add_invalid(v, SC_ERR_JSON, "mismatched bracket (skipped up to the next '{')");
+    case CLI_JSCAN_TRUNCATED:
+        return add_invalid(v, SC_ERR_JSON, "input ends inside an event");
+    case CLI_JSCAN_NOMEM:
+        return CLI_ERROR;
+    case CLI_JSCAN_MORE:
+        break;
+    }
+    return CLI_OK;
+}
+
+static int flush(verifier *v)
+{
+    int rc = cli_write_all(1, v->out.p, v->out.len);
+    v->out.len = 0;
+    return rc;
+}
+
+/* Reads stdin to its end, writing verdicts as it goes. */
+static int run(verifier *v, cli_jscan *s)
+{
+    unsigned char chunk[CHUNK];
+    int rc = CLI_OK;
+
+    for (;;) {
+        ssize_t n;
+        size_t off = 0;
+
+        /* write what is decided before blocking on input, so a slow producer still sees
+         * verdicts promptly */
+        if (v->out.len > 0 && flush(v) != CLI_OK) {
+            return CLI_ERROR;
+        }
+        n = read(0, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return cli_fail(CLI_ERROR, "cannot read stdin: %s", strerror(errno));
+        }
+        if (n == 0) {
+            break;
+        }
+        while (off < (size_t)n && rc == CLI_OK) {
+            size_t used = 0;
+            cli_jscan_item item = cli_jscan_feed(s, chunk + off, (size_t)n - off, &used);
+            off += used;
+            rc = handle(v, s, item);
+            if (rc == CLI_OK && v->out.len >= OUT_FLUSH) {
+                rc = flush(v);
+            }
+        }
+        if (rc != CLI_OK) {
+            return rc;
+        }
+    }
+    rc = handle(v, s, cli_jscan_end(s));
+    if (rc == CLI_OK && v->out.len > 0) {
+        rc = flush(v);
+    }
+    return rc;
+}
+
+int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage)
+{
+    sc_ctx ctx;
+    verifier v;
+    cli_jscan s;
+    size_t n_pos;
+    int rc;
+
+    rc = cli_parse_args(usage, argc, argv, NULL, 0, NULL, 0, &n_pos);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (cli_ctx_init(&ctx, g) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    memset(&v, 0, sizeof v);
+    v.ctx = &ctx;
+    cli_jscan_init(&s, EVENT_MAX);
+    rc = run(&v, &s);
+    if (rc == CLI_OK && v.n_events == 0) {
+        rc = cli_fail(CLI_INVALID, "no event in the input");
+    } else if (rc == CLI_OK && v.n_invalid > 0) {
+        rc = cli_fail(CLI_INVALID, "%lu of %lu events invalid", v.n_invalid, v.n_events);
+    }
+    cli_jscan_free(&s);
+    cli_buf_free(&v.arena);
+    cli_buf_free(&v.out);
+    sc_ctx_clear(&ctx);
+    return rc;
+}

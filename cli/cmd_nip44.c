@@ -1,0 +1,207 @@
+/* softchat nip44 encrypt | nip44 decrypt: NIP-44 v2 payloads between the key in --sec-file
+ * and the peer's public key --pub. */
+#include "cli.h"
+
+#include <string.h>
+
+/* The largest plaintext encrypted (with --extended), and the largest payload decrypted:
+ * every payload this tool can produce (at most 4/3 of 9/8 of 32 MiB, about 48 MiB) decrypts. */
+#define MAX_PLAINTEXT 33554432u /* 32 MiB */
+#define MAX_PAYLOAD 67108864u   /* 64 MiB of base64 */
+#define PAYLOAD_SLACK 4096u     /* trailing whitespace read beyond MAX_PAYLOAD */
+
+static const char usage[] =
+    "usage: softchat nip44 encrypt --sec-file FILE --pub KEY [--nonce HEX] [--extended]\n"
+    "                              < plaintext\n"
+    "       softchat nip44 decrypt --sec-file FILE --pub KEY < payload\n"
+    "\n"
+    "  nip44 encrypt  stdin: the plaintext, 1 to 65535 bytes of UTF-8. --extended admits\n"
+    "                 up to 32 MiB, written from 65536 bytes on with the NIP-44 extended length\n"
+    "                 prefix, which decoders that only know the 2-byte prefix cannot read.\n"
+    "                 stdout: the base64 payload and a newline.\n"
+    "                 --nonce HEX: the 32-byte nonce as 64 hex characters, for test vectors\n"
+    "                 only (a nonce must never be reused); by default a fresh one comes from\n"
+    "                 the backend's CSPRNG.\n"
+    "  nip44 decrypt  stdin: the payload (trailing whitespace ignored; at most 64 MiB).\n"
+    "                 stdout: exactly the plaintext bytes, no newline added, written only\n"
+    "                 after the MAC has been verified and the plaintext is valid UTF-8.\n"
+    "\n"
+    "KEY, the peer's public key, is 64 hex characters or an npub. The secret key file holds\n"
+    "64 hex characters or an nsec; surrounding whitespace is ignored.\n";
+
+/* What both directions share: the arguments, the context and the conversation key. */
+typedef struct nip44_job {
+    const char *sec_file;
+    const char *pub_arg;
+    const char *nonce_arg;
+    int extended;
+    uint8_t pub[SC_PUBKEY_BYTES];
+    uint8_t nonce[SC_NIP44_NONCE_BYTES];
+    uint8_t ck[SC_NIP44_KEY_BYTES];
+    sc_ctx ctx;
+} nip44_job;
+
+/* Parses the arguments, sets up the context and derives the conversation key. */
+static int setup(nip44_job *j, const cli_globals *g, int encrypt, int argc, char **argv)
+{
+    const cli_opt opts[] = {
+        {"--sec-file", &j->sec_file, NULL, NULL, 0, NULL},
+        {"--pub", &j->pub_arg, NULL, NULL, 0, NULL},
+        {"--nonce", &j->nonce_arg, NULL, NULL, 0, NULL},
+        {"--extended", NULL, &j->extended, NULL, 0, NULL},
+    };
+    uint8_t sec[SC_SECKEY_BYTES];
+    sc_identity id;
+    size_t n_pos;
+    sc_status st;
+    int rc;
+
+    memset(&id, 0, sizeof id);
+    rc = cli_parse_args(usage, argc, argv, opts, encrypt ? 4 : 2, NULL, 0, &n_pos);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (j->sec_file == NULL || j->pub_arg == NULL) {
+        return cli_usage_error(usage, "nip44 %s needs --sec-file FILE and --pub KEY",
+                               encrypt ? "encrypt" : "decrypt");
+    }
+    if (cli_parse_pubkey(j->pub, j->pub_arg, "--pub", usage) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    if (j->nonce_arg != NULL && cli_hex32(j->nonce, j->nonce_arg) != 0) {
+        return cli_usage_error(usage, "--nonce: expected 64 hex characters");
+    }
+    if (cli_ctx_init(&j->ctx, g) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    rc = cli_load_identity(&j->ctx, &id, j->sec_file);
+    if (rc != CLI_OK) {
+        return rc; /* the identity is erased on failure */
+    }
+    st = sc_identity_seckey(&id, sec);
+    if (st == SC_OK) {
+        st = sc_nip44_conversation_key(&j->ctx, j->ck, sec, j->pub);
+    }
+    sc_memzero(sec, sizeof sec);
+    sc_identity_erase(&id);
+    if (st == SC_ERR_INVALID_KEY) {
+        return cli_fail(CLI_INVALID, "--pub: not a valid public key (no point on the curve has "
+                                     "that x coordinate) (%s)",
+                        sc_status_name(st));
+    }
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot derive the conversation key");
+    }
+    return CLI_OK;
+}
+
+static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
+{
+    size_t limit = j->extended ? MAX_PLAINTEXT : SC_NIP44_MAX_SHORT_PLAINTEXT, used = 0;
+    unsigned flags = j->extended ? SC_NIP44_EXTENDED : 0u;
+    sc_status st;
+
+    if (cli_read_all(0, in, limit, "stdin") != CLI_OK) {
+        return CLI_ERROR;
+    }
+    if (in->len == 0) {
+        return cli_fail(CLI_INVALID, "empty plaintext: NIP-44 encrypts 1 byte or more");
+    }
+    if (in->len > limit && !j->extended) {
+        return cli_fail(CLI_INVALID,
+                        "plaintext of 65536 bytes or more: %s (%s); pass --extended to use the "
+                        "NIP-44 extended length prefix (decoders that only know the 2-byte "
+                        "prefix cannot read it)",
+                        sc_status_str(SC_ERR_POLICY), sc_status_name(SC_ERR_POLICY));
+    }
+    if (in->len > limit) {
+        return cli_fail(CLI_INVALID, "plaintext larger than %u bytes, this tool's limit: %s (%s)",
+                        MAX_PLAINTEXT, sc_status_str(SC_ERR_TOO_LARGE),
+                        sc_status_name(SC_ERR_TOO_LARGE));
+    }
+    if (!cli_utf8_valid(in->p, in->len)) {
+        return cli_fail(CLI_INVALID, "plaintext: %s (%s); NIP-44 encrypts UTF-8 text",
+                        sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
+    }
+    if (cli_buf_reserve(out, sc_nip44_payload_len(in->len) + 1) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    if (j->nonce_arg != NULL) {
+        st = sc_nip44_encrypt_with_nonce(&j->ctx, (char *)out->p, out->cap, &used, j->ck,
+                                         j->nonce, in->p, in->len, flags);
+    } else {
+        st = sc_nip44_encrypt(&j->ctx, (char *)out->p, out->cap, &used, j->ck, in->p, in->len,
+                              flags);
+    }
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot encrypt");
+    }
+    out->len = used;
+    return cli_buf_addc(out, '\n');
+}
+
+static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
+{
+    size_t n, used = 0;
+    sc_status st;
+
+    if (cli_read_all(0, in, MAX_PAYLOAD + PAYLOAD_SLACK, "stdin") != CLI_OK) {
+        return CLI_ERROR;
+    }
+    n = in->len;
+    /* a read that stopped at its limit is never trimmed: what follows it is unknown */
+    while (n > 0 && in->len <= MAX_PAYLOAD + PAYLOAD_SLACK &&
+           (in->p[n - 1] == ' ' || in->p[n - 1] == '\t' || in->p[n - 1] == '\n' ||
+            in->p[n - 1] == '\r')) {
+        n--;
+    }
+    if (n > MAX_PAYLOAD) {
+        return cli_fail(CLI_INVALID, "payload larger than %u characters, this tool's limit: "
+                                     "%s (%s)",
+                        MAX_PAYLOAD, sc_status_str(SC_ERR_TOO_LARGE),
+                        sc_status_name(SC_ERR_TOO_LARGE));
+    }
+    if (cli_buf_reserve(out, sc_nip44_decrypt_cap(n) + 1) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    st = sc_nip44_decrypt(&j->ctx, out->p, out->cap, &used, j->ck, (const char *)in->p, n,
+                          MAX_PAYLOAD);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot decrypt");
+    }
+    out->len = used;
+    if (!cli_utf8_valid(out->p, out->len)) {
+        return cli_fail(CLI_INVALID, "decrypted plaintext: %s (%s); NIP-44 carries UTF-8 text",
+                        sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
+    }
+    return CLI_OK;
+}
+
+int cmd_nip44(const cli_globals *g, int argc, char **argv)
+{
+    nip44_job j;
+    cli_buf in = CLI_BUF_INIT, out = CLI_BUF_INIT;
+    int rc, enc;
+
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        return cli_help(usage);
+    }
+    if (argc < 2 || (strcmp(argv[1], "encrypt") != 0 && strcmp(argv[1], "decrypt") != 0)) {
+        return cli_usage_error(usage, argc < 2 ? "nip44 needs a subcommand (encrypt or decrypt)"
+                                               : "unknown nip44 subcommand");
+    }
+    enc = strcmp(argv[1], "encrypt") == 0;
+    memset(&j, 0, sizeof j);
+    rc = setup(&j, g, enc, argc - 2, argv + 2);
+    if (rc == CLI_OK) {
+        rc = enc ? run_encrypt(&j, &in, &out) : run_decrypt(&j, &in, &out);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_write_all(1, out.p, out.len);
+    }
+    cli_buf_free(&in);
+    cli_buf_free(&out);
+    sc_memzero(j.ck, sizeof j.ck);
+    sc_ctx_clear(&j.ctx);
+    return rc == CLI_HELP ? CLI_OK : rc;
+}

@@ -1,0 +1,34 @@
+# The command-line tool, end to end: tests/cli/test_cli.py drives the built softchat binary
+# through every command and exit status, against the upstream vectors where the CLI can use
+# them. One ctest entry per compiled backend, cli.<backend>. Python 3 (standard library only)
+# is a test dependency.
+if(NOT TARGET softchat_cli)
+  return()  # SOFTCHAT_BUILD_CLI=OFF: nothing to test
+endif()
+
+find_package(Python3 3.8 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+  message(WARNING "softchat: python3 not found: the CLI tests (cli.<backend>) cannot run and "
+                  "are registered as failing. Install python3 (scripts/setup.sh --with-tools).")
+  add_test(NAME cli.python3-missing
+           COMMAND "${CMAKE_COMMAND}" -E echo "python3 is missing: the CLI tests did not run")
+  set_tests_properties(cli.python3-missing PROPERTIES WILL_FAIL OFF
+                       FAIL_REGULAR_EXPRESSION "python3 is missing" LABELS "cli")
+  return()
+endif()
+
+foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
+  add_test(NAME "cli.${b}"
+           COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/cli/test_cli.py"
+                   --cli "$<TARGET_FILE:softchat_cli>" --backend "${b}"
+                   --vectors "${SOFTCHAT_VECTORS_DIR}")
+  set_tests_properties("cli.${b}" PROPERTIES TIMEOUT 600 LABELS "cli")
+endforeach()
+
+# The fallback path: with the upstream folder missing, the vector cases are reported skipped
+# (never passed) and everything else still runs.
+add_test(NAME cli.no-upstream
+         COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/cli/test_cli.py"
+                 --cli "$<TARGET_FILE:softchat_cli>" --backend "${SOFTCHAT_DEFAULT_BACKEND}"
+                 --vectors "${CMAKE_CURRENT_BINARY_DIR}/no-upstream-vectors")
+set_tests_properties(cli.no-upstream PROPERTIES TIMEOUT 600 LABELS "cli")
