@@ -22,6 +22,7 @@ typedef struct sc_ctx_impl {
     const sc_backend_rng *rng;
     const sc_backend_curve *curve;
     sc_bstate *st[SC_GROUP_COUNT];
+    const void *aead_owner; /* the streaming operation holding SC_CTXF_AEAD_BUSY */
 } sc_ctx_impl;
 
 /* The live implementation behind ctx, or NULL if ctx is NULL or not initialised. */
