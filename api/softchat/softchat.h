@@ -8,9 +8,12 @@
 #include "ctx.h"
 #include "encoding.h"
 #include "event.h"
+#include "file.h"
 #include "identity.h"
+#include "nip17.h"
 #include "nip19.h"
 #include "nip44.h"
+#include "nip59.h"
 #include "status.h"
 #include "version.h"
 

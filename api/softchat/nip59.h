@@ -1,0 +1,166 @@
+/* libsoftchat: NIP-59 gift wrap (rumor -> seal -> wrap) and authenticated unwrap.
+ *
+ * Rumor: an unsigned event (no sig) whose id is computed. Seal (kind 13): NIP-44 of the rumor
+ * JSON under conv(author, recipient), signed by the author, tags [] unless an expiration is
+ * asked for. Gift wrap (kind 1059, or the ephemeral kind 21059): NIP-44 of the seal JSON under
+ * conv(one-time key, recipient), a ["p", recipient(, relay)] tag, signed by the one-time key.
+ * Seal and wrap created_at are independently randomised up to two days into the past.
+ *
+ * Randomness is an input: sc_nip59_rand carries every random value (one-time key, NIP-44
+ * nonces, BIP-340 aux, the two time offsets). sc_nip59_wrap draws it from the context's CSPRNG
+ * and calls sc_nip59_wrap_with, so vectors run the real code path.
+ *
+ * Size. NIP-44 needs its extended length prefix for plaintexts of 65536 bytes and more, and
+ * deployed decoders are still u16-only, so a rumor JSON or seal JSON that large is refused
+ * (SC_ERR_POLICY) unless opts->allow_extended is set. Because the seal JSON carries the rumor
+ * twice over (base64 of the padded NIP-44 payload), this limits the rumor JSON to 40960 bytes.
+ *
+ * Unwrap authenticates every layer, in this order, each with its own status: wrap kind
+ * (SC_ERR_WRAP_KIND), wrap id (SC_ERR_WRAP_ID), wrap signature (SC_ERR_WRAP_SIG), decryption
+ * for this recipient (SC_ERR_WRAP_DECRYPT), seal is an event (SC_ERR_SEAL_JSON), seal kind 13
+ * (SC_ERR_SEAL_KIND), seal id (SC_ERR_SEAL_ID), seal signature (SC_ERR_SEAL_SIG), seal
+ * decryption (SC_ERR_SEAL_DECRYPT), rumor is an event without a signature (SC_ERR_RUMOR_JSON;
+ * a rumor carrying "sig" is SC_ERR_RUMOR_SIGNED), rumor pubkey == seal pubkey
+ * (SC_ERR_RUMOR_AUTHOR), rumor id present, recomputed and compared (SC_ERR_RUMOR_ID). Nothing
+ * from an inner layer is returned when any check fails: the arena and outputs are zeroed.
+ * Seals that carry tags (an expiration) are accepted.
+ *
+ * No function here allocates: callers pass buffers sized by the size functions. The one clock
+ * read of the library is here: opts->now == 0 means time(NULL).
+ */
+#ifndef SOFTCHAT_NIP59_H
+#define SOFTCHAT_NIP59_H
+
+#include "event.h"
+#include "identity.h"
+
+SC_BEGIN_DECLS
+
+#define SC_NIP59_KIND_SEAL 13u
+#define SC_NIP59_KIND_WRAP 1059u
+#define SC_NIP59_KIND_WRAP_EPHEMERAL 21059u
+#define SC_NIP59_MAX_BACKDATE 172800 /* seconds: two days */
+
+/** Wrap options (all optional; zero-initialise; a NULL opts means all zero). */
+typedef struct sc_nip59_opts {
+    int ephemeral;          /* 0 or 1: kind 21059 instead of 1059 */
+    const char *relay;      /* relay hint for the p tag (UTF-8), or NULL; none when relay_len 0 */
+    size_t relay_len;
+    int64_t expiration;     /* > 0: an ["expiration", "<n>"] tag on seal and wrap; 0: none */
+    int64_t now;            /* the current time (unix seconds, >= 0); 0 = time(NULL) */
+    int allow_extended;     /* 0 or 1: allow a rumor or seal JSON of 65536 bytes and more
+                               (NIP-44 extended prefix, unreadable by u16-only receivers) */
+} sc_nip59_opts;
+
+/** Every random input of one gift wrap. */
+typedef struct sc_nip59_rand {
+    uint8_t wrap_seckey[32];  /* the one-time key (must be a valid secret key) */
+    uint8_t seal_nonce[32];   /* NIP-44 nonce of the seal content */
+    uint8_t wrap_nonce[32];   /* NIP-44 nonce of the wrap content */
+    uint8_t seal_aux[32];     /* BIP-340 aux of the seal signature */
+    uint8_t wrap_aux[32];     /* BIP-340 aux of the wrap signature */
+    uint32_t seal_backdate;   /* seconds subtracted from now, 0..SC_NIP59_MAX_BACKDATE */
+    uint32_t wrap_backdate;
+} sc_nip59_rand;
+
+/** Makes ev a rumor of `author`: sets pubkey, computes the id, clears the signature.
+ *  Returns: as sc_event_compute_id.
+ *  In/Out: ev (on success pubkey and id set with their flags, sig zeroed and its flag
+ *  cleared; on failure id and sig are zeroed and their flags cleared, the pubkey is left). */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_rumor(sc_ctx *ctx, sc_event *ev,
+                                               const uint8_t author[SC_PUBKEY_BYTES])
+    SC_NONNULL(1, 2, 3);
+
+/** Bytes of scratch that suffice for sc_nip59_wrap of this rumor with these options (opts
+ *  may be NULL); 0 if the rumor (it must carry pubkey and id, no sig) or the options are
+ *  invalid. The sizes depend on the decimal width of the seal and wrap timestamps, which are
+ *  at most opts->now (INT64_MAX when opts->now is 0): with opts->now set, this is the exact
+ *  need whenever the backdated times keep the width of now (always, for any now from
+ *  1000172800 on). */
+SC_API size_t sc_nip59_wrap_scratch_len(const sc_event *rumor, const sc_nip59_opts *opts)
+    SC_NONNULL(1);
+
+/** Upper bound on the gift wrap JSON length for this rumor and options (same terms as
+ *  sc_nip59_wrap_scratch_len); 0 if they are invalid. */
+SC_API size_t sc_nip59_wrap_len(const sc_event *rumor, const sc_nip59_opts *opts) SC_NONNULL(1);
+
+/** Seals and gift-wraps rumor for recipient, with all randomness from the context's CSPRNG
+ *  (the one-time key is redrawn while invalid; each backdate is uniform in
+ *  0..SC_NIP59_MAX_BACKDATE by rejection sampling). Writes the gift wrap as one line of JSON.
+ *  rumor must carry its pubkey and a correct id and no sig, and its pubkey must be author's.
+ *  Timestamps are now - backdate, at least 0.
+ *  Checks run in this order: arguments, context and identity, rumor, policy, capacity (against
+ *  the bounds of the size functions for this `now`), then the RNG is called.
+ *  Returns: SC_OK; SC_ERR_ARG (NULL, a bad option value, a buffer overlapping another buffer
+ *  or the rumor's strings, the relay or the author); SC_ERR_STATE (ctx, erased author);
+ *  SC_ERR_EVENT_FIELD (rumor without pubkey/id, or signed, or its pubkey is not author's);
+ *  SC_ERR_ID_MISMATCH (the rumor's id is not its computed id); the sc_event_check errors;
+ *  SC_ERR_UTF8 (relay); SC_ERR_POLICY (extended prefix needed, not allowed);
+ *  SC_ERR_BUFFER_TOO_SMALL (scratch or out: *out_len = the size out needs; scratch's is
+ *  sc_nip59_wrap_scratch_len); SC_ERR_INVALID_KEY (recipient not on the curve); SC_ERR_RNG;
+ *  SC_ERR_UNSUPPORTED (clock unavailable with opts->now == 0, or a backend group missing).
+ *  Out: out[0..*out_len); on failure nothing of out is left written and *out_len is 0 (but
+ *  for SC_ERR_BUFFER_TOO_SMALL). Every byte of scratch the call wrote is wiped before it
+ *  returns (on success too), and so are the keys it derived. */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out_cap,
+                                              size_t *out_len, void *scratch, size_t scratch_cap,
+                                              const sc_event *rumor, const sc_identity *author,
+                                              const uint8_t recipient[SC_PUBKEY_BYTES],
+                                              const sc_nip59_opts *opts)
+    SC_NONNULL(1, 4, 7, 8, 9);
+
+/** As sc_nip59_wrap with explicit randomness (vectors). The capacities are checked against the
+ *  exact needs for rnd (never above the size functions' bounds). Also returns SC_ERR_ARG for a
+ *  backdate above SC_NIP59_MAX_BACKDATE and SC_ERR_INVALID_KEY for an invalid
+ *  rnd->wrap_seckey; never calls the RNG. */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_with(sc_ctx *ctx, char *out, size_t out_cap,
+                                                   size_t *out_len, void *scratch,
+                                                   size_t scratch_cap, const sc_event *rumor,
+                                                   const sc_identity *author,
+                                                   const uint8_t recipient[SC_PUBKEY_BYTES],
+                                                   const sc_nip59_opts *opts,
+                                                   const sc_nip59_rand *rnd)
+    SC_NONNULL(1, 4, 7, 8, 9, 11);
+
+/** What unwrap learned about the outer layers. */
+typedef struct sc_nip59_info {
+    uint8_t sender[SC_PUBKEY_BYTES];    /* the seal's (and rumor's) pubkey: the real author */
+    uint8_t wrap_pubkey[SC_PUBKEY_BYTES]; /* the one-time key */
+    uint8_t wrap_id[SC_EVENT_ID_BYTES];
+    uint8_t seal_id[SC_EVENT_ID_BYTES];
+    uint32_t wrap_kind;                 /* 1059 or 21059 */
+    int64_t wrap_created_at;
+    int64_t seal_created_at;
+} sc_nip59_info;
+
+/** Arena bytes that suffice for sc_nip59_unwrap of any gift wrap of wrap_len bytes, at any
+ *  arena alignment (about 7.2 * wrap_len on 64-bit targets: a hostile wrap or rumor made of
+ *  empty tags is the worst case); SIZE_MAX when it does not fit size_t. */
+SC_API size_t sc_nip59_unwrap_arena_bound(size_t wrap_len);
+
+/** Unwraps and authenticates a gift wrap (JSON text) addressed to `recipient`. On success
+ *  *rumor is the rumor, its views pointing into arena[0..*arena_used). The rumor content is
+ *  private: wipe the arena when done with it.
+ *  The arena (any alignment; must not overlap wrap_json) is the only working memory: the
+ *  parsed layers and the decrypted seal and rumor JSON live there in turn, and everything but
+ *  the final rumor is zeroed as soon as it is no longer needed. The wrap may be of any length
+ *  (the caller decides what it accepts from a relay); the NIP-44 extended prefix is accepted.
+ *  Returns: SC_OK; the per-check statuses listed at the top; SC_ERR_JSON / SC_ERR_EVENT_FIELD /
+ *  SC_ERR_EVENT_RANGE / SC_ERR_UTF8 / SC_ERR_TOO_LARGE for a wrap that is not a valid event
+ *  (all seven fields required); SC_ERR_BUFFER_TOO_SMALL (*arena_used = a capacity that
+ *  suffices at this arena address: the exact need when the shortfall is the rumor's own
+ *  parse, else sc_nip59_unwrap_arena_bound(wrap_len); arena NULL with arena_cap 0 asks for
+ *  it); SC_ERR_ARG; SC_ERR_STATE (ctx, erased recipient); SC_ERR_UNSUPPORTED.
+ *  Out: rumor, info (may be NULL), arena; on failure rumor and info are zeroed, *arena_used is
+ *  0 (but for SC_ERR_BUFFER_TOO_SMALL), and every arena byte the call wrote is zeroed (bytes
+ *  it never wrote are left alone). */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap(sc_ctx *ctx, sc_event *rumor,
+                                                sc_nip59_info *info, void *arena,
+                                                size_t arena_cap, size_t *arena_used,
+                                                const char *wrap_json, size_t wrap_len,
+                                                const sc_identity *recipient)
+    SC_NONNULL(1, 2, 6, 9);
+
+SC_END_DECLS
+
+#endif
