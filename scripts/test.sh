@@ -29,7 +29,7 @@ fi
 
 stage "build under ASan+UBSan"
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTCHAT_WERROR=ON \
-      -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_INSTALL=OFF \
+      -DSOFTCHAT_BACKENDS="$backends" \
       -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
       >/dev/null
 cmake --build build/asan

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the build in BUILD_DIR to a temporary prefix, then builds and runs a consumer
 # with find_package(softchat) (shared and static) and with pkg-config (shared and static).
+# CONSUMER_CFLAGS: compiler flags of the build under test (e.g. sanitizers), for the consumer.
 set -euo pipefail
 build_dir=$1
 src_dir=$2
@@ -11,7 +12,7 @@ cmake --install "$build_dir" --prefix "$tmp/prefix" >/dev/null
 
 echo "== find_package(softchat)"
 cmake -S "$src_dir/tests/install/consumer" -B "$tmp/consumer" -G Ninja \
-      -DCMAKE_PREFIX_PATH="$tmp/prefix" ${CONSUMER_CMAKE_ARGS:-} >/dev/null
+      -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_FLAGS="${CONSUMER_CFLAGS:-}" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "$tmp/consumer/consumer_shared"
 "$tmp/consumer/consumer_static"
