@@ -47,6 +47,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_neg_null_args, &env),
         cmocka_unit_test_prestate(test_neg_hkdf, &env),
         cmocka_unit_test_prestate(test_rng, &env),
+        cmocka_unit_test_prestate(test_rng_fork, &env),
     };
     const char *backend = NULL;
     char why[600];

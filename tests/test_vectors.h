@@ -70,5 +70,6 @@ void test_neg_chacha20(void **state);
 void test_neg_null_args(void **state);
 void test_neg_hkdf(void **state);
 void test_rng(void **state);
+void test_rng_fork(void **state);
 
 #endif

@@ -1,9 +1,12 @@
 /* Statuses that must come back exactly, on every backend: a flipped AES-GCM tag, out-of-range
  * scalars and non-lifting x, ChaCha20 counter overflow and partial overlap, NULL pointers,
- * HKDF size limits; and the RNG's basic behaviour. */
+ * HKDF size limits; and the RNG's basic behaviour, including after fork(). */
+#define _POSIX_C_SOURCE 200809L /* fork, pipe */
 #include "test_vectors.h"
 
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static const uint8_t order_n[32] = {
     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
@@ -239,4 +242,36 @@ void test_rng(void **state)
     }
     /* 32768 fair bits: mean 16384, sd 90.5; 8 sd either way */
     assert_in_range(ones, 16384 - 724, 16384 + 724);
+}
+
+/* After fork(), parent and child must not produce the same bytes from the context they share
+ * (a DRBG copied by fork would, unless it reseeds). */
+void test_rng_fork(void **state)
+{
+    vt_env *env = vt_env_of(state);
+    uint8_t warm[16], mine[32], theirs[32];
+    int fds[2], status = 0;
+    pid_t pid;
+
+    vt_need_cap(env, SC_CAP_RNG, "rng after fork");
+    VT_ASSERT_STATUS(sc_random(&env->ctx, warm, sizeof warm), SC_OK); /* state in use */
+    assert_int_equal(pipe(fds), 0);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        uint8_t child[32];
+        close(fds[0]);
+        if (sc_random(&env->ctx, child, sizeof child) != SC_OK ||
+            write(fds[1], child, sizeof child) != (ssize_t)sizeof child) {
+            _exit(1);
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    VT_ASSERT_STATUS(sc_random(&env->ctx, mine, sizeof mine), SC_OK);
+    assert_int_equal(read(fds[0], theirs, sizeof theirs), (int)sizeof theirs);
+    close(fds[0]);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_memory_not_equal(mine, theirs, sizeof mine);
 }
