@@ -11,6 +11,12 @@ install(TARGETS softchat softchat_static EXPORT softchat-targets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
         INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+if(SOFTCHAT_SECP256K1_SOURCE_DIR)
+  # libsecp256k1 built from source is a static library inside libsoftchat; the static
+  # package needs it too, so it joins our export set.
+  install(TARGETS secp256k1 EXPORT softchat-targets
+          ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
 install(EXPORT softchat-targets NAMESPACE softchat:: DESTINATION "${SOFTCHAT_CMAKE_DIR}")
 
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/softchatConfig.cmake.in"
