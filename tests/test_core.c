@@ -274,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_base64_round_trip),
         cmocka_unit_test(test_base64_known),
         cmocka_unit_test(test_base64_rejects),
+        cmocka_unit_test(test_base64_rejects_everywhere),
         cmocka_unit_test(test_base64_buffer_too_small),
         cmocka_unit_test(test_ct_compare),
         cmocka_unit_test(test_memzero),

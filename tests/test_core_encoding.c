@@ -255,6 +255,45 @@ void test_base64_rejects(void **state)
     VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, NULL, 4), SC_ERR_ARG);
 }
 
+/* Every character position of a long string (most are decoded 8 at a time, the last quads
+ * one by one), with every character outside the alphabet: SC_ERR_BASE64, output zeroed. And
+ * every byte value is accepted exactly when it is in the alphabet. */
+void test_base64_rejects_everywhere(void **state)
+{
+    uint8_t raw[150], out[150];
+    char b64[200], bad[200];
+    size_t len, pos, j;
+    unsigned c;
+
+    (void)state;
+    for (j = 0; j < sizeof raw; j++) {
+        raw[j] = (uint8_t)(j * 37 + 11);
+    }
+    assert_int_equal(sc_base64_encode(b64, sizeof b64, &len, raw, sizeof raw), SC_OK);
+    assert_int_equal(len, 200);
+    for (c = 0; c < 256; c++) {
+        int in_alphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                          (c >= '0' && c <= '9') || c == '+' || c == '/';
+        for (pos = 0; pos < 196; pos += 1 + (c % 3)) { /* the last quad is the padding case */
+            sc_status st;
+            memcpy(bad, b64, sizeof bad);
+            bad[pos] = (char)c;
+            fill(out, sizeof out, SENTINEL);
+            st = sc_base64_decode(out, sizeof out, &len, bad, 200);
+            if (in_alphabet) {
+                assert_int_equal(st, SC_OK);
+            } else {
+                if (st != SC_ERR_BASE64) {
+                    fail_msg("char 0x%02x at %zu: %s", c, pos, sc_status_name(st));
+                }
+                for (j = 0; j < sizeof out; j++) {
+                    assert_true(out[j] == 0 || out[j] == SENTINEL);
+                }
+            }
+        }
+    }
+}
+
 void test_base64_buffer_too_small(void **state)
 {
     uint8_t out[8];
