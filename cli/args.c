@@ -82,13 +82,15 @@ int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts
         }
         eq = strchr(a, '=');
         name_len = eq != NULL ? (size_t)(eq - a) : strlen(a);
-        if (is_secret_opt(a, name_len)) {
+        /* a command that declares one of these names takes it by contract (file decrypt
+         * --key: a file key, documented as visible in ps, with --key-file beside it) */
+        o = find_opt(opts, n_opts, a, name_len);
+        if (o == NULL && is_secret_opt(a, name_len)) {
             return cli_usage_error(usage,
                                    "secret keys are never taken on the command line (visible "
                                    "in ps and shell history); put the key in a file and pass "
                                    "--sec-file FILE");
         }
-        o = find_opt(opts, n_opts, a, name_len);
         if (o == NULL) {
             return cli_usage_error(usage, "unknown option '%.*s'", (int)name_len, a);
         }

@@ -3,7 +3,8 @@
  * Exit status contract: 0 success; 1 the input was read but is invalid or unauthentic (one
  * line on stderr naming the reason); 2 usage, I/O or environment error. On 1 or 2 nothing is
  * written to stdout, except by commands documented otherwise (event verify reports every
- * event). Commands therefore build their output in a cli_buf and write it only on success.
+ * event, nip17 receive every message). Commands therefore build their output in a cli_buf and
+ * write it only on success.
  *
  * Secrets (key files, decoded keys, identities, conversation keys, plaintext) live only in
  * buffers the tool wipes on every path; they are read with read(2) into those buffers, never
@@ -62,6 +63,14 @@ int cli_fail_status(sc_status st, const char *what);
  * ("id-mismatch"); "ok" for SC_OK, "unknown" for a value outside the enum. */
 void cli_status_token(char *out, size_t out_cap, sc_status st);
 
+/* Prints "softchat: <what>: <token>: <status text> (<status name>)", the form that names a
+ * failed check by its stable token ("cannot unwrap: seal-sig: seal signature invalid
+ * (SC_ERR_SEAL_SIG)"), and returns cli_exit_for(st). */
+int cli_fail_token(sc_status st, const char *what);
+
+/* The current time for created_at; CLI_OK, or CLI_ERROR (message printed). */
+int cli_now(int64_t *now);
+
 /* Initialises ctx on g->backend; on failure prints the reason and returns CLI_ERROR. */
 int cli_ctx_init(sc_ctx *ctx, const cli_globals *g);
 
@@ -84,7 +93,8 @@ typedef struct cli_opt {
 /* Parses argv[0..argc) against opts: "--name VALUE" or "--name=VALUE", flags, positional
  * operands (at most pos_cap, into pos[]; "--" ends the options). "--help" or "-h" prints
  * `usage` to stdout and returns CLI_HELP. Any option that would carry a secret key on the
- * command line (--sec, --nsec, --secret, ...) is refused. Unknown options, missing values
+ * command line (--sec, --nsec, --secret, ...) is refused, unless opts declares that name
+ * (file decrypt --key, a documented exposure). Unknown options, missing values
  * and surplus operands are usage errors (message and usage on stderr, CLI_ERROR). */
 int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts, size_t n_opts,
                    const char **pos, size_t pos_cap, size_t *n_pos);
@@ -136,6 +146,58 @@ int cli_read_small_file(const char *path, char *buf, size_t cap, size_t *len);
  * durably (fsync). On any failure the file is removed. Returns CLI_OK or CLI_ERROR. */
 int cli_write_new_file(const char *path, const void *p, size_t n);
 
+/* Writes p[0..n) to fd in full; returns 0 or an errno value (nothing printed). */
+int cli_write_fd(int fd, const void *p, size_t n);
+
+/* ---- atomic output files (outfile.c) ------------------------------------------------------ */
+
+/* A file created under a temporary name in the directory of its final path and moved there
+ * only when complete: readers of the final path never see a partial (or, for decryption,
+ * unauthenticated) file, and a failure leaves nothing behind. An existing final path is
+ * never replaced. SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the temporary file before the
+ * process dies of the signal (one open cli_outfile per process: the CLI writes one file at
+ * a time). */
+typedef struct cli_outfile {
+    int fd;          /* the temporary file, or -1 */
+    const char *path; /* the final path */
+    char *tmp;       /* the temporary path (heap) */
+    char *dir;       /* the directory both live in (heap) */
+} cli_outfile;
+
+/* Creates the temporary file (mode 0600, O_EXCL) beside path, after checking that path does
+ * not exist yet. Returns CLI_OK or CLI_ERROR (message printed; nothing left behind). */
+int cli_outfile_open(cli_outfile *f, const char *path);
+
+/* Writes to the temporary file. Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_outfile_write(cli_outfile *f, const void *p, size_t n);
+
+/* fsyncs the temporary file, moves it to the final path without replacing an existing file
+ * (link + unlink; rename after a fresh check where the file system has no hard links), and
+ * fsyncs the directory. On failure the temporary file is removed. Returns CLI_OK or
+ * CLI_ERROR (message printed). Either way the outfile is closed. */
+int cli_outfile_commit(cli_outfile *f);
+
+/* Closes and removes the temporary file (no-op when closed). */
+void cli_outfile_discard(cli_outfile *f);
+
+/* ---- progress (progress.c) ---------------------------------------------------------------- */
+
+/* A one-line progress bar on stderr, shown only when stderr is a terminal and the total is
+ * large (over 8 MiB); redrawn in place when the percentage changes, cleared by
+ * cli_progress_end (call it before any message is printed). */
+typedef struct cli_progress {
+    const char *label;
+    uint64_t total;
+    uint64_t done;
+    int shown;   /* 1 when active */
+    int percent; /* the last drawn percentage, -1 before the first */
+    int width;   /* characters of the last line drawn */
+} cli_progress;
+
+void cli_progress_start(cli_progress *p, const char *label, uint64_t total);
+void cli_progress_add(cli_progress *p, uint64_t n);
+void cli_progress_end(cli_progress *p);
+
 /* ---- keys (keys.c) ------------------------------------------------------------------------ */
 
 /* Loads the secret key held in file `path` (64 hex characters in either case, or an nsec;
@@ -147,6 +209,12 @@ int cli_load_identity(sc_ctx *ctx, sc_identity *id, const char *path);
  * npub. Returns CLI_OK or CLI_ERROR (usage error printed, with `usage`). */
 int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *opt,
                      const char *usage);
+
+/* Parses a comma-separated list of public keys (each 64 hex characters or an npub) into
+ * keys[0..cap), *n = how many. Empty items, duplicates and more than cap keys are usage
+ * errors. Returns CLI_OK or CLI_ERROR (usage error printed, with `usage`). */
+int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *n,
+                          const char *arg, const char *opt, const char *usage);
 
 /* Parses exactly 64 hex characters (either case) into 32 bytes. Returns 0 or -1. */
 int cli_hex32(uint8_t out[32], const char *arg);
@@ -161,6 +229,51 @@ int cli_utf8_valid(const unsigned char *s, size_t n);
  * the seven short escapes, other C0 controls as \u00xx, everything else verbatim. */
 int cli_buf_json_str(cli_buf *b, const char *s, size_t n);
 
+/* ---- event templates (template.c) ---------------------------------------------------------- */
+
+/* The largest template accepted: the event parser's default limit. */
+#define CLI_TEMPLATE_MAX 1048576u
+
+/* Parses an event template in[0..n) for the key `pub`: "kind" and "content" required, "tags"
+ * defaulting to [] and "created_at" to now; "id" and "sig" must be well-formed if present
+ * (the caller replaces them); a "pubkey" must be pub (set either way). ev's views point into
+ * arena (a cli_buf: it is wiped when freed, for private content). Returns CLI_OK, CLI_INVALID
+ * ("invalid event template: ..." printed) or CLI_ERROR. */
+int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, size_t n,
+                       const uint8_t pub[SC_PUBKEY_BYTES]);
+
+/* ---- gift wraps (giftwrap.c) -------------------------------------------------------------- */
+
+/* Seals and gift-wraps rumor (sc_nip59_wrap) for `to`, appending the wrap's JSON and a
+ * newline to out; the new wrap's id and signature are verified before it is kept. `who`
+ * names the recipient in messages ("--to", "receiver 2"). Returns CLI_OK; CLI_INVALID (the
+ * rumor is too large for NIP-44 receivers, or `to` is not a valid public key); CLI_ERROR
+ * (message printed). */
+int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
+                  const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts,
+                  const char *who);
+
+/* Appends ev's tags as a JSON array of arrays of strings. */
+int cli_buf_json_tags(cli_buf *b, const sc_event *ev);
+
+/* ---- attachments (cmd_file.c) ------------------------------------------------------------- */
+
+/* The chunk size of file encrypt and decrypt: memory stays independent of the file size. */
+#define CLI_FILE_CHUNK 65536u
+
+/* CLI_OK when the context's backend streams AES-256-GCM; otherwise prints why (the plain
+ * sodium backend: libsodium has no streaming AES-GCM and no 16-byte IVs) and returns
+ * CLI_ERROR. */
+int cli_file_supported(sc_ctx *ctx);
+
+/* Opens the input file (not a directory); *size = its size when it is a regular file, else
+ * 0. Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_file_open_in(const char *path, int *fd, uint64_t *size);
+
+/* Reads up to cap bytes (fewer only at end of file); *n = bytes read. Returns 0 or an errno
+ * value; prints nothing (a progress line may be showing). */
+int cli_file_read(int fd, uint8_t *buf, size_t cap, size_t *n);
+
 /* ---- commands ----------------------------------------------------------------------------- */
 
 int cmd_backends(const cli_globals *g, int argc, char **argv);
@@ -169,8 +282,19 @@ int cmd_key(const cli_globals *g, int argc, char **argv);
 int cmd_event(const cli_globals *g, int argc, char **argv);
 int cmd_nip44(const cli_globals *g, int argc, char **argv);
 int cmd_nip19(const cli_globals *g, int argc, char **argv);
+int cmd_nip59(const cli_globals *g, int argc, char **argv);
+int cmd_nip17(const cli_globals *g, int argc, char **argv);
+int cmd_file(const cli_globals *g, int argc, char **argv);
 
 /* event verify, in its own file (the streaming splitter); usage is the event group's text. */
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage);
+
+/* nip17 receive and file decrypt, in their own files; usage is the group's text. */
+int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *usage);
+int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *usage);
+
+/* bench and audit (cmd_bench.c: the harness in bench/, when compiled in). */
+int cmd_bench(const cli_globals *g, int argc, char **argv);
+int cmd_audit(const cli_globals *g, int argc, char **argv);
 
 #endif

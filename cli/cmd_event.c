@@ -1,12 +1,7 @@
 /* softchat event sign | event verify (verify lives in cmd_event_verify.c). */
 #include "cli.h"
 
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* The largest template accepted: the event parser's default limit. */
-#define EVENT_MAX_INPUT 1048576u
 
 static const char usage[] =
     "usage: softchat event sign --sec-file FILE < template.json\n"
@@ -36,43 +31,20 @@ static const char usage[] =
 
 static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const cli_buf *in)
 {
-    sc_parse_opts opts;
+    cli_buf arena = CLI_BUF_INIT;
     sc_event ev;
     uint8_t pub[SC_PUBKEY_BYTES];
-    void *arena = NULL;
-    size_t arena_cap = sc_event_parse_arena_bound(in->len), used = 0, len = 0;
+    size_t len = 0, used = 0;
     sc_status st;
-    int rc = CLI_ERROR;
+    int rc;
 
-    memset(&opts, 0, sizeof opts);
-    opts.max_input = EVENT_MAX_INPUT;
-    opts.require = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CONTENT;
-    arena = malloc(arena_cap > 0 ? arena_cap : 1);
-    if (arena == NULL) {
-        return cli_fail(CLI_ERROR, "out of memory");
-    }
-    st = sc_event_parse(&ev, arena, arena_cap, &used, (const char *)in->p, in->len, &opts);
-    if (st != SC_OK) {
-        rc = cli_fail_status(st, "invalid event template");
-        goto out;
-    }
     st = sc_identity_pubkey(id, pub);
     if (st != SC_OK) {
-        rc = cli_fail_status(st, "cannot read the public key");
-        goto out;
+        return cli_fail_status(st, "cannot read the public key");
     }
-    if ((ev.flags & SC_EVENT_HAS_PUBKEY) != 0 && memcmp(ev.pubkey, pub, sizeof pub) != 0) {
-        rc = cli_fail(CLI_INVALID, "invalid event template: its pubkey is not the public key of "
-                                   "the signing key");
+    rc = cli_parse_template(&ev, &arena, in->p, in->len, pub);
+    if (rc != CLI_OK) {
         goto out;
-    }
-    if ((ev.flags & SC_EVENT_HAS_CREATED_AT) == 0) {
-        time_t now = time(NULL);
-        if (now == (time_t)-1 || now < 0) {
-            rc = cli_fail(CLI_ERROR, "cannot read the clock for created_at");
-            goto out;
-        }
-        ev.created_at = (int64_t)now;
     }
     st = sc_event_sign(ctx, &ev, id);
     if (st == SC_OK) {
@@ -103,7 +75,7 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const
     out->len += used;
     rc = cli_buf_addc(out, '\n');
 out:
-    free(arena);
+    cli_buf_free(&arena);
     return rc;
 }
 
@@ -130,15 +102,9 @@ static int event_sign(const cli_globals *g, int argc, char **argv)
         rc = cli_load_identity(&ctx, &id, sec_file);
     }
     if (rc == CLI_OK) {
-        rc = cli_read_all(0, &in, EVENT_MAX_INPUT, "stdin");
+        rc = cli_read_all(0, &in, CLI_TEMPLATE_MAX, "stdin");
     }
     if (rc != CLI_OK) {
-        goto out;
-    }
-    if (in.len > EVENT_MAX_INPUT) {
-        rc = cli_fail(CLI_INVALID, "invalid event template: larger than %u bytes: %s (%s)",
-                      EVENT_MAX_INPUT, sc_status_str(SC_ERR_TOO_LARGE),
-                      sc_status_name(SC_ERR_TOO_LARGE));
         goto out;
     }
     rc = sign_template(&ctx, &out, &id, &in);

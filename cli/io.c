@@ -118,8 +118,7 @@ int cli_read_all(int fd, cli_buf *b, size_t limit, const char *what)
     }
 }
 
-/* Writes in full; returns 0 or an errno value. */
-static int write_fd(int fd, const void *p, size_t n)
+int cli_write_fd(int fd, const void *p, size_t n)
 {
     const unsigned char *c = p;
 
@@ -139,7 +138,7 @@ static int write_fd(int fd, const void *p, size_t n)
 
 int cli_write_all(int fd, const void *p, size_t n)
 {
-    int err = write_fd(fd, p, n);
+    int err = cli_write_fd(fd, p, n);
 
     if (err != 0) {
         return cli_fail(CLI_ERROR, "cannot write output: %s", strerror(err));
@@ -189,7 +188,7 @@ int cli_write_new_file(const char *path, const void *p, size_t n)
         }
         return cli_fail(CLI_ERROR, "cannot create %s: %s", path, strerror(errno));
     }
-    err = write_fd(fd, p, n);
+    err = cli_write_fd(fd, p, n);
     if (err == 0 && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
         err = errno; /* EINVAL/EROFS: a file system without fsync */
     }

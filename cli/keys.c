@@ -144,3 +144,59 @@ int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *
     return cli_usage_error(usage, "%s: expected 64 hex characters or an npub (%s)", opt,
                            sc_status_str(st));
 }
+
+int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *n,
+                          const char *arg, const char *opt, const char *usage)
+{
+    char item[128]; /* an npub is 63 characters, hex 64: anything longer is not a key */
+    const char *p = arg;
+    size_t i;
+    int rc = CLI_OK;
+
+    *n = 0;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
+
+        if (len == 0) {
+            rc = cli_usage_error(usage, "%s: empty item in the list of public keys", opt);
+            break;
+        }
+        if (*n >= cap) {
+            rc = cli_usage_error(usage, "%s: more than %zu public keys", opt, cap);
+            break;
+        }
+        if (len >= sizeof item) {
+            rc = cli_usage_error(usage, "%s: expected 64 hex characters or an npub (item %zu "
+                                        "is %zu characters long)",
+                                 opt, *n + 1, len);
+            break;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        rc = cli_parse_pubkey(keys[*n], item, opt, usage);
+        if (rc != CLI_OK) {
+            break;
+        }
+        for (i = 0; i < *n; i++) {
+            if (memcmp(keys[i], keys[*n], SC_PUBKEY_BYTES) == 0) {
+                rc = cli_usage_error(usage, "%s: public key %zu repeats key %zu", opt, *n + 1,
+                                     i + 1);
+                break;
+            }
+        }
+        if (rc != CLI_OK) {
+            break;
+        }
+        (*n)++;
+        if (comma == NULL) {
+            break;
+        }
+        p = comma + 1;
+    }
+    sc_memzero(item, sizeof item); /* it may have held an nsec given by mistake */
+    if (rc != CLI_OK) {
+        *n = 0;
+    }
+    return rc;
+}

@@ -24,6 +24,20 @@ static const cli_command commands[] = {
               "  softchat nip19 encode nevent HEX [--relay URL]... [--author KEY] [--kind N]\n"
               "  softchat nip19 encode naddr --identifier S --author KEY --kind N [--relay URL]...",
      cmd_nip19},
+    {"nip59", "nip59 wrap --sec-file FILE --to KEY [--ephemeral] < template.json\n"
+              "  softchat nip59 unwrap --sec-file FILE < giftwrap.json",
+     cmd_nip59},
+    {"nip17", "nip17 send --sec-file FILE --to KEY[,KEY...] [--subject S] [--reply ID] < text\n"
+              "  softchat nip17 receive --sec-file FILE < giftwraps",
+     cmd_nip17},
+    {"file", "file encrypt IN OUT [--mime TYPE]\n"
+             "  softchat file decrypt (--key-file FILE | --key HEX) --nonce HEX IN OUT",
+     cmd_file},
+    {"bench", "bench [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
+              "  softchat bench compare BASE.json CURRENT.json [--variation RUNS.json]",
+     cmd_bench},
+    {"audit", "audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR,...] [--secp-build DIR]",
+     cmd_audit},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 int cli_fail(int status, const char *fmt, ...)
 {
@@ -51,6 +52,26 @@ int cli_fail_status(sc_status st, const char *what)
 {
     return cli_fail(cli_exit_for(st), "%s: %s (%s)", what, sc_status_str(st),
                     sc_status_name(st));
+}
+
+int cli_fail_token(sc_status st, const char *what)
+{
+    char token[48];
+
+    cli_status_token(token, sizeof token, st);
+    return cli_fail(cli_exit_for(st), "%s: %s: %s (%s)", what, token, sc_status_str(st),
+                    sc_status_name(st));
+}
+
+int cli_now(int64_t *now)
+{
+    time_t t = time(NULL);
+
+    if (t == (time_t)-1 || t < 0) {
+        return cli_fail(CLI_ERROR, "cannot read the clock for created_at");
+    }
+    *now = (int64_t)t;
+    return CLI_OK;
 }
 
 void cli_status_token(char *out, size_t out_cap, sc_status st)

@@ -38,9 +38,9 @@ stage "ctest under ASan+UBSan"
    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$jobs")
 
 stage "ctest under valgrind memcheck"
-# cli.* runs the CLI through a Python driver (valgrind would check the interpreter); the CLI is
-# covered by the ASan+UBSan pass instead.
-(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli)\.' \
+# cli.* and interop-node.* drive the CLI from Python and node (valgrind would check the
+# interpreter); the CLI is covered by the ASan+UBSan pass instead.
+(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node)\.' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 

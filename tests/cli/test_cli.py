@@ -164,6 +164,13 @@ class Suite:
             self.failures.append("%s / %s: timeout %s" % (group, name, e))
             print("FAIL [%s] %s / %s: timeout" % (self.backend, group, name))
             return False
+        except (ValueError, KeyError, IndexError, TypeError, OSError) as e:
+            # output the case could not even read (malformed JSON, a missing field): a
+            # failure of this case, not the end of the run
+            c[1] += 1
+            self.failures.append("%s / %s: %s: %s" % (group, name, type(e).__name__, e))
+            print("FAIL [%s] %s / %s: %s: %s" % (self.backend, group, name, type(e).__name__, e))
+            return False
         c[0] += 1
         print("ok   [%s] %s / %s (%.1fs)" % (self.backend, group, name, time.monotonic() - start))
         return True

@@ -1,0 +1,233 @@
+/* softchat nip17 receive: a stream of gift wraps on stdin, one line per authenticated message
+ * on stdout, one line on stderr per wrap skipped. stdin is read in fixed chunks and split by
+ * the jscan splitter, so memory is bounded by the largest wrap accepted (1 MiB, plus its
+ * arena), never by the stream. Every message's plaintext is wiped once written. */
+#include "cli.h"
+#include "jscan.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WRAP_MAX 1048576u
+#define CHUNK 65536u
+#define OUT_FLUSH 65536u
+
+typedef struct receiver {
+    sc_ctx *ctx;
+    const sc_identity *me;
+    cli_buf arena; /* the unwrap arena, grown to the largest wrap seen */
+    cli_buf out;   /* message lines not yet written */
+    unsigned long n_wraps;
+    unsigned long n_skipped;
+} receiver;
+
+/* Writes the pending lines and wipes them: they are private messages. */
+static int flush(receiver *r)
+{
+    int rc = cli_write_all(1, r->out.p, r->out.len);
+
+    sc_memzero(r->out.p, r->out.len);
+    r->out.len = 0;
+    return rc;
+}
+
+/* Reports wrap number n_wraps as skipped. An environment failure (not the wrap's fault)
+ * ends the run instead: returns CLI_ERROR then. */
+static int skip(receiver *r, sc_status st, const char *why)
+{
+    char token[48];
+
+    r->n_wraps++;
+    r->n_skipped++;
+    /* the messages before it reach stdout before its stderr line, for a reader of both */
+    if (r->out.len > 0 && flush(r) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    cli_status_token(token, sizeof token, st);
+    cli_fail(CLI_INVALID, "wrap %lu: %s: %s (%s)", r->n_wraps, token, why, sc_status_name(st));
+    return cli_exit_for(st) == CLI_ERROR ? CLI_ERROR : CLI_OK;
+}
+
+static int add_hex_str(cli_buf *b, const uint8_t *p, size_t n)
+{
+    if (cli_buf_addc(b, '"') != CLI_OK || cli_buf_hex(b, p, n) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return cli_buf_addc(b, '"');
+}
+
+/* Appends the JSON line of one received message. */
+static int add_message(cli_buf *b, const sc_nip17_received *m)
+{
+    char num[32];
+    size_t i;
+
+    if (cli_buf_adds(b, "{\"from\":") != CLI_OK ||
+        add_hex_str(b, m->wrap.sender, SC_PUBKEY_BYTES) != CLI_OK ||
+        cli_buf_adds(b, ",\"room\":[") != CLI_OK) {
+        return CLI_ERROR;
+    }
+    for (i = 0; i < m->n_room; i++) {
+        if ((i > 0 && cli_buf_addc(b, ',') != CLI_OK) ||
+            add_hex_str(b, m->room[i], SC_PUBKEY_BYTES) != CLI_OK) {
+            return CLI_ERROR;
+        }
+    }
+    snprintf(num, sizeof num, "%lu", (unsigned long)m->rumor.kind);
+    if (cli_buf_adds(b, "],\"kind\":") != CLI_OK || cli_buf_adds(b, num) != CLI_OK ||
+        cli_buf_adds(b, ",\"id\":") != CLI_OK ||
+        add_hex_str(b, m->rumor.id, SC_EVENT_ID_BYTES) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    snprintf(num, sizeof num, "%lld", (long long)m->rumor.created_at);
+    if (cli_buf_adds(b, ",\"created_at\":") != CLI_OK || cli_buf_adds(b, num) != CLI_OK ||
+        cli_buf_adds(b, ",\"content\":") != CLI_OK ||
+        cli_buf_json_str(b, m->rumor.content.ptr, m->rumor.content.len) != CLI_OK ||
+        cli_buf_adds(b, ",\"tags\":") != CLI_OK || cli_buf_json_tags(b, &m->rumor) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return cli_buf_adds(b, "}\n");
+}
+
+static int receive_one(receiver *r, const unsigned char *json, size_t len)
+{
+    sc_nip17_received msg;
+    size_t need = sc_nip17_receive_arena_bound(len), used = 0;
+    sc_status st;
+    int rc;
+
+    if (need == SIZE_MAX) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    r->arena.len = 0;
+    if (cli_buf_reserve(&r->arena, need > 0 ? need : 1) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    st = sc_nip17_receive(r->ctx, &msg, r->arena.p, r->arena.cap, &used, (const char *)json,
+                          len, r->me);
+    if (st != SC_OK) {
+        return skip(r, st, sc_status_str(st));
+    }
+    r->n_wraps++;
+    rc = add_message(&r->out, &msg);
+    sc_memzero(r->arena.p, used);
+    memset(&msg, 0, sizeof msg);
+    return rc;
+}
+
+/* Turns one splitter item into a message line or a skip line. */
+static int handle(receiver *r, cli_jscan *s, cli_jscan_item item)
+{
+    switch (item) {
+    case CLI_JSCAN_VALUE:
+        return receive_one(r, s->value.p, s->value.len);
+    case CLI_JSCAN_GARBAGE:
+        return skip(r, SC_ERR_JSON, "unexpected data between gift wraps (skipped up to the "
+                                    "next '{')");
+    case CLI_JSCAN_TOO_LARGE:
+        return skip(r, SC_ERR_TOO_LARGE, "gift wrap larger than 1048576 bytes (skipped)");
+    case CLI_JSCAN_TOO_DEEP:
+        return skip(r, SC_ERR_TOO_LARGE, "gift wrap nested deeper than 256 levels (skipped)");
+    case CLI_JSCAN_BROKEN:
+        return skip(r, SC_ERR_JSON, "raw control character inside a string (skipped up to the "
+                                    "next '{')");
+    case CLI_JSCAN_MISMATCH:
+        return skip(r, SC_ERR_JSON, "mismatched bracket (skipped up to the next '{')");
+    case CLI_JSCAN_TRUNCATED:
+        return skip(r, SC_ERR_JSON, "input ends inside a gift wrap");
+    case CLI_JSCAN_NOMEM:
+        return CLI_ERROR;
+    case CLI_JSCAN_MORE:
+        break;
+    }
+    return CLI_OK;
+}
+
+/* Reads stdin to its end, writing messages as it goes. */
+static int run(receiver *r, cli_jscan *s)
+{
+    unsigned char chunk[CHUNK];
+    int rc = CLI_OK;
+
+    for (;;) {
+        ssize_t n;
+        size_t off = 0;
+
+        /* write what is decided before blocking on input */
+        if (r->out.len > 0 && flush(r) != CLI_OK) {
+            return CLI_ERROR;
+        }
+        n = read(0, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return cli_fail(CLI_ERROR, "cannot read stdin: %s", strerror(errno));
+        }
+        if (n == 0) {
+            break;
+        }
+        while (off < (size_t)n && rc == CLI_OK) {
+            size_t used = 0;
+            cli_jscan_item item = cli_jscan_feed(s, chunk + off, (size_t)n - off, &used);
+            off += used;
+            rc = handle(r, s, item);
+            if (rc == CLI_OK && r->out.len >= OUT_FLUSH) {
+                rc = flush(r);
+            }
+        }
+        if (rc != CLI_OK) {
+            return rc;
+        }
+    }
+    rc = handle(r, s, cli_jscan_end(s));
+    if (rc == CLI_OK && r->out.len > 0) {
+        rc = flush(r);
+    }
+    return rc;
+}
+
+int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *usage)
+{
+    const char *sec_file = NULL;
+    const cli_opt opts[] = {{"--sec-file", &sec_file, NULL, NULL, 0, NULL}};
+    sc_identity id;
+    sc_ctx ctx;
+    receiver r;
+    cli_jscan s;
+    size_t n_pos;
+    int rc;
+
+    memset(&ctx, 0, sizeof ctx);
+    memset(&id, 0, sizeof id);
+    rc = cli_parse_args(usage, argc, argv, opts, 1, NULL, 0, &n_pos);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (sec_file == NULL) {
+        return cli_usage_error(usage, "nip17 receive needs --sec-file FILE");
+    }
+    rc = cli_ctx_init(&ctx, g);
+    if (rc == CLI_OK) {
+        rc = cli_load_identity(&ctx, &id, sec_file);
+    }
+    if (rc != CLI_OK) {
+        sc_ctx_clear(&ctx);
+        return rc;
+    }
+    memset(&r, 0, sizeof r);
+    r.ctx = &ctx;
+    r.me = &id;
+    cli_jscan_init(&s, WRAP_MAX);
+    rc = run(&r, &s);
+    if (rc == CLI_OK && r.n_skipped > 0) {
+        rc = CLI_INVALID;
+    }
+    cli_jscan_free(&s);
+    cli_buf_free(&r.arena);
+    cli_buf_free(&r.out);
+    sc_identity_erase(&id);
+    sc_ctx_clear(&ctx);
+    return rc;
+}

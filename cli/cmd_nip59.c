@@ -1,0 +1,195 @@
+/* softchat nip59 wrap | nip59 unwrap: NIP-59 gift wraps of any rumor, and their authenticated
+ * opening. */
+#include "cli.h"
+
+#include <string.h>
+
+/* The largest gift wrap read: the event parser's default limit, far above any wrap a
+ * u16-prefix NIP-44 receiver can open (about 117 KB). */
+#define WRAP_MAX_INPUT 1048576u
+
+static const char usage[] =
+    "usage: softchat nip59 wrap --sec-file FILE --to KEY [--ephemeral] < template.json\n"
+    "       softchat nip59 unwrap --sec-file FILE < giftwrap.json\n"
+    "\n"
+    "  nip59 wrap    stdin: an unsigned event as for \"event sign\" (\"kind\" and \"content\";\n"
+    "                \"tags\" defaults to [] and \"created_at\" to the current time; \"id\" and\n"
+    "                \"sig\" are ignored; a \"pubkey\" must be the key's own). It becomes the\n"
+    "                rumor: pubkey set, id computed, never signed. It is sealed (kind 13,\n"
+    "                signed by the key in --sec-file) and gift-wrapped (kind 1059, or 21059\n"
+    "                with --ephemeral, signed by a fresh one-time key) for KEY; the seal and\n"
+    "                wrap times are randomised up to two days into the past.\n"
+    "                stdout: the gift wrap as one line of JSON.\n"
+    "                A rumor over about 40960 bytes of JSON is refused (exit 1): NIP-44\n"
+    "                receivers that only read the 2-byte length prefix could not open it.\n"
+    "  nip59 unwrap  stdin: one gift wrap (at most 1 MiB). Every layer is authenticated\n"
+    "                before anything is written. stdout: the rumor as one line of JSON\n"
+    "                {\"id\",\"pubkey\",\"created_at\",\"kind\",\"tags\",\"content\"} (no sig);\n"
+    "                its pubkey is the sender, the signer of the seal.\n"
+    "                Exit 1 names the failed check by its token, the layer first:\n"
+    "                  wrap-kind, wrap-id, wrap-sig, wrap-decrypt (not for this key),\n"
+    "                  seal-json, seal-kind, seal-id, seal-sig, seal-decrypt,\n"
+    "                  rumor-json, rumor-signed, rumor-author (the seal's signer did not\n"
+    "                  write the rumor), rumor-id;\n"
+    "                json, utf8, event-field, event-range or too-large for a wrap that is\n"
+    "                not a well-formed event.\n"
+    "\n"
+    "KEY is 64 hex characters or an npub. The secret key file holds 64 hex characters or an\n"
+    "nsec; surrounding whitespace is ignored.\n";
+
+static int nip59_wrap(const cli_globals *g, int argc, char **argv)
+{
+    const char *sec_file = NULL, *to_arg = NULL;
+    int ephemeral = 0;
+    const cli_opt opts[] = {
+        {"--sec-file", &sec_file, NULL, NULL, 0, NULL},
+        {"--to", &to_arg, NULL, NULL, 0, NULL},
+        {"--ephemeral", NULL, &ephemeral, NULL, 0, NULL},
+    };
+    uint8_t to[SC_PUBKEY_BYTES], pub[SC_PUBKEY_BYTES];
+    cli_buf in = CLI_BUF_INIT, arena = CLI_BUF_INIT, out = CLI_BUF_INIT;
+    sc_nip59_opts wopts;
+    sc_identity id;
+    sc_event rumor;
+    sc_ctx ctx;
+    size_t n_pos;
+    sc_status st;
+    int rc;
+
+    memset(&ctx, 0, sizeof ctx);
+    memset(&id, 0, sizeof id);
+    memset(&wopts, 0, sizeof wopts);
+    rc = cli_parse_args(usage, argc, argv, opts, 3, NULL, 0, &n_pos);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (sec_file == NULL || to_arg == NULL) {
+        return cli_usage_error(usage, "nip59 wrap needs --sec-file FILE and --to KEY");
+    }
+    if (cli_parse_pubkey(to, to_arg, "--to", usage) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    rc = cli_ctx_init(&ctx, g);
+    if (rc == CLI_OK) {
+        rc = cli_load_identity(&ctx, &id, sec_file);
+    }
+    if (rc == CLI_OK) {
+        st = sc_identity_pubkey(&id, pub);
+        rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot read the public key");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_read_all(0, &in, CLI_TEMPLATE_MAX, "stdin");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_parse_template(&rumor, &arena, in.p, in.len, pub);
+    }
+    if (rc == CLI_OK) {
+        st = sc_nip59_rumor(&ctx, &rumor, pub);
+        rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "invalid event template");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_now(&wopts.now);
+    }
+    if (rc == CLI_OK) {
+        wopts.ephemeral = ephemeral;
+        rc = cli_gift_wrap(&ctx, &out, &rumor, &id, to, &wopts, "--to");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_write_all(1, out.p, out.len);
+    }
+    sc_identity_erase(&id);
+    cli_buf_free(&in);
+    cli_buf_free(&arena);
+    cli_buf_free(&out);
+    sc_ctx_clear(&ctx);
+    return rc;
+}
+
+static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
+{
+    const char *sec_file = NULL;
+    const cli_opt opts[] = {{"--sec-file", &sec_file, NULL, NULL, 0, NULL}};
+    cli_buf in = CLI_BUF_INIT, arena = CLI_BUF_INIT, out = CLI_BUF_INIT;
+    size_t n_pos, need, used = 0, len;
+    sc_identity id;
+    sc_event rumor;
+    sc_ctx ctx;
+    sc_status st;
+    int rc;
+
+    memset(&ctx, 0, sizeof ctx);
+    memset(&id, 0, sizeof id);
+    memset(&rumor, 0, sizeof rumor);
+    rc = cli_parse_args(usage, argc, argv, opts, 1, NULL, 0, &n_pos);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    if (sec_file == NULL) {
+        return cli_usage_error(usage, "nip59 unwrap needs --sec-file FILE");
+    }
+    rc = cli_ctx_init(&ctx, g);
+    if (rc == CLI_OK) {
+        rc = cli_load_identity(&ctx, &id, sec_file);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_read_all(0, &in, WRAP_MAX_INPUT, "stdin");
+    }
+    if (rc != CLI_OK) {
+        goto out;
+    }
+    if (in.len > WRAP_MAX_INPUT) {
+        rc = cli_fail_token(SC_ERR_TOO_LARGE, "cannot unwrap: the gift wrap is over 1048576 "
+                                              "bytes");
+        goto out;
+    }
+    need = sc_nip59_unwrap_arena_bound(in.len);
+    if (need == SIZE_MAX || cli_buf_reserve(&arena, need > 0 ? need : 1) != CLI_OK) {
+        rc = need == SIZE_MAX ? cli_fail(CLI_ERROR, "out of memory") : CLI_ERROR;
+        goto out;
+    }
+    st = sc_nip59_unwrap(&ctx, &rumor, NULL, arena.p, arena.cap, &used, (const char *)in.p,
+                         in.len, &id);
+    if (st != SC_OK) {
+        rc = cli_fail_token(st, "cannot unwrap");
+        goto out;
+    }
+    arena.len = used;
+    len = sc_event_json_len(&rumor, SC_JSON_OBJECT);
+    if (len == 0 || cli_buf_reserve(&out, len + 1) != CLI_OK) {
+        rc = len == 0 ? cli_fail(CLI_ERROR, "internal error: the rumor cannot be serialised")
+                      : CLI_ERROR;
+        goto out;
+    }
+    st = sc_event_to_json((char *)out.p, out.cap, &out.len, &rumor, SC_JSON_OBJECT);
+    if (st != SC_OK) {
+        rc = cli_fail_status(st, "cannot serialise the rumor");
+        goto out;
+    }
+    rc = cli_buf_addc(&out, '\n');
+    if (rc == CLI_OK) {
+        rc = cli_write_all(1, out.p, out.len);
+    }
+out:
+    sc_identity_erase(&id);
+    cli_buf_free(&in);
+    cli_buf_free(&arena); /* the rumor's content is private */
+    cli_buf_free(&out);
+    sc_ctx_clear(&ctx);
+    return rc;
+}
+
+int cmd_nip59(const cli_globals *g, int argc, char **argv)
+{
+    int rc;
+
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        return cli_help(usage);
+    }
+    if (argc < 2 || (strcmp(argv[1], "wrap") != 0 && strcmp(argv[1], "unwrap") != 0)) {
+        return cli_usage_error(usage, argc < 2 ? "nip59 needs a subcommand (wrap or unwrap)"
+                                               : "unknown nip59 subcommand");
+    }
+    rc = strcmp(argv[1], "wrap") == 0 ? nip59_wrap(g, argc - 2, argv + 2)
+                                      : nip59_unwrap(g, argc - 2, argv + 2);
+    return rc == CLI_HELP ? CLI_OK : rc;
+}

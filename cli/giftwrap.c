@@ -1,0 +1,112 @@
+/* Gift wraps for nip59 wrap and nip17 send: one sc_nip59_wrap per recipient, each checked
+ * before it leaves the tool, and the JSON output of tags shared by the readers. */
+#include "cli.h"
+
+#include <string.h>
+
+/* The new wrap must be a valid signed event: a faulty signature (a glitch, a miscompiled
+ * backend) is caught here rather than by every relay that drops it. */
+static int self_check(sc_ctx *ctx, const char *json, size_t len)
+{
+    cli_buf arena = CLI_BUF_INIT;
+    size_t need = sc_event_parse_arena_bound(len), used = 0;
+    sc_parse_opts opts;
+    sc_event ev;
+    sc_status st;
+    int rc;
+
+    memset(&opts, 0, sizeof opts);
+    opts.max_input = len;
+    opts.require = SC_EVENT_SIGNED;
+    rc = cli_buf_reserve(&arena, need > 0 ? need : 1);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    st = sc_event_parse(&ev, arena.p, arena.cap, &used, json, len, &opts);
+    if (st == SC_OK) {
+        st = sc_event_verify(ctx, &ev);
+    }
+    if (st != SC_OK) {
+        rc = cli_fail(CLI_ERROR, "internal error: the new gift wrap does not verify (%s)",
+                      sc_status_name(st));
+    }
+    cli_buf_free(&arena);
+    return rc;
+}
+
+int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
+                  const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const char *who)
+{
+    cli_buf scratch = CLI_BUF_INIT;
+    size_t scratch_len = sc_nip59_wrap_scratch_len(rumor, opts);
+    size_t wrap_len = sc_nip59_wrap_len(rumor, opts), used = 0;
+    sc_status st;
+    int rc;
+
+    if (scratch_len == 0 || wrap_len == 0) {
+        return cli_fail(CLI_ERROR, "internal error: the rumor cannot be wrapped");
+    }
+    rc = cli_buf_reserve(&scratch, scratch_len);
+    if (rc == CLI_OK) {
+        rc = cli_buf_reserve(out, wrap_len + 1);
+    }
+    if (rc != CLI_OK) {
+        goto out;
+    }
+    st = sc_nip59_wrap(ctx, (char *)out->p + out->len, out->cap - out->len, &used, scratch.p,
+                       scratch.cap, rumor, author, to, opts);
+    if (st == SC_ERR_POLICY) {
+        rc = cli_fail(CLI_INVALID,
+                      "message too large for a gift wrap: its rumor is %zu bytes of JSON, and "
+                      "receivers that only read NIP-44's 2-byte length prefix limit it to about "
+                      "40960: %s (%s)",
+                      sc_event_json_len(rumor, SC_JSON_OBJECT), sc_status_str(st),
+                      sc_status_name(st));
+        goto out;
+    }
+    if (st == SC_ERR_INVALID_KEY) {
+        rc = cli_fail(CLI_INVALID, "%s: not a valid public key (no point on the curve has that x "
+                                   "coordinate) (%s)",
+                      who, sc_status_name(st));
+        goto out;
+    }
+    if (st != SC_OK) {
+        rc = cli_fail_status(st, "cannot gift-wrap the message");
+        goto out;
+    }
+    rc = self_check(ctx, (const char *)out->p + out->len, used);
+    if (rc != CLI_OK) {
+        goto out;
+    }
+    out->len += used;
+    rc = cli_buf_addc(out, '\n');
+out:
+    cli_buf_free(&scratch);
+    return rc;
+}
+
+int cli_buf_json_tags(cli_buf *b, const sc_event *ev)
+{
+    size_t i, j;
+
+    if (cli_buf_addc(b, '[') != CLI_OK) {
+        return CLI_ERROR;
+    }
+    for (i = 0; i < ev->n_tags; i++) {
+        const sc_tag *t = &ev->tags[i];
+
+        if ((i > 0 && cli_buf_addc(b, ',') != CLI_OK) || cli_buf_addc(b, '[') != CLI_OK) {
+            return CLI_ERROR;
+        }
+        for (j = 0; j < t->n_items; j++) {
+            if ((j > 0 && cli_buf_addc(b, ',') != CLI_OK) ||
+                cli_buf_json_str(b, t->items[j].ptr, t->items[j].len) != CLI_OK) {
+                return CLI_ERROR;
+            }
+        }
+        if (cli_buf_addc(b, ']') != CLI_OK) {
+            return CLI_ERROR;
+        }
+    }
+    return cli_buf_addc(b, ']');
+}

@@ -1,0 +1,49 @@
+/* Event templates on stdin, shared by event sign and nip59 wrap: the fields a person writes
+ * (kind, content, optionally tags and created_at), checked against the key that will own
+ * the event. */
+#include "cli.h"
+
+#include <string.h>
+
+int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, size_t n,
+                       const uint8_t pub[SC_PUBKEY_BYTES])
+{
+    sc_parse_opts opts;
+    size_t need, used = 0;
+    sc_status st;
+
+    memset(ev, 0, sizeof *ev);
+    if (n > CLI_TEMPLATE_MAX) {
+        return cli_fail(CLI_INVALID, "invalid event template: larger than %u bytes: %s (%s)",
+                        CLI_TEMPLATE_MAX, sc_status_str(SC_ERR_TOO_LARGE),
+                        sc_status_name(SC_ERR_TOO_LARGE));
+    }
+    need = sc_event_parse_arena_bound(n);
+    arena->len = 0;
+    if (cli_buf_reserve(arena, need > 0 ? need : 1) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    memset(&opts, 0, sizeof opts);
+    opts.max_input = CLI_TEMPLATE_MAX;
+    opts.require = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CONTENT;
+    st = sc_event_parse(ev, arena->p, arena->cap, &used, (const char *)in, n, &opts);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "invalid event template");
+    }
+    arena->len = used;
+    if ((ev->flags & SC_EVENT_HAS_PUBKEY) != 0 &&
+        memcmp(ev->pubkey, pub, SC_PUBKEY_BYTES) != 0) {
+        memset(ev, 0, sizeof *ev);
+        return cli_fail(CLI_INVALID, "invalid event template: its pubkey is not the public key "
+                                     "of the signing key");
+    }
+    if ((ev->flags & SC_EVENT_HAS_CREATED_AT) == 0) {
+        if (cli_now(&ev->created_at) != CLI_OK) {
+            memset(ev, 0, sizeof *ev);
+            return CLI_ERROR;
+        }
+    }
+    memcpy(ev->pubkey, pub, SC_PUBKEY_BYTES);
+    ev->flags |= SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_CREATED_AT;
+    return CLI_OK;
+}
