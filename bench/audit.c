@@ -1,0 +1,442 @@
+/* softchat audit: self-test and conformance summary for every backend, the full benchmark
+ * under the contract, the peers, the footprint, then DIR/report.md with SVG charts and the
+ * raw JSON. */
+#define _POSIX_C_SOURCE 200809L
+#include <softchat/softchat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "harness.h"
+#include "report.h"
+#include "results_io.h"
+#include "runner.h"
+#include "svg.h"
+
+#ifndef SOFTCHAT_SOURCE_DIR
+#define SOFTCHAT_SOURCE_DIR "."
+#endif
+
+const char audit_usage[] =
+    "usage: softchat audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR[,NAME=DIR...]]\n"
+    "                      [--secp-build DIR] [--no-peers] [--runs N]\n"
+    "\n"
+    "  Runs the self-test and the conformance suites (ctest in the build directory) for every\n"
+    "  backend, the full benchmark under the measurement contract (docs/benchmarks.md) with\n"
+    "  its floors, the peer benchmarks (bench/peers/*/run.sh; a peer that cannot be installed\n"
+    "  is reported as such) and the footprint of each build profile, and writes DIR/report.md\n"
+    "  (default DIR: audit) with SVG charts and the raw records (bench.json, footprint.tsv,\n"
+    "  peers/*.json). --secp-build DIR: a build of this library against the libsecp256k1\n"
+    "  release a peer bundles (SOFTCHAT_SECP256K1_SOURCE_DIR); its default backend is measured\n"
+    "  too and set beside the peers (like for like). Prints a short summary. Exit 0 when\n"
+    "  everything ran (targets missed are reported, not fatal), 2 when a stage could not run.\n";
+
+static void progress(int step, int steps, const char *what)
+{
+    fprintf(stderr, "[%d/%d] %s\n", step, steps, what);
+}
+
+static void append(char *dst, size_t cap, const char *fmt, const char *a, const char *b)
+{
+    size_t len = strlen(dst);
+    if (len < cap) {
+        snprintf(dst + len, cap - len, fmt, a, b);
+    }
+}
+
+static void run_selftest(audit_data *d)
+{
+    size_t i;
+    unsigned g;
+
+    d->selftest[0] = '\0';
+    for (i = 0; i < sc_backend_count(); i++) {
+        const char *name = sc_backend_at(i)->name;
+        char line[512] = "";
+        sc_ctx ctx;
+        sc_status st = sc_ctx_init(&ctx, name);
+
+        if (st != SC_OK) {
+            append(d->selftest, sizeof d->selftest, "- %s: context refused (%s)\n", name,
+                   sc_status_name(st));
+            continue;
+        }
+        for (g = 0; g < SC_GROUP_COUNT; g++) {
+            size_t len = strlen(line);
+            st = sc_ctx_selftest(&ctx, (sc_group)g);
+            snprintf(line + len, sizeof line - len, "%s%s %s", g ? ", " : "",
+                     sc_group_name((sc_group)g),
+                     st == SC_OK ? "ok" : st == SC_ERR_UNSUPPORTED ? "unsupported" : "FAILED");
+        }
+        append(d->selftest, sizeof d->selftest, "- %s: %s\n", name, line);
+        sc_ctx_clear(&ctx);
+    }
+}
+
+/* Runs the conformance suites with ctest and keeps their per-file summary lines. */
+static void run_conformance(audit_data *d, const char *build_dir)
+{
+    char cmd[2048], line[4096], path[2048];
+    int passed = 0, failed = 0, status;
+    FILE *p;
+
+    d->conformance[0] = '\0';
+    if (snprintf(path, sizeof path, "%s/CTestTestfile.cmake", build_dir) >= (int)sizeof path ||
+        access(path, R_OK) != 0) {
+        d->conformance_failed = -1;
+        if (snprintf(d->conformance_note, sizeof d->conformance_note,
+                     "Not run: %s is not a build directory with tests (--build-dir).",
+                     build_dir) >= (int)sizeof d->conformance_note) {
+            snprintf(d->conformance_note, sizeof d->conformance_note,
+                     "Not run: no build directory with tests (--build-dir).");
+        }
+        return;
+    }
+    p = NULL;
+    if (snprintf(cmd, sizeof cmd,
+                 "ctest --test-dir '%s' -V -R '^(vectors|identity|event|nip19|nip44|nip59|nip17|"
+                 "file|interop)[.]' 2>&1",
+                 build_dir) < (int)sizeof cmd) {
+        p = popen(cmd, "r");
+    }
+    if (p == NULL) {
+        d->conformance_failed = -1;
+        snprintf(d->conformance_note, sizeof d->conformance_note, "Not run: cannot start ctest.");
+        return;
+    }
+    while (fgets(line, sizeof line, p) != NULL) {
+        char *lb = strchr(line, '['), *rb, *colon;
+        line[strcspn(line, "\n")] = '\0';
+        if (strstr(line, " Passed ") != NULL && strstr(line, "Test #") != NULL) {
+            passed++;
+        } else if (strstr(line, "***Failed") != NULL || strstr(line, "***Exception") != NULL) {
+            failed++;
+        }
+        /* "N: [backend] file: M cases: ..." */
+        if (lb != NULL && (rb = strchr(lb, ']')) != NULL && strstr(rb, " cases") != NULL &&
+            (colon = strstr(rb, ": ")) != NULL && rb[1] == ' ') {
+            char backend[64], file[256];
+            size_t bl = (size_t)(rb - lb - 1), fl = (size_t)(colon - rb - 2);
+            if (bl < sizeof backend && fl < sizeof file) {
+                memcpy(backend, lb + 1, bl);
+                backend[bl] = '\0';
+                memcpy(file, rb + 2, fl);
+                file[fl] = '\0';
+                append(d->conformance, sizeof d->conformance, "| %s | %s | ", backend, file);
+                append(d->conformance, sizeof d->conformance, "%s%s |\n", colon + 2, "");
+            }
+        }
+    }
+    status = pclose(p);
+    d->conformance_failed = failed;
+    snprintf(d->conformance_note, sizeof d->conformance_note,
+             "ctest: %d suites passed, %d failed (exit %d). Per-file case counts:", passed, failed,
+             status);
+}
+
+static void run_footprint(audit_data *d, const char *profiles, const char *out_dir)
+{
+    char cmd[4096], line[512], list[2048], path[2048];
+    FILE *p, *tsv;
+
+    d->n_footprint = 0;
+    if (profiles == NULL) {
+        return;
+    }
+    snprintf(list, sizeof list, "%s", profiles);
+    for (char *c = list; *c; c++) {
+        if (*c == ',') {
+            *c = ' ';
+        }
+    }
+    snprintf(cmd, sizeof cmd, "'%s/bench/footprint.sh' %s", SOFTCHAT_SOURCE_DIR, list);
+    snprintf(path, sizeof path, "%s/footprint.tsv", out_dir);
+    p = popen(cmd, "r");
+    tsv = fopen(path, "w");
+    if (p == NULL) {
+        if (tsv != NULL) {
+            fclose(tsv);
+        }
+        return;
+    }
+    while (fgets(line, sizeof line, p) != NULL && d->n_footprint < AUDIT_MAX_FOOTPRINT) {
+        footprint_row *r = &d->footprint[d->n_footprint];
+        if (tsv != NULL) {
+            fputs(line, tsv);
+        }
+        if (sscanf(line, "%31s\t%31s\t%15s\t%lld", r->profile, r->artifact, r->variant,
+                   &r->bytes) == 4) {
+            d->n_footprint++;
+        }
+    }
+    pclose(p);
+    if (tsv != NULL) {
+        fclose(tsv);
+    }
+}
+
+static void run_peer(peer_result *pr, const char *name, const char *out_dir)
+{
+    char cmd[8192], json[2048], log[2048], err[256];
+    int rc;
+
+    snprintf(pr->name, sizeof pr->name, "%s", name);
+    if (snprintf(json, sizeof json, "%s/peers/%s.json", out_dir, name) >= (int)sizeof json ||
+        snprintf(log, sizeof log, "%s/peers/%s.log", out_dir, name) >= (int)sizeof log ||
+        snprintf(cmd, sizeof cmd, "'%s/bench/peers/%s/run.sh' '%s' >'%s' 2>&1",
+                 SOFTCHAT_SOURCE_DIR, name, json, log) >= (int)sizeof cmd) {
+        snprintf(pr->failure, sizeof pr->failure, "output path too long");
+        return;
+    }
+    rc = system(cmd);
+    if (rc != 0) {
+        FILE *l = fopen(log, "r");
+        char last[512] = "see the log", line[512];
+        while (l != NULL && fgets(line, sizeof line, l) != NULL) {
+            line[strcspn(line, "\n")] = '\0';
+            if (line[0] != '\0') {
+                snprintf(last, sizeof last, "%s", line);
+            }
+        }
+        if (l != NULL) {
+            fclose(l);
+        }
+        snprintf(pr->failure, sizeof pr->failure, "could not be installed or run (%s; log: "
+                 "peers/%s.log)", last, name);
+        return;
+    }
+    if (bench_load_json(json, &pr->file, err, sizeof err) != 0) {
+        snprintf(pr->failure, sizeof pr->failure, "its result could not be read: %s", err);
+        return;
+    }
+    pr->ok = 1;
+}
+
+/* Measures the default backend of another build (the like-for-like libsecp256k1) into
+ * DIR/bench-secp.json and loads it into d->alt. */
+static void run_alt(audit_data *d, const char *alt_build, const char *out_dir, unsigned long runs)
+{
+    char cmd[8192], json[2048], err[256];
+
+    if (snprintf(json, sizeof json, "%s/bench-secp.json", out_dir) >= (int)sizeof json ||
+        snprintf(cmd, sizeof cmd,
+                 "'%s/cli/softchat' bench --backend '%s' --runs %lu --json '%s' >/dev/null",
+                 alt_build, d->default_backend, runs, json) >= (int)sizeof cmd) {
+        snprintf(d->alt_failure, sizeof d->alt_failure, "path too long");
+        return;
+    }
+    if (system(cmd) != 0) {
+        snprintf(d->alt_failure, sizeof d->alt_failure, "the bench of %.400s failed", alt_build);
+        return;
+    }
+    if (bench_load_json(json, &d->alt, err, sizeof err) != 0) {
+        snprintf(d->alt_failure, sizeof d->alt_failure, "%.400s", err);
+        return;
+    }
+    snprintf(d->alt_label, sizeof d->alt_label, "%s, libsecp256k1 %.100s", d->default_backend,
+             d->alt.secp256k1);
+}
+
+static int write_file_svg(const char *dir, const char *name, const bench_row *rows, size_t n,
+                          void (*fn)(FILE *, const bench_row *, size_t))
+{
+    char path[2048];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        return -1;
+    }
+    fn(f, rows, n);
+    return fclose(f);
+}
+
+/* Our rows plus the peers' (for the charts). */
+static bench_row *merge_rows(const bench_row *rows, size_t n, const audit_data *d, size_t *out_n)
+{
+    size_t total = n, i, k;
+    bench_row *all;
+
+    for (i = 0; i < d->n_peers; i++) {
+        total += d->peers[i].ok ? d->peers[i].file.n_rows : 0;
+    }
+    all = malloc((total ? total : 1) * sizeof *all);
+    if (all == NULL) {
+        *out_n = 0;
+        return NULL;
+    }
+    memcpy(all, rows, n * sizeof *rows);
+    k = n;
+    for (i = 0; i < d->n_peers; i++) {
+        if (d->peers[i].ok) {
+            memcpy(all + k, d->peers[i].file.rows, d->peers[i].file.n_rows * sizeof *all);
+            k += d->peers[i].file.n_rows;
+        }
+    }
+    *out_n = k;
+    return all;
+}
+
+int audit_command(const char *backend, int argc, char **argv)
+{
+    static audit_data d; /* large; one per process */
+    static const char *const peer_names[] = {"nostr-tools", "rust-nostr"};
+    const char *out_dir = "audit", *build_dir = NULL, *profiles = NULL, *alt_build = NULL;
+    const char *names[64];
+    char self[4096], buf[4096], path[4096];
+    unsigned long runs = 3;
+    int peers = 1, i, steps = 6;
+    bench_config cfg;
+    bench_row *rows = NULL, *all = NULL;
+    size_t n_rows = 0, n_all, k, missed;
+    uint64_t t0 = bench_now_ns();
+    FILE *f;
+    ssize_t len;
+
+    (void)backend;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(audit_usage, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out_dir = argv[++i];
+        } else if (strcmp(argv[i], "--build-dir") == 0 && i + 1 < argc) {
+            build_dir = argv[++i];
+        } else if (strcmp(argv[i], "--profiles") == 0 && i + 1 < argc) {
+            profiles = argv[++i];
+        } else if (strcmp(argv[i], "--secp-build") == 0 && i + 1 < argc) {
+            alt_build = argv[++i];
+        } else if (strcmp(argv[i], "--no-peers") == 0) {
+            peers = 0;
+        } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            runs = strtoul(argv[++i], NULL, 10);
+            if (runs == 0 || runs > BENCH_MAX_RUNS) {
+                fprintf(stderr, "softchat: --runs takes 1..16\n%s", audit_usage);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "softchat: audit: bad arguments\n%s", audit_usage);
+            return 2;
+        }
+    }
+    len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) {
+        fprintf(stderr, "softchat: cannot find this executable\n");
+        return 2;
+    }
+    self[len] = '\0';
+    if (build_dir == NULL) { /* BUILD/cli/softchat */
+        snprintf(buf, sizeof buf, "%s", self);
+        for (k = 0; k < 2; k++) {
+            char *slash = strrchr(buf, '/');
+            if (slash != NULL) {
+                *slash = '\0';
+            }
+        }
+        build_dir = buf;
+    }
+    snprintf(path, sizeof path, "%s/peers", out_dir);
+    if ((mkdir(out_dir, 0755) != 0 && errno != EEXIST) ||
+        (mkdir(path, 0755) != 0 && errno != EEXIST)) {
+        fprintf(stderr, "softchat: cannot create %s\n", out_dir);
+        return 2;
+    }
+    d.default_backend = sc_backend_default()->name;
+
+    progress(1, steps, "self-test of every backend");
+    run_selftest(&d);
+    fputs(d.selftest, stderr);
+
+    progress(2, steps, "conformance suites (ctest)");
+    run_conformance(&d, build_dir);
+    fprintf(stderr, "  %s\n", d.conformance_note);
+
+    progress(3, steps, "benchmark: every operation and floor on every backend");
+    memset(&cfg, 0, sizeof cfg);
+    for (k = 0; k < sc_backend_count() && k < 64; k++) {
+        names[k] = sc_backend_at(k)->name;
+    }
+    cfg.backends = names;
+    cfg.n_backends = k;
+    cfg.runs = (unsigned)runs;
+    cfg.floors = 1;
+    cfg.self = self;
+    cfg.progress = 1;
+    cfg.params.warmup_ns = 100000000u;
+    cfg.params.min_sample_ns = 1000000u;
+    cfg.params.samples = 20;
+    if (bench_run_all(&cfg, &rows, &n_rows) != 0) {
+        fprintf(stderr, "softchat: the benchmark could not run\n");
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/bench.json", out_dir);
+    f = fopen(path, "w");
+    if (f == NULL || bench_write_json(f, rows, n_rows, "bench --backend all", (unsigned)runs) != 0) {
+        fprintf(stderr, "softchat: cannot write %s\n", path);
+        if (f != NULL) {
+            fclose(f);
+        }
+        free(rows);
+        return 2;
+    }
+    fclose(f);
+    d.rows = rows;
+    d.n_rows = n_rows;
+
+    if (alt_build != NULL) {
+        fprintf(stderr, "  like for like: %s against the libsecp256k1 in %s\n", d.default_backend,
+                alt_build);
+        run_alt(&d, alt_build, out_dir, runs);
+        if (d.alt_failure[0] != '\0') {
+            fprintf(stderr, "  like for like not measured: %s\n", d.alt_failure);
+        }
+    }
+
+    progress(4, steps, peers ? "peers: nostr-tools, rust-nostr" : "peers: skipped (--no-peers)");
+    for (k = 0; peers && k < sizeof peer_names / sizeof peer_names[0]; k++) {
+        run_peer(&d.peers[d.n_peers], peer_names[k], out_dir);
+        fprintf(stderr, "  %s: %s\n", peer_names[k],
+                d.peers[d.n_peers].ok ? "measured" : d.peers[d.n_peers].failure);
+        d.n_peers++;
+    }
+
+    progress(5, steps, "footprint");
+    run_footprint(&d, profiles, out_dir);
+
+    progress(6, steps, "report");
+    d.wall_s = (double)(bench_now_ns() - t0) / 1e9;
+    all = merge_rows(rows, n_rows, &d, &n_all);
+    if (all == NULL || write_file_svg(out_dir, "latency-vs-size.svg", all, n_all,
+                                      svg_latency_vs_size) != 0 ||
+        write_file_svg(out_dir, "operations.svg", all, n_all, svg_operation_bars) != 0) {
+        fprintf(stderr, "softchat: cannot write the charts\n");
+    }
+    snprintf(path, sizeof path, "%s/report.md", out_dir);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "softchat: cannot write %s\n", path);
+        free(rows);
+        free(all);
+        return 2;
+    }
+    report_write(f, &d);
+    fclose(f);
+
+    printf("audit written to %s/report.md (%.0f s)\n\n", out_dir, d.wall_s);
+    missed = report_targets(stdout, &d);
+    printf("\n%zu target%s missed; conformance: %s\n", missed, missed == 1 ? "" : "s",
+           d.conformance_note);
+    for (k = 0; k < d.n_peers; k++) {
+        bench_file_free(&d.peers[k].file);
+    }
+    bench_file_free(&d.alt);
+    free(rows);
+    free(all);
+    return 0;
+}

@@ -1,0 +1,19 @@
+/* Floors: what an operation's cryptography alone costs, composed from the floor rows. */
+#ifndef SOFTCHAT_BENCH_FLOORS_H
+#define SOFTCHAT_BENCH_FLOORS_H
+
+#include <stddef.h>
+
+#include "result.h"
+
+/* The floor of operation (op, bytes) in ns, from rows measured in the same run: the sum of
+ * its primitives, each at the fastest backend's median for that size, and the libsecp256k1
+ * costs. *curve_only is set when only the curve part is known (NIP-59/17 operations, whose
+ * inner sizes vary). Returns -1 when the operation has no floor. */
+double bench_floor_ns(const bench_row *rows, size_t n, const char *op, size_t bytes,
+                      int *curve_only);
+
+/* A short text describing the composition (for the report). */
+const char *bench_floor_formula(const char *op, size_t bytes);
+
+#endif

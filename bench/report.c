@@ -1,0 +1,426 @@
+/* See report.h. Targets are those published for the default (openssl) backend; a missed
+ * target is reported with its number, never hidden. */
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <softchat/softchat.h>
+
+#include "floors.h"
+#include "machine.h"
+
+static void fmt_ns(char *buf, size_t cap, double ns)
+{
+    if (ns < 0 || !isfinite(ns)) {
+        snprintf(buf, cap, "-");
+    } else if (ns < 1e3) {
+        snprintf(buf, cap, "%.0f ns", ns);
+    } else if (ns < 1e6) {
+        snprintf(buf, cap, "%.2f µs", ns / 1e3);
+    } else {
+        snprintf(buf, cap, "%.2f ms", ns / 1e6);
+    }
+}
+
+static const bench_row *find(const bench_row *rows, size_t n, const char *backend,
+                             const char *op, size_t bytes, int all_cores)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        if (!r->is_floor && !r->failed && !r->unsupported && strcmp(r->backend, backend) == 0 &&
+            strcmp(r->operation, op) == 0 && r->bytes == bytes &&
+            (all_cores ? r->threads > 1 : r->threads == 1)) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* The backend of the first operation row (the default backend of a single-backend file). */
+static const char *first_backend(const bench_row *rows, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (!rows[i].is_floor) {
+            return rows[i].backend;
+        }
+    }
+    return "";
+}
+
+typedef struct target {
+    const char *op;
+    size_t bytes;
+    double max_ratio; /* to the floor; 0 = not a ratio target */
+} target;
+
+static const target ratio_targets[] = {
+    {"nip44_encrypt", 32, 1.10},   {"nip44_decrypt", 32, 1.10},   {"nip44_encrypt", 1024, 1.10},
+    {"nip44_decrypt", 1024, 1.10}, {"nip44_encrypt", 64000, 1.25}, {"nip44_decrypt", 64000, 1.25},
+    {"import_identity", 32, 1.10}, {"sign_event", 32, 1.10},       {"parse_verify_event", 374, 1.15},
+};
+
+static const char *const zero_alloc_ops[] = {"import_identity", "sign_event", "nip44_encrypt",
+                                             "nip44_decrypt", "nip44_encrypt_held",
+                                             "nip44_decrypt_held"};
+
+static size_t row_target(FILE *f, const char *what, const char *measured, int ok)
+{
+    fprintf(f, "| %s | %s | %s |\n", what, measured, ok ? "met" : "**missed**");
+    return ok ? 0 : 1;
+}
+
+/* Rows of rust-nostr that ours (rows, backend label `who`) does not beat: one target row per
+ * operation both implement where the peer is faster, or one "met" row. Returns misses. */
+static size_t ahead_of(FILE *f, const peer_result *p, const bench_row *rows, size_t n,
+                       const char *who)
+{
+    size_t j, behind = 0, both = 0;
+    char what[200], got[160], a[32], c[32];
+
+    for (j = 0; j < p->file.n_rows; j++) {
+        const bench_row *pr = &p->file.rows[j];
+        const bench_row *r;
+        if (strncmp(pr->backend, "rust-nostr", 10) != 0 || pr->failed || pr->unsupported) {
+            continue;
+        }
+        r = find(rows, n, rows == NULL ? "" : first_backend(rows, n), pr->operation, pr->bytes,
+                 pr->threads > 1);
+        if (r == NULL) {
+            continue;
+        }
+        both++;
+        if (r->median_ns >= pr->median_ns) {
+            behind++;
+            fmt_ns(a, sizeof a, r->median_ns);
+            fmt_ns(c, sizeof c, pr->median_ns);
+            snprintf(what, sizeof what, "ahead of %s (%s): %s %zu B%s", pr->backend, who,
+                     pr->operation, pr->bytes, pr->threads > 1 ? " all cores" : "");
+            snprintf(got, sizeof got, "%s vs %s (%.2fx)", a, c, r->median_ns / pr->median_ns);
+            row_target(f, what, got, 0);
+        }
+    }
+    if (both > 0) {
+        snprintf(what, sizeof what, "ahead of rust-nostr (%s) on every operation both implement",
+                 who);
+        snprintf(got, sizeof got, "%zu of %zu operations faster", both - behind, both);
+        if (behind == 0) {
+            row_target(f, what, got, 1);
+        } else {
+            fprintf(f, "| %s | %s | **missed** (rows above) |\n", what, got);
+        }
+    }
+    return behind;
+}
+
+size_t report_targets(FILE *f, const audit_data *d)
+{
+    const char *b = d->default_backend;
+    char label[160];
+    char what[160], got[160], a[32], c[32];
+    size_t i, j, missed = 0;
+
+    snprintf(label, sizeof label, "%s, libsecp256k1 %s", b, sc_secp256k1_version());
+    fprintf(f, "| Target (%s backend) | Measured | Verdict |\n|---|---|---|\n", b);
+    for (i = 0; i < sizeof ratio_targets / sizeof ratio_targets[0]; i++) {
+        const target *t = &ratio_targets[i];
+        const bench_row *r = find(d->rows, d->n_rows, b, t->op, t->bytes, 0);
+        int curve_only;
+        double fl = bench_floor_ns(d->rows, d->n_rows, t->op, t->bytes, &curve_only);
+
+        snprintf(what, sizeof what, "%s %zu B within %.2fx of the floor", t->op, t->bytes,
+                 t->max_ratio);
+        if (r == NULL || fl <= 0) {
+            missed += row_target(f, what, "not measured", 0);
+            continue;
+        }
+        fmt_ns(a, sizeof a, r->median_ns);
+        fmt_ns(c, sizeof c, fl);
+        snprintf(got, sizeof got, "%.3fx (%s vs floor %s)", r->median_ns / fl, a, c);
+        missed += row_target(f, what, got, r->median_ns / fl <= t->max_ratio);
+    }
+    {
+        const bench_row *r = find(d->rows, d->n_rows, b, "nip44_encrypt_held", 32, 0);
+        fmt_ns(a, sizeof a, r ? r->median_ns : -1);
+        missed += row_target(f, "nip44_encrypt_held 32 B under 3 µs", r ? a : "not measured",
+                             r != NULL && r->median_ns < 3000);
+    }
+    for (i = 0; i < sizeof zero_alloc_ops / sizeof zero_alloc_ops[0]; i++) {
+        double worst = -1;
+        int measured = 0;
+        for (j = 0; j < d->n_rows; j++) {
+            const bench_row *r = &d->rows[j];
+            if (!r->is_floor && !r->failed && !r->unsupported && strcmp(r->backend, b) == 0 &&
+                strcmp(r->operation, zero_alloc_ops[i]) == 0 && r->allocs >= 0) {
+                worst = fmax(worst, r->allocs);
+                measured = 1;
+            }
+        }
+        snprintf(what, sizeof what, "0 allocations per call: %s", zero_alloc_ops[i]);
+        snprintf(got, sizeof got, measured ? "%.2f per call (worst size)" : "not counted", worst);
+        missed += row_target(f, what, got, measured && worst < 0.005);
+    }
+    {
+        const bench_row *one = find(d->rows, d->n_rows, b, "verify_batch", 1000, 0);
+        const bench_row *all = find(d->rows, d->n_rows, b, "verify_batch", 1000, 1);
+        if (one != NULL && all != NULL) {
+            double ratio = one->median_ns / all->median_ns;
+            snprintf(what, sizeof what, "verify_batch on %u cores >= 1.7x the events/s of 1 core",
+                     all->threads);
+            snprintf(got, sizeof got, "%.2fx", ratio);
+            missed += row_target(f, what, got, all->threads >= 2 && ratio >= 1.7);
+        } else {
+            missed += row_target(f, "verify_batch on all cores >= 1.7x of 1 core", "not measured", 0);
+        }
+    }
+    for (i = 0; i < d->n_peers; i++) {
+        if (d->peers[i].ok) {
+            missed += ahead_of(f, &d->peers[i], d->rows, d->n_rows, label);
+            if (d->alt.n_rows > 0) {
+                missed += ahead_of(f, &d->peers[i], d->alt.rows, d->alt.n_rows, d->alt_label);
+            }
+        }
+    }
+    return missed;
+}
+
+static void backend_table(FILE *f, const audit_data *d, const char *backend)
+{
+    size_t i;
+
+    fprintf(f, "\n### %s\n\n| Operation | Bytes | Median | p95 | Allocs/call | Peak RSS | Floor "
+               "| Ratio to floor |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", backend);
+    for (i = 0; i < d->n_rows; i++) {
+        const bench_row *r = &d->rows[i];
+        char m[32], p[32], fl[48], al[32];
+        int curve_only = 0;
+        double floor_ns;
+
+        if (r->is_floor || strcmp(r->backend, backend) != 0) {
+            continue;
+        }
+        if (r->unsupported || r->failed) {
+            fprintf(f, "| %s | %zu | %s | | | | | |\n", r->operation, r->bytes,
+                    r->unsupported ? "unsupported on this backend" : "**failed**");
+            continue;
+        }
+        floor_ns = bench_floor_ns(d->rows, d->n_rows, r->operation, r->bytes, &curve_only);
+        fmt_ns(m, sizeof m, r->median_ns);
+        fmt_ns(p, sizeof p, r->p95_ns);
+        fmt_ns(fl, sizeof fl, floor_ns);
+        if (curve_only && floor_ns > 0) {
+            strncat(fl, " (curve)", sizeof fl - strlen(fl) - 1);
+        }
+        if (r->allocs < 0) {
+            snprintf(al, sizeof al, "-");
+        } else {
+            snprintf(al, sizeof al, "%.2f", r->allocs);
+        }
+        fprintf(f, "| %s%s | %zu | %s | %s | %s | %ld KiB | %s | ", r->operation,
+                r->threads > 1 ? " (all cores)" : "", r->bytes, m, p, al, r->rss_kb, fl);
+        if (floor_ns > 0) {
+            fprintf(f, "%.2fx |\n", r->median_ns / floor_ns);
+        } else {
+            fprintf(f, "- |\n");
+        }
+    }
+}
+
+/* The distinct backends of our operation rows, in order. */
+static size_t backends(const audit_data *d, const char *out[16])
+{
+    size_t i, j, k = 0;
+
+    for (i = 0; i < d->n_rows; i++) {
+        if (d->rows[i].is_floor) {
+            continue;
+        }
+        for (j = 0; j < k && strcmp(out[j], d->rows[i].backend) != 0; j++) {
+        }
+        if (j == k && k < 16) {
+            out[k++] = d->rows[i].backend;
+        }
+    }
+    return k;
+}
+
+static void versus_table(FILE *f, const audit_data *d, const char *names[], size_t k)
+{
+    size_t i, j;
+
+    fprintf(f, "| Operation | Bytes |");
+    for (j = 0; j < k; j++) {
+        fprintf(f, " %s |", names[j]);
+    }
+    fprintf(f, "\n|---|---:|");
+    for (j = 0; j < k; j++) {
+        fprintf(f, "---:|");
+    }
+    fprintf(f, "\n");
+    for (i = 0; i < d->n_rows; i++) {
+        const bench_row *base = &d->rows[i];
+        if (base->is_floor || strcmp(base->backend, names[0]) != 0 || base->failed ||
+            base->unsupported) {
+            continue;
+        }
+        fprintf(f, "| %s%s | %zu |", base->operation, base->threads > 1 ? " (all cores)" : "",
+                base->bytes);
+        for (j = 0; j < k; j++) {
+            const bench_row *r = find(d->rows, d->n_rows, names[j], base->operation, base->bytes,
+                                      base->threads > 1);
+            char m[32];
+            fmt_ns(m, sizeof m, r ? r->median_ns : -1);
+            if (j == 0 || r == NULL) {
+                fprintf(f, " %s |", m);
+            } else {
+                fprintf(f, " %s (%+.0f%%) |", m, (r->median_ns / base->median_ns - 1) * 100);
+            }
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void peers_table(FILE *f, const audit_data *d)
+{
+    const char *b = d->default_backend;
+    int alt = d->alt.n_rows > 0;
+    size_t i, p;
+
+    if (d->alt_failure[0] != '\0') {
+        fprintf(f, "\nLike-for-like build: **not measured: %s**\n", d->alt_failure);
+    }
+    for (p = 0; p < d->n_peers; p++) {
+        const peer_result *pr = &d->peers[p];
+        fprintf(f, "\n### %s\n\n", pr->name);
+        if (!pr->ok) {
+            fprintf(f, "**Not measured: %s**\n", pr->failure);
+            continue;
+        }
+        fprintf(f, "Versions: %s.\n\n", pr->file.libraries[0] ? pr->file.libraries : "-");
+        if (pr->file.unsupported[0]) {
+            fprintf(f, "Not implemented by the peer: %s.\n\n", pr->file.unsupported);
+        }
+        if (pr->file.notes[0]) {
+            fprintf(f, "Notes: %s.\n\n", pr->file.notes);
+        }
+        fprintf(f, "| Operation | Bytes | Peer | Peer median | softchat (%s, libsecp256k1 %s) | "
+                   "Ratio (peer / softchat) |", b, sc_secp256k1_version());
+        if (alt) {
+            fprintf(f, " softchat (%s) | Ratio |", d->alt_label);
+        }
+        fprintf(f, "\n|---|---:|---|---:|---:|---:|%s\n", alt ? "---:|---:|" : "");
+        for (i = 0; i < pr->file.n_rows; i++) {
+            const bench_row *q = &pr->file.rows[i];
+            const bench_row *r = find(d->rows, d->n_rows, b, q->operation, q->bytes, q->threads > 1);
+            char m[32], pm[32];
+            if (q->failed || q->unsupported) {
+                continue;
+            }
+            fmt_ns(m, sizeof m, r ? r->median_ns : -1);
+            fmt_ns(pm, sizeof pm, q->median_ns);
+            fprintf(f, "| %s%s | %zu | %s | %s | %s | ", q->operation,
+                    q->threads > 1 ? " (all cores)" : "", q->bytes, q->backend, pm, m);
+            if (r != NULL) {
+                fprintf(f, "%.2fx |", q->median_ns / r->median_ns);
+            } else {
+                fprintf(f, "- |");
+            }
+            if (alt) {
+                const bench_row *a = find(d->alt.rows, d->alt.n_rows,
+                                          first_backend(d->alt.rows, d->alt.n_rows), q->operation,
+                                          q->bytes, q->threads > 1);
+                fmt_ns(m, sizeof m, a ? a->median_ns : -1);
+                if (a != NULL) {
+                    fprintf(f, " %s | %.2fx |", m, q->median_ns / a->median_ns);
+                } else {
+                    fprintf(f, " - | - |");
+                }
+            }
+            fprintf(f, "\n");
+        }
+    }
+}
+
+static void footprint_table(FILE *f, const audit_data *d)
+{
+    static const char *const variants[] = {"unstripped", "stripped", "unstripped.gz",
+                                           "stripped.gz"};
+    size_t i, v;
+    const char *last_profile = "", *last_artifact = "";
+
+    if (d->n_footprint == 0) {
+        fprintf(f, "Not measured (no build profiles given to `softchat audit --profiles`).\n");
+        return;
+    }
+    fprintf(f, "| Profile | Artifact | Unstripped | Stripped | Unstripped, gzip -n | Stripped, "
+               "gzip -n |\n|---|---|---:|---:|---:|---:|\n");
+    for (i = 0; i < d->n_footprint; i++) {
+        const footprint_row *r = &d->footprint[i];
+        if (strcmp(r->profile, last_profile) == 0 && strcmp(r->artifact, last_artifact) == 0) {
+            continue;
+        }
+        last_profile = r->profile;
+        last_artifact = r->artifact;
+        fprintf(f, "| %s | %s |", r->profile, r->artifact);
+        for (v = 0; v < 4; v++) {
+            size_t j;
+            long long bytes = -1;
+            for (j = 0; j < d->n_footprint; j++) {
+                if (strcmp(d->footprint[j].profile, r->profile) == 0 &&
+                    strcmp(d->footprint[j].artifact, r->artifact) == 0 &&
+                    strcmp(d->footprint[j].variant, variants[v]) == 0) {
+                    bytes = d->footprint[j].bytes;
+                }
+            }
+            fprintf(f, " %.1f KB |", (double)bytes / 1000.0);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\nTarget: a stripped libsoftchat.so with one backend under 300 KB (the Rust SDK "
+               "we measure ourselves against ships a 3.96 MB .so).\n");
+}
+
+void report_write(FILE *f, const audit_data *d)
+{
+    const char *names[16];
+    size_t k = backends(d, names), i;
+    char cpu[256];
+
+    bench_cpu_model(cpu, sizeof cpu);
+    fprintf(f, "# Softchat Core performance audit\n\nCPU: %s. Wall time of the audit: %.0f s. "
+               "Every number below is a per-call median (and p95) over three independent "
+               "processes per configuration, under the contract in docs/benchmarks.md; the "
+               "raw records are `bench.json`, `footprint.tsv` and `peers/*.json` beside this "
+               "file.\n\n",
+            cpu, d->wall_s);
+    fprintf(f, "## Targets\n\n");
+    report_targets(f, d);
+    fprintf(f, "\n## Self-test\n\n%s\n## Conformance\n\n", d->selftest);
+    if (d->conformance_failed < 0) {
+        fprintf(f, "%s\n", d->conformance_note);
+    } else {
+        fprintf(f, "%s\n\n| Backend | File | Result |\n|---|---|---|\n%s\n", d->conformance_note,
+                d->conformance);
+    }
+    fprintf(f, "## Latency per backend\n\nRatio to floor: the operation's median over the sum of "
+               "its cryptography measured alone in the same run (libsecp256k1 called directly, "
+               "and the fastest backend's SHA-256 / HMAC / ChaCha20 / AES-GCM at each size); "
+               "\"(curve)\" floors count only the curve operations.\n");
+    for (i = 0; i < k; i++) {
+        backend_table(f, d, names[i]);
+    }
+    fprintf(f, "\n## Backend against backend\n\nMedian per call; the percentage is the delta to "
+               "the first backend (negative is faster).\n\n");
+    versus_table(f, d, names, k);
+    fprintf(f, "\n![latency against payload size](latency-vs-size.svg)\n\n"
+               "![latency per operation](operations.svg)\n");
+    fprintf(f, "\n## Peers, side by side (same machine, same run)\n\nRatio above 1 means the "
+               "peer is slower.\n");
+    peers_table(f, d);
+    fprintf(f, "\n## Footprint\n\n");
+    footprint_table(f, d);
+}

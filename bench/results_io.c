@@ -1,0 +1,257 @@
+/* See results_io.h. Reading uses cJSON (a tool-side dependency; the library has none). */
+#include "results_io.h"
+
+#include <cjson/cJSON.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+#include "machine.h"
+
+static void write_run(FILE *f, const bench_run *r)
+{
+    fprintf(f, "{\"median_ns\":%.1f,\"p95_ns\":%.1f,", r->median_ns, r->p95_ns);
+    if (r->allocs >= 0) {
+        fprintf(f, "\"allocations\":%.4f,", r->allocs);
+    } else {
+        fputs("\"allocations\":null,", f);
+    }
+    fprintf(f, "\"rss_kb\":%ld,\"iterations\":%llu,\"samples\":%u}", r->rss_kb, r->iters,
+            r->samples);
+}
+
+int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command,
+                     unsigned runs)
+{
+    size_t i;
+    unsigned k;
+
+    fprintf(f, "{\"schema\":\"%s\",", BENCH_SCHEMA);
+    bench_write_environment(f);
+    fputs(",\"command\":", f);
+    jsonw_str(f, command != NULL ? command : "");
+    fprintf(f, ",\"runs\":%u,\"results\":[", runs);
+    for (i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        fprintf(f, "%s\n{\"backend\":", i ? "," : "");
+        jsonw_str(f, r->backend);
+        fputs(",\"operation\":", f);
+        jsonw_str(f, r->operation);
+        fprintf(f, ",\"bytes\":%zu,\"threads\":%u,\"floor\":%s", r->bytes, r->threads,
+                r->is_floor ? "true" : "false");
+        if (r->unsupported) {
+            fputs(",\"unsupported\":true,\"median_ns\":null,\"p95_ns\":null,\"allocations\":null",
+                  f);
+        } else if (r->failed || r->n_runs == 0) {
+            fputs(",\"failed\":true,\"median_ns\":null,\"p95_ns\":null,\"allocations\":null", f);
+        } else {
+            fprintf(f, ",\"median_ns\":%.1f,\"p95_ns\":%.1f", r->median_ns, r->p95_ns);
+            if (r->allocs >= 0) {
+                fprintf(f, ",\"allocations\":%.4f", r->allocs);
+            } else {
+                fputs(",\"allocations\":null", f);
+            }
+            fprintf(f, ",\"rss_kb\":%ld", r->rss_kb);
+        }
+        fputs(",\"runs\":[", f);
+        for (k = 0; k < r->n_runs; k++) {
+            fputs(k ? "," : "", f);
+            write_run(f, &r->runs[k]);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n]}\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+
+    if (f == NULL) {
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)n + 1);
+        if (buf != NULL && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+            buf[n] = '\0';
+            *len = (size_t)n;
+        } else {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+static double num(const cJSON *o, const char *k, double dflt)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static void copy_str(char *dst, size_t cap, const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    snprintf(dst, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
+}
+
+/* Appends s to dst[0..cap) with a "; " separator, truncating. */
+static void append(char *dst, size_t cap, const char *s)
+{
+    size_t len = strlen(dst), n = strlen(s);
+    size_t sep = len ? 2 : 0;
+
+    if (len + sep + 1 >= cap) {
+        return;
+    }
+    memcpy(dst + len, "; ", sep);
+    if (n > cap - len - sep - 1) {
+        n = cap - len - sep - 1; /* truncated */
+    }
+    memcpy(dst + len + sep, s, n);
+    dst[len + sep + n] = '\0';
+}
+
+static void join_strings(char *dst, size_t cap, const cJSON *arr)
+{
+    const cJSON *v;
+
+    dst[0] = '\0';
+    cJSON_ArrayForEach(v, arr)
+    {
+        if (cJSON_IsString(v)) {
+            append(dst, cap, v->valuestring);
+        }
+    }
+}
+
+static void join_unsupported(char *dst, size_t cap, const cJSON *arr)
+{
+    const cJSON *v;
+    char line[512];
+
+    dst[0] = '\0';
+    cJSON_ArrayForEach(v, arr)
+    {
+        const cJSON *op = cJSON_GetObjectItemCaseSensitive(v, "operation");
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(v, "reason");
+        snprintf(line, sizeof line, "%s: %s", cJSON_IsString(op) ? op->valuestring : "?",
+                 cJSON_IsString(why) ? why->valuestring : "?");
+        append(dst, cap, line);
+    }
+}
+
+static void join_libraries(char *dst, size_t cap, const cJSON *obj)
+{
+    const cJSON *v;
+    char line[512];
+
+    dst[0] = '\0';
+    cJSON_ArrayForEach(v, obj)
+    {
+        if (cJSON_IsString(v)) {
+            snprintf(line, sizeof line, "%s %s", v->string, v->valuestring);
+            append(dst, cap, line);
+        }
+    }
+}
+
+int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap)
+{
+    size_t len = 0, i = 0;
+    char *text = slurp(path, &len);
+    cJSON *doc, *results, *item;
+
+    memset(out, 0, sizeof *out);
+    if (text == NULL) {
+        snprintf(err, err_cap, "%s: cannot read", path);
+        return -1;
+    }
+    doc = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (doc == NULL || !cJSON_IsObject(doc)) {
+        snprintf(err, err_cap, "%s: not JSON", path);
+        cJSON_Delete(doc);
+        return -1;
+    }
+    item = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsString(item) || strcmp(item->valuestring, BENCH_SCHEMA) != 0) {
+        snprintf(err, err_cap, "%s: schema is not %s", path, BENCH_SCHEMA);
+        cJSON_Delete(doc);
+        return -1;
+    }
+    copy_str(out->revision, sizeof out->revision, doc, "revision");
+    copy_str(out->command, sizeof out->command, doc, "command");
+    copy_str(out->cpu, sizeof out->cpu, cJSON_GetObjectItemCaseSensitive(doc, "machine"), "cpu");
+    join_strings(out->notes, sizeof out->notes, cJSON_GetObjectItemCaseSensitive(doc, "notes"));
+    join_unsupported(out->unsupported, sizeof out->unsupported,
+                     cJSON_GetObjectItemCaseSensitive(doc, "unsupported"));
+    join_libraries(out->libraries, sizeof out->libraries,
+                   cJSON_GetObjectItemCaseSensitive(doc, "libraries"));
+    copy_str(out->secp256k1, sizeof out->secp256k1,
+             cJSON_GetObjectItemCaseSensitive(doc, "libraries"), "libsecp256k1");
+    results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    out->rows = calloc((size_t)cJSON_GetArraySize(results) + 1, sizeof *out->rows);
+    if (out->rows == NULL) {
+        cJSON_Delete(doc);
+        snprintf(err, err_cap, "out of memory");
+        return -1;
+    }
+    cJSON_ArrayForEach(item, results)
+    {
+        bench_row *r = &out->rows[i++];
+        const cJSON *runs = cJSON_GetObjectItemCaseSensitive(item, "runs");
+        const cJSON *run;
+
+        copy_str(r->backend, sizeof r->backend, item, "backend");
+        copy_str(r->operation, sizeof r->operation, item, "operation");
+        r->bytes = (size_t)num(item, "bytes", 0);
+        r->threads = (unsigned)num(item, "threads", 1);
+        r->is_floor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "floor"));
+        r->median_ns = num(item, "median_ns", -1);
+        r->p95_ns = num(item, "p95_ns", -1);
+        r->allocs = num(item, "allocations", -1);
+        r->rss_kb = (long)num(item, "rss_kb", -1);
+        r->unsupported = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "unsupported"));
+        r->failed = r->median_ns < 0;
+        cJSON_ArrayForEach(run, runs)
+        {
+            if (r->n_runs < BENCH_MAX_RUNS) {
+                bench_run *x = &r->runs[r->n_runs++];
+                x->median_ns = num(run, "median_ns", -1);
+                x->p95_ns = num(run, "p95_ns", -1);
+                x->allocs = num(run, "allocations", -1);
+                x->rss_kb = (long)num(run, "rss_kb", -1);
+            }
+        }
+    }
+    out->n_rows = i;
+    cJSON_Delete(doc);
+    return 0;
+}
+
+void bench_file_free(bench_file *bf)
+{
+    free(bf->rows);
+    memset(bf, 0, sizeof *bf);
+}
+
+const bench_row *bench_find_row(const bench_file *bf, const char *backend, const char *op,
+                                size_t bytes, unsigned threads)
+{
+    size_t i;
+
+    for (i = 0; i < bf->n_rows; i++) {
+        const bench_row *r = &bf->rows[i];
+        if (strcmp(r->backend, backend) == 0 && strcmp(r->operation, op) == 0 &&
+            r->bytes == bytes && r->threads == threads) {
+            return r;
+        }
+    }
+    return NULL;
+}

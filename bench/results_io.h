@@ -1,0 +1,37 @@
+/* The result file (schema "softchat-bench/1", docs/benchmarks.md): writing and reading. */
+#ifndef SOFTCHAT_BENCH_RESULTS_IO_H
+#define SOFTCHAT_BENCH_RESULTS_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "result.h"
+
+#define BENCH_SCHEMA "softchat-bench/1"
+
+/* A loaded result file. */
+typedef struct bench_file {
+    char revision[128];
+    char cpu[256];
+    char command[512]; /* the bench command line that produced it (for a retry) */
+    char libraries[512];   /* "name version; ..." from "libraries" (peers) */
+    char secp256k1[128];   /* libraries.libsecp256k1 */
+    char notes[4096];      /* peers: their "notes", joined */
+    char unsupported[4096]; /* peers: "operation: reason; ..." */
+    bench_row *rows;
+    size_t n_rows;
+} bench_file;
+
+/* Writes the whole result document. `command` records how it was produced. */
+int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command,
+                     unsigned runs);
+
+/* Loads a result file. Returns 0, or -1 with a message in err. */
+int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap);
+void bench_file_free(bench_file *bf);
+
+/* The row of (backend, operation, bytes, threads) in bf, or NULL. */
+const bench_row *bench_find_row(const bench_file *bf, const char *backend, const char *op,
+                                size_t bytes, unsigned threads);
+
+#endif

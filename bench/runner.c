@@ -1,0 +1,245 @@
+/* See runner.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "runner.h"
+
+#include <softchat/softchat.h>
+
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ops.h"
+#include "ops_internal.h"
+
+extern char **environ;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return (n % 2) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+void bench_row_aggregate(bench_row *r)
+{
+    double m[BENCH_MAX_RUNS], p[BENCH_MAX_RUNS], a[BENCH_MAX_RUNS], s[BENCH_MAX_RUNS];
+    unsigned i;
+
+    if (r->n_runs == 0) {
+        r->failed = !r->unsupported;
+        return;
+    }
+    for (i = 0; i < r->n_runs; i++) {
+        m[i] = r->runs[i].median_ns;
+        p[i] = r->runs[i].p95_ns;
+        a[i] = r->runs[i].allocs;
+        s[i] = (double)r->runs[i].rss_kb;
+    }
+    r->median_ns = median_of(m, r->n_runs);
+    r->p95_ns = median_of(p, r->n_runs);
+    r->allocs = median_of(a, r->n_runs);
+    r->rss_kb = (long)median_of(s, r->n_runs);
+}
+
+/* Runs one worker; fills *run. Returns 0 on success. */
+static int spawn_worker(const bench_config *cfg, const char *backend, int floor, size_t index,
+                        bench_run *run, int *unsupported)
+{
+    char idx[32], warm[32], minsample[32], samples[32], line[512];
+    char *argv[12];
+    int pipefd[2], status = 0, ok = -1;
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    FILE *f;
+
+    snprintf(idx, sizeof idx, "%zu", index);
+    snprintf(warm, sizeof warm, "%llu", (unsigned long long)cfg->params.warmup_ns);
+    snprintf(minsample, sizeof minsample, "%llu", (unsigned long long)cfg->params.min_sample_ns);
+    snprintf(samples, sizeof samples, "%u", cfg->params.samples);
+    argv[0] = (char *)"softchat";
+    argv[1] = (char *)"bench";
+    argv[2] = (char *)"--worker";
+    argv[3] = (char *)backend;
+    argv[4] = (char *)(floor ? "floor" : "op");
+    argv[5] = idx;
+    argv[6] = warm;
+    argv[7] = minsample;
+    argv[8] = samples;
+    argv[9] = NULL;
+    if (pipe(pipefd) != 0) {
+        return -1;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    posix_spawn_file_actions_addclose(&fa, pipefd[1]);
+    if (posix_spawn(&pid, cfg->self, &fa, NULL, argv, environ) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        close(pipefd[0]);
+        close(pipefd[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    close(pipefd[1]);
+    f = fdopen(pipefd[0], "r");
+    if (f != NULL) {
+        if (fgets(line, sizeof line, f) != NULL && strcmp(line, "unsupported\n") == 0) {
+            *unsupported = 1;
+            ok = 0;
+        } else if (line[0] != '\0' &&
+            sscanf(line, "%lf\t%lf\t%lf\t%ld\t%llu\t%u", &run->median_ns, &run->p95_ns,
+                   &run->allocs, &run->rss_kb, &run->iters, &run->samples) == 6) {
+            ok = 0;
+        }
+        fclose(f);
+    } else {
+        close(pipefd[0]);
+    }
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        ok = -1;
+    }
+    return ok;
+}
+
+/* Whether op `name` is selected by the comma-separated filter. */
+static int selected(const char *only, const char *name)
+{
+    size_t len = strlen(name);
+    const char *p = only;
+
+    if (only == NULL || *only == '\0') {
+        return 1;
+    }
+    while (*p != '\0') {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+
+        if (n == len && strncmp(p, name, n) == 0) {
+            return 1;
+        }
+        p += n + (end != NULL);
+    }
+    return 0;
+}
+
+typedef struct plan_item {
+    const bench_op *op;
+    size_t index;
+    int floor;
+    int secp; /* backend-independent floor: measured once per run, as "libsecp256k1" */
+} plan_item;
+
+int bench_run_all(const bench_config *cfg, bench_row **rows_out, size_t *n_rows)
+{
+    size_t n_ops = 0, n_floor = 0, i, b, k = 0, steps, step = 0;
+    bench_op *ops = bench_ops_all(&n_ops);
+    bench_op *floors = bench_floor_all(&n_floor);
+    plan_item *plan = NULL;
+    bench_row *rows = NULL;
+    size_t n_plan = 0, n_alloc;
+    int tty = isatty(STDERR_FILENO);
+    unsigned r;
+
+    *rows_out = NULL;
+    *n_rows = 0;
+    if (ops == NULL || floors == NULL || cfg->n_backends == 0) {
+        free(ops);
+        free(floors);
+        return -1;
+    }
+    plan = malloc((n_ops + n_floor) * sizeof *plan);
+    if (plan == NULL) {
+        goto fail;
+    }
+    for (i = 0; i < n_ops; i++) {
+        if (selected(cfg->only, ops[i].name)) {
+            plan[n_plan].op = &ops[i];
+            plan[n_plan].index = i;
+            plan[n_plan].floor = 0;
+            plan[n_plan++].secp = 0;
+        }
+    }
+    for (i = 0; cfg->floors && i < n_floor; i++) {
+        plan[n_plan].op = &floors[i];
+        plan[n_plan].index = i;
+        plan[n_plan].floor = 1;
+        plan[n_plan++].secp = i < bench_floor_secp_count;
+    }
+    n_alloc = n_plan * cfg->n_backends;
+    rows = calloc(n_alloc ? n_alloc : 1, sizeof *rows);
+    if (rows == NULL) {
+        goto fail;
+    }
+    steps = 0;
+    for (i = 0; i < n_plan; i++) {
+        steps += (plan[i].secp ? 1 : cfg->n_backends) * cfg->runs;
+    }
+    for (i = 0; i < n_plan; i++) {
+        size_t first = k, nb = plan[i].secp ? 1 : cfg->n_backends;
+
+        for (b = 0; b < nb; b++, k++) {
+            bench_row *row = &rows[k];
+            snprintf(row->backend, sizeof row->backend, "%s",
+                     plan[i].secp ? "libsecp256k1" : cfg->backends[b]);
+            snprintf(row->operation, sizeof row->operation, "%s", plan[i].op->name);
+            row->bytes = plan[i].op->bytes;
+            row->threads = plan[i].op->threads ? plan[i].op->threads : bench_cores();
+            row->is_floor = plan[i].floor;
+        }
+        /* A B A B ...: each run visits every backend before the next run starts */
+        for (r = 0; r < cfg->runs && r < BENCH_MAX_RUNS; r++) {
+            for (b = 0; b < nb; b++) {
+                bench_row *row = &rows[first + b];
+                bench_run run;
+                int unsupported = 0;
+
+                ++step;
+                if (cfg->progress && tty) {
+                    fprintf(stderr, "\r[%zu/%zu] %-14s %-20s %8zu B  run %u/%u   ", step, steps,
+                            row->backend, row->operation, row->bytes, r + 1, cfg->runs);
+                    fflush(stderr);
+                } else if (cfg->progress && (step * 20 / steps != (step - 1) * 20 / steps)) {
+                    fprintf(stderr, "  [%zu/%zu] %s %s %zu B\n", step, steps, row->backend,
+                            row->operation, row->bytes); /* about every 5% */
+                }
+                memset(&run, 0, sizeof run);
+                if (spawn_worker(cfg, plan[i].secp ? cfg->backends[0] : cfg->backends[b],
+                                 plan[i].floor, plan[i].index, &run, &unsupported) == 0) {
+                    if (unsupported) {
+                        row->unsupported = 1;
+                    } else {
+                        row->runs[row->n_runs++] = run;
+                    }
+                } else {
+                    row->failed = 1;
+                }
+            }
+        }
+        for (b = 0; b < nb; b++) {
+            bench_row_aggregate(&rows[first + b]);
+        }
+    }
+    if (cfg->progress && tty) {
+        fprintf(stderr, "\r%*s\r", 78, "");
+    }
+    free(plan);
+    free(ops);
+    free(floors);
+    *rows_out = rows;
+    *n_rows = k;
+    return 0;
+fail:
+    free(plan);
+    free(rows);
+    free(ops);
+    free(floors);
+    return -1;
+}
