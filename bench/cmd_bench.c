@@ -20,6 +20,7 @@ const char bench_usage[] =
     "usage: softchat bench [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
     "                      [--quick] [--no-floors]\n"
     "       softchat bench compare BASE.json CURRENT.json [--variation RUNS.json] [--no-retry]\n"
+    "                      [--footprint BASE.tsv CURRENT.tsv]\n"
     "\n"
     "  bench          measures every operation (or those named by --only) on every compiled\n"
     "                 backend (--backend all, the default) or one, each measurement in its own\n"
@@ -38,7 +39,9 @@ const char bench_usage[] =
     "                 peak RSS more than 10%, or 3x the runner variation measured in\n"
     "                 --variation (>= 5 runs of an unchanged revision) when that is larger.\n"
     "                 A regression must reproduce on one automatic re-run of CURRENT's bench\n"
-    "                 command (unless --no-retry). Exit 0 pass, 1 regression, 2 error.\n";
+    "                 command (unless --no-retry). --footprint: footprint.tsv files of two\n"
+    "                 audits; a compressed artifact fails only when it grows by more than\n"
+    "                 both 5% and 100 KiB. Exit 0 pass, 1 regression, 2 error.\n";
 
 static int usage_error(const char *msg)
 {
@@ -219,7 +222,7 @@ static int rerun(const bench_file *cur, bench_file *again)
 
 static int run_compare(int argc, char **argv)
 {
-    const char *paths[2] = {NULL, NULL}, *var_path = NULL;
+    const char *paths[2] = {NULL, NULL}, *var_path = NULL, *fp_base = NULL, *fp_cur = NULL;
     bench_file base, cur, var, again;
     char err[512], (*keys)[160], (*keys2)[160];
     compare_opts opts;
@@ -229,6 +232,9 @@ static int run_compare(int argc, char **argv)
     for (i = 1; i < (size_t)argc; i++) {
         if (strcmp(argv[i], "--variation") == 0 && i + 1 < (size_t)argc) {
             var_path = argv[++i];
+        } else if (strcmp(argv[i], "--footprint") == 0 && i + 2 < (size_t)argc) {
+            fp_base = argv[++i];
+            fp_cur = argv[++i];
         } else if (strcmp(argv[i], "--no-retry") == 0) {
             retry = 0;
         } else if (argv[i][0] != '-' && n_paths < 2) {
@@ -291,9 +297,18 @@ static int run_compare(int argc, char **argv)
             fclose(null);
         }
     }
+    if (fp_base != NULL) {
+        size_t fp = bench_compare_footprint(stdout, fp_base, fp_cur);
+        if (fp == (size_t)-1) {
+            fprintf(stderr, "softchat: cannot read the footprint files\n");
+            goto out_free;
+        }
+        confirmed += fp;
+    }
     printf("\n**Gate: %s** (%zu regression%s)\n", confirmed ? "FAIL" : "PASS", confirmed,
            confirmed == 1 ? "" : "s");
     rc = confirmed ? 1 : 0;
+out_free:
     free(keys);
     free(keys2);
 out:

@@ -114,3 +114,60 @@ size_t bench_compare(FILE *out, const bench_file *base, const bench_file *cur,
     }
     return n_reg;
 }
+
+typedef struct fp_entry {
+    char key[96]; /* profile/artifact/variant */
+    long long bytes;
+} fp_entry;
+
+static size_t load_tsv(const char *path, fp_entry *e, size_t cap)
+{
+    char p[32], a[32], v[16], line[256];
+    long long bytes;
+    size_t n = 0;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL) {
+        return (size_t)-1;
+    }
+    while (n < cap && fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "%31s\t%31s\t%15s\t%lld", p, a, v, &bytes) == 4) {
+            snprintf(e[n].key, sizeof e[n].key, "%s/%s/%s", p, a, v);
+            e[n++].bytes = bytes;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+size_t bench_compare_footprint(FILE *out, const char *base_tsv, const char *cur_tsv)
+{
+    fp_entry base[256], cur[256];
+    size_t nb = load_tsv(base_tsv, base, 256), nc = load_tsv(cur_tsv, cur, 256), i, j, bad = 0;
+
+    if (nb == (size_t)-1 || nc == (size_t)-1) {
+        return (size_t)-1;
+    }
+    fprintf(out, "\n### Footprint (compressed)\n\n| Artifact | Baseline | Current | Delta |\n"
+                 "|---|---:|---:|---:|\n");
+    for (i = 0; i < nc; i++) {
+        size_t klen = strlen(cur[i].key);
+        if (klen < 3 || strcmp(cur[i].key + klen - 3, ".gz") != 0) {
+            continue;
+        }
+        for (j = 0; j < nb && strcmp(base[j].key, cur[i].key) != 0; j++) {
+        }
+        if (j == nb) {
+            continue;
+        }
+        {
+            double grow = (double)(cur[i].bytes - base[j].bytes);
+            int reg = grow > GATE_ARTIFACT_ABS && grow > GATE_ARTIFACT_REL * (double)base[j].bytes;
+            fprintf(out, "| %s | %lld | %lld | %+.1f%% |%s\n", cur[i].key, base[j].bytes,
+                    cur[i].bytes, base[j].bytes ? 100.0 * grow / (double)base[j].bytes : 0.0,
+                    reg ? " **REGRESSION**: more than 5% and 100 KiB" : "");
+            bad += (size_t)reg;
+        }
+    }
+    return bad;
+}
