@@ -114,7 +114,7 @@ static size_t ahead_of(FILE *f, const peer_result *p, const bench_row *rows, siz
             fprintf(f, "| %s | %s | **missed** (rows above) |\n", what, got);
         }
     }
-    return behind;
+    return behind > 0 ? 1 : 0; /* one target per build, whatever the number of rows */
 }
 
 size_t report_targets(FILE *f, const audit_data *d)

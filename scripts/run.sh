@@ -1,14 +1,50 @@
 #!/usr/bin/env bash
-# The main job, from a fresh Debian machine: install what is missing, build, and run it.
-# Usage: scripts/run.sh [BUILD_DIR]
+# The main job, from a fresh Debian machine: install what is missing, build, and run the
+# performance audit (softchat audit), which writes audit/report.md.
+#   - build/release: every backend, Release, with the test suites (the audit runs the
+#     conformance suites from here);
+#   - build/fp-<backend>: one-backend Release builds, for the footprint;
+#   - build/secp-rust: the same library against the libsecp256k1 release that rust-nostr
+#     bundles (reconstructed from its crate), for a like-for-like comparison. Skipped, and
+#     reported, when cargo is not available.
+# Usage: scripts/run.sh [OUT_DIR]   (default: audit)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=${1:-build}
+out=${1:-audit}
+backends="openssl;mbedtls;sodium;sodium+mbedtls"
 
-scripts/setup.sh
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DSOFTCHAT_BACKENDS="openssl;mbedtls;sodium;sodium+mbedtls" >/dev/null
-cmake --build "$build"
+scripts/setup.sh --with-tools
 
-"$build/cli/softchat" backends
-"$build/cli/softchat" selftest
+build() { # dir, extra cmake args...
+  local dir=$1
+  shift
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$dir" >/dev/null
+}
+
+echo "== build: every backend (build/release)" >&2
+build build/release -DSOFTCHAT_BACKENDS="$backends"
+"build/release/cli/softchat" backends >&2
+"build/release/cli/softchat" selftest >&2
+
+profiles="all=build/release"
+for b in openssl mbedtls sodium; do
+  echo "== build: footprint profile $b (build/fp-$b)" >&2
+  build "build/fp-$b" -DSOFTCHAT_BACKENDS="$b" -DSOFTCHAT_BUILD_TESTS=OFF -DSOFTCHAT_INSTALL=OFF
+  profiles="$profiles,$b=build/fp-$b"
+done
+
+secp_args=()
+if command -v cargo >/dev/null 2>&1 &&
+   (cd bench/peers/rust-nostr && cargo fetch --locked >/dev/null 2>&1); then
+  echo "== build: against rust-nostr's libsecp256k1 (build/secp-rust)" >&2
+  bench/peers/rust-nostr/secp256k1-tree.sh build/deps/secp256k1-rust >&2
+  build build/secp-rust -DSOFTCHAT_BACKENDS=openssl -DSOFTCHAT_BUILD_TESTS=OFF \
+        -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_SECP256K1_SOURCE_DIR="$PWD/build/deps/secp256k1-rust"
+  secp_args=(--secp-build build/secp-rust)
+else
+  echo "== like-for-like build skipped: cargo (rustup) is not available to fetch rust-nostr" >&2
+fi
+
+exec build/release/cli/softchat audit --out "$out" --build-dir build/release \
+     --profiles "$profiles" "${secp_args[@]}"
