@@ -206,8 +206,8 @@ static void run_peer(peer_result *pr, const char *name, const char *out_dir)
         if (l != NULL) {
             fclose(l);
         }
-        snprintf(pr->failure, sizeof pr->failure, "could not be installed or run (%s; log: "
-                 "peers/%s.log)", last, name);
+        snprintf(pr->failure, sizeof pr->failure, "could not be installed or run (%.400s; log: "
+                 "peers/%.32s.log)", last, name);
         return;
     }
     if (bench_load_json(json, &pr->file, err, sizeof err) != 0) {
