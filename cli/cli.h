@@ -125,6 +125,10 @@ int cli_buf_addc(cli_buf *b, char c);
 /* Appends the lowercase hex of p[0..n). */
 int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n);
 
+/* Writes b's bytes to stdout in full, then wipes them and empties b (its lines may be
+ * private: decrypted messages). Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_buf_flush_stdout(cli_buf *b);
+
 /* Wipes and frees the buffer; it is CLI_BUF_INIT again. */
 void cli_buf_free(cli_buf *b);
 

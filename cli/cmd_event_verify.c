@@ -4,14 +4,10 @@
 #include "cli.h"
 #include "jscan.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The largest event verified: the event parser's default limit. */
 #define EVENT_MAX 1048576u
-#define CHUNK 65536u
-#define OUT_FLUSH 65536u /* verdicts are written in batches of about this size */
 
 typedef struct verifier {
     sc_ctx *ctx;
@@ -92,56 +88,10 @@ static int handle(verifier *v, cli_jscan *s, cli_jscan_item item)
     return CLI_OK;
 }
 
-static int flush(verifier *v)
+/* The splitter callback: one result for this command. */
+static int handle_item(void *user, cli_jscan *s, cli_jscan_item item)
 {
-    int rc = cli_write_all(1, v->out.p, v->out.len);
-    v->out.len = 0;
-    return rc;
-}
-
-/* Reads stdin to its end, writing verdicts as it goes. */
-static int run(verifier *v, cli_jscan *s)
-{
-    unsigned char chunk[CHUNK];
-    int rc = CLI_OK;
-
-    for (;;) {
-        ssize_t n;
-        size_t off = 0;
-
-        /* write what is decided before blocking on input, so a slow producer still sees
-         * verdicts promptly */
-        if (v->out.len > 0 && flush(v) != CLI_OK) {
-            return CLI_ERROR;
-        }
-        n = read(0, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            return cli_fail(CLI_ERROR, "cannot read stdin: %s", strerror(errno));
-        }
-        if (n == 0) {
-            break;
-        }
-        while (off < (size_t)n && rc == CLI_OK) {
-            size_t used = 0;
-            cli_jscan_item item = cli_jscan_feed(s, chunk + off, (size_t)n - off, &used);
-            off += used;
-            rc = handle(v, s, item);
-            if (rc == CLI_OK && v->out.len >= OUT_FLUSH) {
-                rc = flush(v);
-            }
-        }
-        if (rc != CLI_OK) {
-            return rc;
-        }
-    }
-    rc = handle(v, s, cli_jscan_end(s));
-    if (rc == CLI_OK && v->out.len > 0) {
-        rc = flush(v);
-    }
-    return rc;
+    return handle((verifier *)user, s, item);
 }
 
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage)
@@ -162,7 +112,7 @@ int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *us
     memset(&v, 0, sizeof v);
     v.ctx = &ctx;
     cli_jscan_init(&s, EVENT_MAX);
-    rc = run(&v, &s);
+    rc = cli_jscan_stream(&s, &v.out, handle_item, &v);
     if (rc == CLI_OK && v.n_events == 0) {
         rc = cli_fail(CLI_INVALID, "no event in the input");
     } else if (rc == CLI_OK && v.n_invalid > 0) {

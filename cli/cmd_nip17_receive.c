@@ -5,13 +5,9 @@
 #include "cli.h"
 #include "jscan.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #define WRAP_MAX 1048576u
-#define CHUNK 65536u
-#define OUT_FLUSH 65536u
 
 typedef struct receiver {
     sc_ctx *ctx;
@@ -22,16 +18,6 @@ typedef struct receiver {
     unsigned long n_skipped;
 } receiver;
 
-/* Writes the pending lines and wipes them: they are private messages. */
-static int flush(receiver *r)
-{
-    int rc = cli_write_all(1, r->out.p, r->out.len);
-
-    sc_memzero(r->out.p, r->out.len);
-    r->out.len = 0;
-    return rc;
-}
-
 /* Reports wrap number n_wraps as skipped. An environment failure (not the wrap's fault)
  * ends the run instead: returns CLI_ERROR then. */
 static int skip(receiver *r, sc_status st, const char *why)
@@ -41,7 +27,7 @@ static int skip(receiver *r, sc_status st, const char *why)
     r->n_wraps++;
     r->n_skipped++;
     /* the messages before it reach stdout before its stderr line, for a reader of both */
-    if (r->out.len > 0 && flush(r) != CLI_OK) {
+    if (r->out.len > 0 && cli_buf_flush_stdout(&r->out) != CLI_OK) {
         return CLI_ERROR;
     }
     cli_status_token(token, sizeof token, st);
@@ -144,48 +130,10 @@ static int handle(receiver *r, cli_jscan *s, cli_jscan_item item)
     return CLI_OK;
 }
 
-/* Reads stdin to its end, writing messages as it goes. */
-static int run(receiver *r, cli_jscan *s)
+/* The splitter callback: one result for this command. */
+static int handle_item(void *user, cli_jscan *s, cli_jscan_item item)
 {
-    unsigned char chunk[CHUNK];
-    int rc = CLI_OK;
-
-    for (;;) {
-        ssize_t n;
-        size_t off = 0;
-
-        /* write what is decided before blocking on input */
-        if (r->out.len > 0 && flush(r) != CLI_OK) {
-            return CLI_ERROR;
-        }
-        n = read(0, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            return cli_fail(CLI_ERROR, "cannot read stdin: %s", strerror(errno));
-        }
-        if (n == 0) {
-            break;
-        }
-        while (off < (size_t)n && rc == CLI_OK) {
-            size_t used = 0;
-            cli_jscan_item item = cli_jscan_feed(s, chunk + off, (size_t)n - off, &used);
-            off += used;
-            rc = handle(r, s, item);
-            if (rc == CLI_OK && r->out.len >= OUT_FLUSH) {
-                rc = flush(r);
-            }
-        }
-        if (rc != CLI_OK) {
-            return rc;
-        }
-    }
-    rc = handle(r, s, cli_jscan_end(s));
-    if (rc == CLI_OK && r->out.len > 0) {
-        rc = flush(r);
-    }
-    return rc;
+    return handle((receiver *)user, s, item);
 }
 
 int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *usage)
@@ -220,7 +168,7 @@ int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *u
     r.ctx = &ctx;
     r.me = &id;
     cli_jscan_init(&s, WRAP_MAX);
-    rc = run(&r, &s);
+    rc = cli_jscan_stream(&s, &r.out, handle_item, &r);
     if (rc == CLI_OK && r.n_skipped > 0) {
         rc = CLI_INVALID;
     }

@@ -201,3 +201,12 @@ int cli_write_new_file(const char *path, const void *p, size_t n)
     }
     return CLI_OK;
 }
+
+int cli_buf_flush_stdout(cli_buf *b)
+{
+    int rc = cli_write_all(1, b->p, b->len);
+
+    sc_memzero(b->p, b->len);
+    b->len = 0;
+    return rc;
+}

@@ -1,7 +1,9 @@
 /* The top-level JSON object splitter behind event verify (rules in jscan.h). */
 #include "jscan.h"
 
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { M_BETWEEN, M_VALUE, M_SKIP, M_RESYNC };
 
@@ -197,4 +199,49 @@ cli_jscan_item cli_jscan_end(cli_jscan *s)
     }
     s->mode = M_BETWEEN;
     return CLI_JSCAN_MORE;
+}
+
+#define STREAM_CHUNK 65536u
+#define STREAM_FLUSH 65536u
+
+int cli_jscan_stream(cli_jscan *s, cli_buf *out, cli_jscan_handler handle, void *user)
+{
+    unsigned char chunk[STREAM_CHUNK];
+    int rc = CLI_OK;
+
+    for (;;) {
+        ssize_t n;
+        size_t off = 0;
+
+        if (out->len > 0 && cli_buf_flush_stdout(out) != CLI_OK) {
+            return CLI_ERROR;
+        }
+        n = read(0, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            return cli_fail(CLI_ERROR, "cannot read stdin: %s", strerror(errno));
+        }
+        if (n == 0) {
+            break;
+        }
+        while (off < (size_t)n && rc == CLI_OK) {
+            size_t used = 0;
+            cli_jscan_item item = cli_jscan_feed(s, chunk + off, (size_t)n - off, &used);
+            off += used;
+            rc = handle(user, s, item);
+            if (rc == CLI_OK && out->len >= STREAM_FLUSH) {
+                rc = cli_buf_flush_stdout(out);
+            }
+        }
+        if (rc != CLI_OK) {
+            return rc;
+        }
+    }
+    rc = handle(user, s, cli_jscan_end(s));
+    if (rc == CLI_OK && out->len > 0) {
+        rc = cli_buf_flush_stdout(out);
+    }
+    return rc;
 }

@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
-#endif
-
 const uint8_t ev_bip340_sec1[32] = {
     0xb7, 0xe1, 0x51, 0x62, 0x8a, 0xed, 0x2a, 0x6a, 0xbf, 0x71, 0x58, 0x80, 0x9c, 0xf4, 0xf3, 0xc7,
     0x62, 0xe7, 0x16, 0x0f, 0x38, 0xb4, 0xda, 0x56, 0xa7, 0x84, 0xd9, 0x04, 0x51, 0x90, 0xcf, 0xef,
@@ -110,12 +106,6 @@ void ev_assert_same(const sc_event *a, const sc_event *b)
     }
 }
 
-static int usage(const char *argv0)
-{
-    fprintf(stderr, "usage: %s --backend NAME [--vectors DIR] [--own DIR]\n", argv0);
-    return 2;
-}
-
 /* The capabilities every event operation needs. */
 static int has_caps(ev_env *env)
 {
@@ -162,48 +152,21 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_parse_prefixes, &env),
         cmocka_unit_test_prestate(test_parse_mutations, &env),
     };
-    const char *backend = NULL;
-    sc_status st;
-    int i, failed;
+    vt_suite suite;
+    int failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_event", "NIP-01 events",
+                                "the NIP-01 vector file is", NULL, 0);
 
-    env.vectors_dir = SC_TEST_VECTORS_DIR;
-    for (i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
-            backend = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--vectors") == 0) {
-            env.vectors_dir = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--own") == 0) {
-            ++i; /* no own event vectors */
-        } else {
-            return usage(argv[0]);
-        }
+    if (failed != 0) {
+        return failed;
     }
-    if (backend == NULL) {
-        backend = sc_backend_default()->name;
-        printf("note: no --backend given; using the default backend %s\n", backend);
-    }
-    st = sc_ctx_init(&env.ctx, backend);
-    if (st != SC_OK) {
-        fprintf(stderr, "test_event: cannot create a context for backend \"%s\": %s (%s)\n",
-                backend, sc_status_name(st), sc_status_str(st));
-        return 1;
-    }
-    env.backend = backend;
+    env.backend = suite.backend;
+    env.vectors_dir = suite.vectors_dir;
+    env.vectors_present = suite.vectors_present;
     if (!has_caps(&env)) {
         sc_ctx_clear(&env.ctx);
         return 1;
     }
-    env.vectors_present = vt_dir_exists(env.vectors_dir);
-    if (!env.vectors_present) {
-        printf("\n**********************************************************************\n"
-               "WARNING: upstream vectors folder %s not found; the NIP-01 vector file is "
-               "skipped\n"
-               "**********************************************************************\n\n",
-               env.vectors_dir);
-    }
-    printf("[==========] group %s: upstream vectors %s\n", backend, env.vectors_dir);
-    fflush(stdout);
-    failed = cmocka_run_group_tests_name(backend, tests, NULL, NULL);
+    failed = cmocka_run_group_tests_name(suite.backend, tests, NULL, NULL);
     sc_ctx_clear(&env.ctx);
     return failed != 0 ? 1 : 0;
 }

@@ -13,10 +13,6 @@
 
 #include "vt_rand.h"
 
-#ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
-#endif
-
 void ft_need_stream(const ft_env *env, const char *what)
 {
     if (!env->stream_ok) {
@@ -207,15 +203,6 @@ sc_status ft_decrypt(ft_env *env, const uint8_t key[32], const uint8_t *iv, size
 
 /* ---- main ------------------------------------------------------------------------------- */
 
-static int usage(const char *argv0)
-{
-    fprintf(stderr,
-            "usage: %s --backend NAME [--vectors DIR] [--own DIR] --node PATH "
-            "--gcm-ref SCRIPT [--seed N]\n",
-            argv0);
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
     static ft_env env; /* the state of every test */
@@ -238,62 +225,33 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_iv_candidates, &env),
         cmocka_unit_test_prestate(test_args, &env),
     };
-    const char *backend = NULL;
-    sc_status st;
-    int i, failed;
+    const char *seed_text = NULL;
+    const vt_suite_opt extra[] = {{"--node", &env.node}, {"--gcm-ref", &env.gcm_ref},
+                                  {"--seed", &seed_text}};
+    vt_suite suite;
+    int failed;
 
-    env.vectors_dir = SC_TEST_VECTORS_DIR;
     env.node = "";
     env.gcm_ref = "";
-    env.seed = vt_rand_fresh_seed();
-    for (i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
-            backend = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--vectors") == 0) {
-            env.vectors_dir = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--own") == 0) {
-            ++i; /* no own vector file for kind 15 */
-        } else if (i + 1 < argc && strcmp(argv[i], "--node") == 0) {
-            env.node = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--gcm-ref") == 0) {
-            env.gcm_ref = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--seed") == 0) {
-            env.seed = strtoull(argv[++i], NULL, 10);
-        } else {
-            return usage(argv[0]);
-        }
+    failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_file", "kind 15 files",
+                            FT_FILE " is", extra, sizeof extra / sizeof extra[0]);
+    if (failed != 0) {
+        return failed;
     }
-    if (backend == NULL) {
-        backend = sc_backend_default()->name;
-        printf("note: no --backend given; using the default backend %s\n", backend);
-    }
-    st = sc_ctx_init(&env.ctx, backend);
-    if (st != SC_OK) {
-        fprintf(stderr, "test_file: cannot create a context for backend \"%s\": %s (%s)\n",
-                backend, sc_status_name(st), sc_status_str(st));
-        return 1;
-    }
-    env.backend = backend;
+    env.backend = suite.backend;
+    env.vectors_dir = suite.vectors_dir;
+    env.vectors_present = suite.vectors_present;
+    env.seed = seed_text != NULL ? strtoull(seed_text, NULL, 10) : vt_rand_fresh_seed();
     env.stream_why = "";
     env.stream_ok = sc_backend_has(sc_ctx_backend(&env.ctx), SC_CAP_AES256GCM_STREAM,
                                    &env.stream_why) == SC_OK;
-    env.vectors_present = vt_dir_exists(env.vectors_dir);
-    if (!env.vectors_present) {
-        printf("\n**********************************************************************\n"
-               "WARNING: upstream vectors folder %s not found; %s is SKIPPED (not\n"
-               "passed); the suite's own cases still run\n"
-               "**********************************************************************\n\n",
-               env.vectors_dir, FT_FILE);
-    }
     vt_rand_seed(env.seed);
-    printf("[==========] group %s: kind 15 files, upstream vectors %s, seed %llu "
-           "(rerun with --seed)\n",
-           backend, env.vectors_dir, (unsigned long long)env.seed);
+    printf("[%s] seed %llu (rerun with --seed)\n", suite.backend, (unsigned long long)env.seed);
     if (!env.stream_ok) {
-        printf("[%s] streaming AES-256-GCM unsupported: %s\n", backend, env.stream_why);
+        printf("[%s] streaming AES-256-GCM unsupported: %s\n", suite.backend, env.stream_why);
     }
     fflush(stdout);
-    failed = cmocka_run_group_tests_name(backend, tests, NULL, NULL);
+    failed = cmocka_run_group_tests_name(suite.backend, tests, NULL, NULL);
     sc_ctx_clear(&env.ctx);
     return failed != 0 ? 1 : 0;
 }

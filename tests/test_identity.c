@@ -20,10 +20,6 @@
 
 #include "vectors_util.h"
 
-#ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
-#endif
-
 #define BIP340_FILE "bip340.test-vectors.csv"
 #define BIP340_ROWS 19
 #define FIELDS 8
@@ -380,12 +376,6 @@ static void test_args(void **state)
     printf("[%s] own: identity argument and state checks passed\n", env->backend);
 }
 
-static int usage(const char *argv0)
-{
-    fprintf(stderr, "usage: %s --backend NAME [--vectors DIR] [--own DIR]\n", argv0);
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
     static it_env env;
@@ -397,44 +387,17 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_sign_verify, &env),
         cmocka_unit_test_prestate(test_args, &env),
     };
-    const char *backend = NULL;
-    sc_status st;
-    int i, failed;
+    vt_suite suite;
+    int failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_identity", "identity",
+                                BIP340_FILE " is", NULL, 0);
 
-    env.vectors_dir = SC_TEST_VECTORS_DIR;
-    for (i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
-            backend = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--vectors") == 0) {
-            env.vectors_dir = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--own") == 0) {
-            ++i; /* no own vector file for identities */
-        } else {
-            return usage(argv[0]);
-        }
+    if (failed != 0) {
+        return failed;
     }
-    if (backend == NULL) {
-        backend = sc_backend_default()->name;
-        printf("note: no --backend given; using the default backend %s\n", backend);
-    }
-    st = sc_ctx_init(&env.ctx, backend);
-    if (st != SC_OK) {
-        fprintf(stderr, "test_identity: cannot create a context for backend \"%s\": %s (%s)\n",
-                backend, sc_status_name(st), sc_status_str(st));
-        return 1;
-    }
-    env.backend = backend;
-    env.vectors_present = vt_dir_exists(env.vectors_dir);
-    if (!env.vectors_present) {
-        printf("\n**********************************************************************\n"
-               "WARNING: upstream vectors folder %s not found; %s is SKIPPED\n"
-               "(not passed); only the suite's own cases run\n"
-               "**********************************************************************\n\n",
-               env.vectors_dir, BIP340_FILE);
-    }
-    printf("[==========] group %s: identity, upstream vectors %s\n", backend, env.vectors_dir);
-    fflush(stdout);
-    failed = cmocka_run_group_tests_name(backend, tests, NULL, NULL);
+    env.backend = suite.backend;
+    env.vectors_dir = suite.vectors_dir;
+    env.vectors_present = suite.vectors_present;
+    failed = cmocka_run_group_tests_name(suite.backend, tests, NULL, NULL);
     sc_ctx_clear(&env.ctx);
     return failed != 0 ? 1 : 0;
 }

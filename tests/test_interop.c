@@ -11,13 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
-#endif
-#ifndef SC_TEST_OWN_DIR
-#define SC_TEST_OWN_DIR "vectors"
-#endif
-
 const cJSON *it_need_array(const it_env *env, const cJSON *doc, const char *file,
                            const char *why, const char *key)
 {
@@ -93,12 +86,6 @@ size_t it_first_diff(const char *a, size_t an, const char *b, size_t bn)
     return i;
 }
 
-static int usage(const char *argv0)
-{
-    fprintf(stderr, "usage: %s --backend NAME [--vectors DIR] [--own DIR]\n", argv0);
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
     static it_env env;
@@ -110,33 +97,16 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_interop_nip44_encrypt, &env),
         cmocka_unit_test_prestate(test_interop_nip44_rejects, &env),
     };
-    const char *backend = NULL, *vectors_dir = SC_TEST_VECTORS_DIR;
-    sc_status st;
-    int i, failed;
+    vt_suite suite;
+    int failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_interop",
+                                "nostr-tools vectors (the upstream folder is not used)", NULL,
+                                NULL, 0);
 
-    env.own_dir = SC_TEST_OWN_DIR;
-    for (i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
-            backend = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--vectors") == 0) {
-            vectors_dir = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--own") == 0) {
-            env.own_dir = argv[++i];
-        } else {
-            return usage(argv[0]);
-        }
+    if (failed != 0) {
+        return failed;
     }
-    if (backend == NULL) {
-        backend = sc_backend_default()->name;
-        printf("note: no --backend given; using the default backend %s\n", backend);
-    }
-    st = sc_ctx_init(&env.ctx, backend);
-    if (st != SC_OK) {
-        fprintf(stderr, "test_interop: cannot create a context for backend \"%s\": %s (%s)\n",
-                backend, sc_status_name(st), sc_status_str(st));
-        return 1;
-    }
-    env.backend = backend;
+    env.backend = suite.backend;
+    env.own_dir = suite.own_dir;
     env.events = vt_load_json(env.own_dir, IT_EVENTS_FILE, env.events_why, sizeof env.events_why);
     env.nip44 = vt_load_json(env.own_dir, IT_NIP44_FILE, env.nip44_why, sizeof env.nip44_why);
     if (env.events == NULL) {
@@ -145,12 +115,8 @@ int main(int argc, char **argv)
     if (env.nip44 == NULL) {
         printf("ERROR: %s/%s cannot be read: %s\n", env.own_dir, IT_NIP44_FILE, env.nip44_why);
     }
-    printf("[==========] group %s: nostr-tools vectors from %s (upstream folder %s: not used by "
-           "this suite, %s)\n",
-           backend, env.own_dir, vectors_dir,
-           vt_dir_exists(vectors_dir) ? "present" : "absent");
     fflush(stdout);
-    failed = cmocka_run_group_tests_name(backend, tests, NULL, NULL);
+    failed = cmocka_run_group_tests_name(suite.backend, tests, NULL, NULL);
     cJSON_Delete(env.events);
     cJSON_Delete(env.nip44);
     sc_ctx_clear(&env.ctx);

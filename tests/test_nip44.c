@@ -10,10 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
-#endif
-
 /* ---- helpers ---------------------------------------------------------------------------- */
 
 cJSON *nt_need_upstream(const nt_env *env, const char *rel)
@@ -215,12 +211,6 @@ int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
 
 /* ---- main ------------------------------------------------------------------------------- */
 
-static int usage(const char *argv0)
-{
-    fprintf(stderr, "usage: %s --backend NAME [--vectors DIR] [--own DIR]\n", argv0);
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
     static nt_env env; /* the state of every test */
@@ -247,44 +237,17 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_own_backend_failure, &env),
         cmocka_unit_test_prestate(test_own_args, &env),
     };
-    const char *backend = NULL;
-    sc_status st;
-    int i, failed;
+    vt_suite suite;
+    int failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_nip44", "NIP-44 v2",
+                                "the NIP-44 vector files are", NULL, 0);
 
-    env.vectors_dir = SC_TEST_VECTORS_DIR;
-    for (i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
-            backend = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--vectors") == 0) {
-            env.vectors_dir = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--own") == 0) {
-            ++i; /* no own vector file for NIP-44 */
-        } else {
-            return usage(argv[0]);
-        }
+    if (failed != 0) {
+        return failed;
     }
-    if (backend == NULL) {
-        backend = sc_backend_default()->name;
-        printf("note: no --backend given; using the default backend %s\n", backend);
-    }
-    st = sc_ctx_init(&env.ctx, backend);
-    if (st != SC_OK) {
-        fprintf(stderr, "test_nip44: cannot create a context for backend \"%s\": %s (%s)\n",
-                backend, sc_status_name(st), sc_status_str(st));
-        return 1;
-    }
-    env.backend = backend;
-    env.vectors_present = vt_dir_exists(env.vectors_dir);
-    if (!env.vectors_present) {
-        printf("\n**********************************************************************\n"
-               "WARNING: upstream vectors folder %s not found; the NIP-44 vector files are\n"
-               "SKIPPED (not passed); only the suite's own cases run\n"
-               "**********************************************************************\n\n",
-               env.vectors_dir);
-    }
-    printf("[==========] group %s: NIP-44 v2, upstream vectors %s\n", backend, env.vectors_dir);
-    fflush(stdout);
-    failed = cmocka_run_group_tests_name(backend, tests, NULL, NULL);
+    env.backend = suite.backend;
+    env.vectors_dir = suite.vectors_dir;
+    env.vectors_present = suite.vectors_present;
+    failed = cmocka_run_group_tests_name(suite.backend, tests, NULL, NULL);
     sc_ctx_clear(&env.ctx);
     return failed != 0 ? 1 : 0;
 }

@@ -5,59 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
-#endif
-
 /* ---- main --------------------------------------------------------------------------------- */
-
-static int usage(const char *argv0)
-{
-    fprintf(stderr, "usage: %s --backend NAME [--vectors DIR] [--own DIR]\n", argv0);
-    return 2;
-}
 
 int gw_main(int argc, char **argv, const char *suite, const struct CMUnitTest *tests,
             size_t n_tests, gw_env *env)
 {
-    const char *backend = NULL;
-    sc_status st;
-    int i, failed;
+    vt_suite s;
+    char skipped[160];
+    int failed;
 
-    env->vectors_dir = SC_TEST_VECTORS_DIR;
-    for (i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--backend") == 0) {
-            backend = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--vectors") == 0) {
-            env->vectors_dir = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--own") == 0) {
-            ++i; /* no own vector file: the suite's own cases are written in code */
-        } else {
-            return usage(argv[0]);
-        }
+    snprintf(skipped, sizeof skipped, "the %s vector files are", suite);
+    failed = vt_suite_start(&s, &env->ctx, argc, argv, suite, suite, skipped, NULL, 0);
+    if (failed != 0) {
+        return failed;
     }
-    if (backend == NULL) {
-        backend = sc_backend_default()->name;
-        printf("note: no --backend given; using the default backend %s\n", backend);
-    }
-    st = sc_ctx_init(&env->ctx, backend);
-    if (st != SC_OK) {
-        fprintf(stderr, "%s: cannot create a context for backend \"%s\": %s (%s)\n", suite,
-                backend, sc_status_name(st), sc_status_str(st));
-        return 1;
-    }
-    env->backend = backend;
-    env->vectors_present = vt_dir_exists(env->vectors_dir);
-    if (!env->vectors_present) {
-        printf("\n**********************************************************************\n"
-               "WARNING: upstream vectors folder %s not found; the %s vector files\n"
-               "are SKIPPED (not passed); only the suite's own cases run\n"
-               "**********************************************************************\n\n",
-               env->vectors_dir, suite);
-    }
-    printf("[==========] group %s: %s, upstream vectors %s\n", backend, suite, env->vectors_dir);
-    fflush(stdout);
-    failed = _cmocka_run_group_tests(backend, tests, n_tests, NULL, NULL);
+    env->backend = s.backend;
+    env->vectors_dir = s.vectors_dir;
+    env->vectors_present = s.vectors_present;
+    failed = _cmocka_run_group_tests(s.backend, tests, n_tests, NULL, NULL);
     sc_ctx_clear(&env->ctx);
     return failed != 0 ? 1 : 0;
 }

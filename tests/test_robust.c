@@ -15,10 +15,6 @@
  * with the same --seed and --iterations to reproduce a failure (the iteration is printed). */
 #include "test_robust.h"
 
-#ifndef SC_TEST_OWN_DIR
-#define SC_TEST_OWN_DIR "vectors"
-#endif
-
 #define DEFAULT_ITERATIONS 100000ul
 #define DEFAULT_SEED 0x50f7c4a7b0b57ull /* mixed with the backend name: see main */
 #define MAX_REPORTED 10                 /* failures printed in full; the rest are counted */
@@ -272,14 +268,6 @@ static void load_nip44(rb_env *env)
     }
 }
 
-static int usage(const char *argv0)
-{
-    fprintf(stderr,
-            "usage: %s --backend NAME [--own DIR] [--vectors DIR] [--seed N] [--iterations N]\n",
-            argv0);
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
     static rb_env env;
@@ -287,49 +275,31 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_robust_events, &env),
         cmocka_unit_test_prestate(test_robust_nip44, &env),
     };
-    const char *backend = NULL, *seed_arg = NULL;
+    const char *seed_arg = NULL, *iterations_arg = NULL;
+    const vt_suite_opt extra[] = {{"--seed", &seed_arg}, {"--iterations", &iterations_arg}};
+    vt_suite suite;
     char why[512];
-    sc_status st;
     size_t i;
-    int failed, a;
+    int failed;
 
-    env.own_dir = SC_TEST_OWN_DIR;
-    env.iterations = DEFAULT_ITERATIONS;
-    for (a = 1; a < argc; a++) {
-        if (a + 1 < argc && strcmp(argv[a], "--backend") == 0) {
-            backend = argv[++a];
-        } else if (a + 1 < argc && strcmp(argv[a], "--own") == 0) {
-            env.own_dir = argv[++a];
-        } else if (a + 1 < argc && strcmp(argv[a], "--vectors") == 0) {
-            ++a; /* accepted for a uniform command line; nothing upstream is read */
-        } else if (a + 1 < argc && strcmp(argv[a], "--seed") == 0) {
-            seed_arg = argv[++a];
-        } else if (a + 1 < argc && strcmp(argv[a], "--iterations") == 0) {
-            env.iterations = strtoul(argv[++a], NULL, 0);
-        } else {
-            return usage(argv[0]);
-        }
+    failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_robust",
+                            "mutated events and NIP-44 payloads (the upstream folder is not used)",
+                            NULL, extra, sizeof extra / sizeof extra[0]);
+    if (failed != 0) {
+        return failed;
     }
-    if (backend == NULL) {
-        backend = sc_backend_default()->name;
-        printf("note: no --backend given; using the default backend %s\n", backend);
-    }
+    env.own_dir = suite.own_dir;
+    env.iterations = iterations_arg != NULL ? strtoul(iterations_arg, NULL, 0) : DEFAULT_ITERATIONS;
     if (seed_arg != NULL) {
         env.seed = strtoull(seed_arg, NULL, 0);
     } else {
         /* fixed per backend (reproducible in CI), different across backends */
         env.seed = DEFAULT_SEED;
-        for (i = 0; backend[i] != '\0'; i++) {
-            env.seed = (env.seed ^ (uint8_t)backend[i]) * 0x100000001b3ull;
+        for (i = 0; suite.backend[i] != '\0'; i++) {
+            env.seed = (env.seed ^ (uint8_t)suite.backend[i]) * 0x100000001b3ull;
         }
     }
-    st = sc_ctx_init(&env.ctx, backend);
-    if (st != SC_OK) {
-        fprintf(stderr, "test_robust: cannot create a context for backend \"%s\": %s\n", backend,
-                sc_status_name(st));
-        return 1;
-    }
-    env.backend = backend;
+    env.backend = suite.backend;
     env.events = vt_load_json(env.own_dir, RB_EVENTS_FILE, why, sizeof why);
     if (env.events == NULL) {
         printf("ERROR: %s/%s: %s\n", env.own_dir, RB_EVENTS_FILE, why);
@@ -344,10 +314,10 @@ int main(int argc, char **argv)
     }
     printf("[==========] group %s: %lu mutations, seed 0x%llx (rerun: --seed 0x%llx "
            "--iterations %lu); %zu event texts, %zu payloads to mutate\n",
-           backend, env.iterations, (unsigned long long)env.seed, (unsigned long long)env.seed,
+           suite.backend, env.iterations, (unsigned long long)env.seed, (unsigned long long)env.seed,
            env.iterations, env.n_ev, env.n_pl);
     fflush(stdout);
-    failed = cmocka_run_group_tests_name(backend, tests, NULL, NULL);
+    failed = cmocka_run_group_tests_name(suite.backend, tests, NULL, NULL);
     for (i = 0; i < env.n_pl; i++) {
         vt_bytes_free(&env.pl[i].pt);
     }

@@ -377,3 +377,76 @@ void vt_skip_file(const char *backend, const char *file, const char *why)
     fflush(stdout);
     skip();
 }
+
+#ifndef SC_TEST_VECTORS_DIR
+#define SC_TEST_VECTORS_DIR "../shared/vectors"
+#endif
+#ifndef SC_TEST_OWN_DIR
+#define SC_TEST_OWN_DIR "vectors"
+#endif
+
+static int suite_usage(const char *prog, const vt_suite_opt *extra, size_t n_extra)
+{
+    size_t i;
+
+    fprintf(stderr, "usage: %s --backend NAME [--vectors DIR] [--own DIR]", prog);
+    for (i = 0; i < n_extra; i++) {
+        fprintf(stderr, " [%s VALUE]", extra[i].name);
+    }
+    fputc('\n', stderr);
+    return 2;
+}
+
+int vt_suite_start(vt_suite *s, sc_ctx *ctx, int argc, char **argv, const char *prog,
+                   const char *title, const char *skipped, const vt_suite_opt *extra,
+                   size_t n_extra)
+{
+    sc_status st;
+    size_t k;
+    int i;
+
+    s->backend = NULL;
+    s->vectors_dir = SC_TEST_VECTORS_DIR;
+    s->own_dir = SC_TEST_OWN_DIR;
+    for (i = 1; i < argc; i++) {
+        const char **slot = NULL;
+
+        if (strcmp(argv[i], "--backend") == 0) {
+            slot = &s->backend;
+        } else if (strcmp(argv[i], "--vectors") == 0) {
+            slot = &s->vectors_dir;
+        } else if (strcmp(argv[i], "--own") == 0) {
+            slot = &s->own_dir;
+        }
+        for (k = 0; slot == NULL && k < n_extra; k++) {
+            if (strcmp(argv[i], extra[k].name) == 0) {
+                slot = extra[k].value;
+            }
+        }
+        if (slot == NULL || i + 1 >= argc) {
+            return suite_usage(prog, extra, n_extra);
+        }
+        *slot = argv[++i];
+    }
+    if (s->backend == NULL) {
+        s->backend = sc_backend_default()->name;
+        printf("note: no --backend given; using the default backend %s\n", s->backend);
+    }
+    st = sc_ctx_init(ctx, s->backend);
+    if (st != SC_OK) {
+        fprintf(stderr, "%s: cannot create a context for backend \"%s\": %s (%s)\n", prog,
+                s->backend, sc_status_name(st), sc_status_str(st));
+        return 1;
+    }
+    s->vectors_present = vt_dir_exists(s->vectors_dir);
+    if (!s->vectors_present && skipped != NULL) {
+        printf("\n**********************************************************************\n"
+               "WARNING: upstream vectors folder %s not found; %s\n"
+               "SKIPPED (not passed); only the suite's own cases run\n"
+               "**********************************************************************\n\n",
+               s->vectors_dir, skipped);
+    }
+    printf("[==========] group %s: %s, upstream vectors %s\n", s->backend, title, s->vectors_dir);
+    fflush(stdout);
+    return 0;
+}

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
+#include <softchat/ctx.h>
 #include <softchat/status.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -90,5 +91,30 @@ void vt_report_print(const vt_report *r);
 void vt_report_finish(const vt_report *r, size_t expected);
 /* Prints "[backend] file: skipped (why)" and skips the running test. */
 void vt_skip_file(const char *backend, const char *file, const char *why);
+
+/* ---- the start of a per-backend suite ------------------------------------------------- */
+
+/* What every per-backend suite's main() shares: its options and where the data is. */
+typedef struct vt_suite {
+    const char *backend;     /* --backend NAME (default: the build's default backend) */
+    const char *vectors_dir; /* --vectors DIR: upstream conformance data */
+    const char *own_dir;     /* --own DIR: the project's vectors/ */
+    int vectors_present;     /* vectors_dir exists */
+} vt_suite;
+
+/* An option beyond the common ones: "--name VALUE", the value stored in *value. */
+typedef struct vt_suite_opt {
+    const char *name;
+    const char **value;
+} vt_suite_opt;
+
+/* Parses --backend, --vectors, --own and the extra options; creates ctx on the backend;
+ * prints a loud banner when the upstream folder is missing (naming what is then skipped,
+ * `skipped`; NULL for a suite that reads no upstream data) and the group line ("[==========] group BACKEND: TITLE, ..."). `prog` names the
+ * program in messages. Returns 0, or the exit status main must return: 2 for a usage error,
+ * 1 when the context cannot be created. */
+int vt_suite_start(vt_suite *s, sc_ctx *ctx, int argc, char **argv, const char *prog,
+                   const char *title, const char *skipped, const vt_suite_opt *extra,
+                   size_t n_extra);
 
 #endif
