@@ -94,9 +94,10 @@ static void decode8(uint8_t out[6], const unsigned char *in, uint64_t *bad)
         x = (x << 8) | in[i];
     }
     v = sextets8(x, bad);
-    for (i = 0; i < 8; i++) {
-        w = (w << 6) | ((v >> (8 * i)) & 63u);
-    }
+    /* lane i holds sextet i; gather them big-endian: pairs, then quads, then the whole */
+    v = ((v & 0x003f003f003f003full) << 6) | ((v >> 8) & 0x003f003f003f003full);
+    v = ((v & 0x00000fff00000fffull) << 12) | ((v >> 16) & 0x00000fff00000fffull);
+    w = ((v & 0xffffffull) << 24) | ((v >> 32) & 0xffffffull);
     for (i = 0; i < 6; i++) {
         out[i] = (uint8_t)(w >> (40 - 8 * i));
     }
