@@ -1,9 +1,9 @@
 /* Padded standard base64 (RFC 4648 section 4): encoding, and strict canonical decoding whose
  * alphabet lookups do not branch on the character and use no tables (payloads may carry
  * secrets). The bulk of the input is decoded 8 characters at a time in a 64-bit word
- * (SWAR: one byte lane per character), the tail one character at a time; both compute the
- * same function. */
-#include <softchat/encoding.h>
+ * (SWAR: one byte lane per character), or 16 at a time by the SSSE3 kernel where the CPU has
+ * it (core/base64_simd.c), the tail one character at a time; all compute the same function. */
+#include "base64_internal.h"
 
 size_t sc_base64_encoded_len(size_t len)
 {
@@ -112,7 +112,19 @@ static char sextet_char(unsigned v)
 sc_status sc_base64_encode(char *out, size_t out_cap, size_t *out_len, const uint8_t *in,
                            size_t in_len)
 {
-    size_t need, i, o = 0;
+    return sc_b64_encode_with(sc_b64_best_kernel(), out, out_cap, out_len, in, in_len);
+}
+
+sc_status sc_base64_decode(uint8_t *out, size_t out_cap, size_t *out_len, const char *b64,
+                           size_t b64_len)
+{
+    return sc_b64_decode_with(sc_b64_best_kernel(), out, out_cap, out_len, b64, b64_len);
+}
+
+sc_status sc_b64_encode_with(sc_b64_kernel k, char *out, size_t out_cap, size_t *out_len,
+                             const uint8_t *in, size_t in_len)
+{
+    size_t need, i = 0, o = 0;
 
     if (out_len == NULL || (in == NULL && in_len != 0)) {
         return SC_ERR_ARG;
@@ -128,7 +140,11 @@ sc_status sc_base64_encode(char *out, size_t out_cap, size_t *out_len, const uin
     if (out == NULL && need != 0) {
         return SC_ERR_ARG;
     }
-    for (i = 0; i + 3 <= in_len; i += 3) {
+    if (k == SC_B64_SSSE3) {
+        i = sc_b64_ssse3_encode(out, in, in_len);
+        o = i / 3 * 4;
+    }
+    for (; i + 3 <= in_len; i += 3) {
         uint32_t w = ((uint32_t)in[i] << 16) | ((uint32_t)in[i + 1] << 8) | in[i + 2];
         out[o++] = sextet_char(w >> 18);
         out[o++] = sextet_char(w >> 12);
@@ -151,8 +167,8 @@ sc_status sc_base64_encode(char *out, size_t out_cap, size_t *out_len, const uin
     return SC_OK;
 }
 
-sc_status sc_base64_decode(uint8_t *out, size_t out_cap, size_t *out_len, const char *b64,
-                           size_t b64_len)
+sc_status sc_b64_decode_with(sc_b64_kernel k, uint8_t *out, size_t out_cap, size_t *out_len,
+                             const char *b64, size_t b64_len)
 {
     unsigned bad = 0;
     uint64_t bad8 = 0;
@@ -180,6 +196,10 @@ sc_status sc_base64_decode(uint8_t *out, size_t out_cap, size_t *out_len, const 
         return SC_ERR_ARG;
     }
     groups = b64_len / 4;
+    if (k == SC_B64_SSSE3) { /* never the last quad */
+        g = sc_b64_ssse3_decode(out, b64, b64_len - 4, &bad) / 4;
+        o = g * 3;
+    }
     /* pairs of full quads, never the last quad (it may carry padding) */
     for (; g + 2 < groups; g += 2, o += 6) {
         decode8(out + o, (const unsigned char *)b64 + 4 * g, &bad8);

@@ -276,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_base64_rejects),
         cmocka_unit_test(test_base64_rejects_everywhere),
         cmocka_unit_test(test_base64_buffer_too_small),
+        cmocka_unit_test(test_base64_kernels_agree),
         cmocka_unit_test(test_ct_compare),
         cmocka_unit_test(test_memzero),
         cmocka_unit_test(test_status_strings),

@@ -21,6 +21,7 @@ void test_base64_known(void **state);
 void test_base64_rejects(void **state);
 void test_base64_rejects_everywhere(void **state);
 void test_base64_buffer_too_small(void **state);
+void test_base64_kernels_agree(void **state);
 void test_ct_compare(void **state);
 void test_memzero(void **state);
 

@@ -1,9 +1,11 @@
 /* Hex, strict base64, sc_ct_compare and sc_memzero. Base64 is checked against an independent
- * encoder written here. */
+ * encoder written here, and every base64 case runs through each kernel the CPU has (the
+ * portable one always), which must agree on status, length and every output byte. */
 #include "test_core.h"
 
 #include <string.h>
 
+#include "base64_internal.h"
 #include "vt_rand.h"
 
 #define SENTINEL 0xa5
@@ -126,6 +128,66 @@ void test_hex_decode_rejects(void **state)
 
 /* ---- base64 ---------------------------------------------------------------------------- */
 
+#define KERNEL_BUF 4096
+
+/* sc_base64_decode through the portable kernel and, where the CPU has it, the SSSE3 kernel from
+ * the same starting output: both must give the same status, length and bytes. */
+static sc_status b64_dec(uint8_t *out, size_t cap, size_t *len, const char *b64, size_t n)
+{
+    static uint8_t pre[KERNEL_BUF], portable[KERNEL_BUF];
+    size_t len_portable = 0;
+    sc_status st, st2;
+    int cmp = out != NULL && cap <= KERNEL_BUF && len != NULL;
+
+    if (cmp) {
+        memcpy(pre, out, cap);
+    }
+    st = sc_b64_decode_with(SC_B64_PORTABLE, out, cap, len, b64, n);
+    if (sc_b64_best_kernel() == SC_B64_PORTABLE) {
+        return st;
+    }
+    if (cmp) {
+        len_portable = *len;
+        memcpy(portable, out, cap);
+        memcpy(out, pre, cap);
+    }
+    st2 = sc_b64_decode_with(SC_B64_SSSE3, out, cap, len, b64, n);
+    assert_int_equal(st2, st);
+    if (cmp) {
+        assert_int_equal(*len, len_portable);
+        assert_memory_equal(out, portable, cap);
+    }
+    return st;
+}
+
+static sc_status b64_enc(char *out, size_t cap, size_t *len, const uint8_t *in, size_t n)
+{
+    static char pre[KERNEL_BUF], portable[KERNEL_BUF];
+    size_t len_portable = 0;
+    sc_status st, st2;
+    int cmp = out != NULL && cap <= KERNEL_BUF && len != NULL;
+
+    if (cmp) {
+        memcpy(pre, out, cap);
+    }
+    st = sc_b64_encode_with(SC_B64_PORTABLE, out, cap, len, in, n);
+    if (sc_b64_best_kernel() == SC_B64_PORTABLE) {
+        return st;
+    }
+    if (cmp) {
+        len_portable = *len;
+        memcpy(portable, out, cap);
+        memcpy(out, pre, cap);
+    }
+    st2 = sc_b64_encode_with(SC_B64_SSSE3, out, cap, len, in, n);
+    assert_int_equal(st2, st);
+    if (cmp) {
+        assert_int_equal(*len, len_portable);
+        assert_memory_equal(out, portable, cap);
+    }
+    return st;
+}
+
 /* Reference encoder (RFC 4648 section 4, padded). Returns the length. */
 static size_t ref_base64(char *out, const uint8_t *in, size_t n)
 {
@@ -166,16 +228,16 @@ void test_base64_round_trip(void **state)
         }
         rlen = ref_base64(ref, in, n);
         assert_int_equal(sc_base64_encoded_len(n), rlen);
-        VT_ASSERT_STATUS(sc_base64_encode(enc, sizeof enc, &len, in, n), SC_OK);
+        VT_ASSERT_STATUS(b64_enc(enc, sizeof enc, &len, in, n), SC_OK);
         assert_int_equal(len, rlen);
         assert_memory_equal(enc, ref, rlen);
         fill(back, sizeof back, SENTINEL);
-        VT_ASSERT_STATUS(sc_base64_decode(back, sizeof back, &len, enc, rlen), SC_OK);
+        VT_ASSERT_STATUS(b64_dec(back, sizeof back, &len, enc, rlen), SC_OK);
         assert_int_equal(len, n);
         assert_memory_equal(back, in, n);
         assert_true(sc_base64_decoded_max(rlen) >= n);
         /* exact capacity suffices */
-        VT_ASSERT_STATUS(sc_base64_decode(back, n, &len, enc, rlen), SC_OK);
+        VT_ASSERT_STATUS(b64_dec(back, n, &len, enc, rlen), SC_OK);
         assert_int_equal(len, n);
     }
 }
@@ -195,17 +257,17 @@ void test_base64_known(void **state)
     for (i = 0; i < sizeof rfc4648 / sizeof rfc4648[0]; i++) {
         size_t pl = strlen(rfc4648[i].plain), bl = strlen(rfc4648[i].b64);
 
-        VT_ASSERT_STATUS(sc_base64_encode(enc, sizeof enc, &len, (const uint8_t *)rfc4648[i].plain,
+        VT_ASSERT_STATUS(b64_enc(enc, sizeof enc, &len, (const uint8_t *)rfc4648[i].plain,
                                           pl),
                          SC_OK);
         assert_int_equal(len, bl);
         assert_memory_equal(enc, rfc4648[i].b64, bl);
-        VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, rfc4648[i].b64, bl), SC_OK);
+        VT_ASSERT_STATUS(b64_dec(out, sizeof out, &len, rfc4648[i].b64, bl), SC_OK);
         assert_int_equal(len, pl);
         assert_memory_equal(out, rfc4648[i].plain, pl);
     }
     /* both alphabet ends: "+/" is standard */
-    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, "+/+/", 4), SC_OK);
+    VT_ASSERT_STATUS(b64_dec(out, sizeof out, &len, "+/+/", 4), SC_OK);
     assert_int_equal(len, 3);
     assert_int_equal(out[0], 0xfb);
     assert_int_equal(out[1], 0xff);
@@ -235,7 +297,7 @@ void test_base64_rejects(void **state)
         sc_status st;
 
         fill(out, sizeof out, SENTINEL);
-        st = sc_base64_decode(out, sizeof out, &len, bad[i], bad_len[i]);
+        st = b64_dec(out, sizeof out, &len, bad[i], bad_len[i]);
         if (st != SC_ERR_BASE64) {
             fail_msg("base64 \"%s\" (%zu chars): %s, expected SC_ERR_BASE64", bad[i], bad_len[i],
                      sc_status_name(st));
@@ -245,14 +307,14 @@ void test_base64_rejects(void **state)
         }
     }
     /* the canonical neighbours of the unused-bit cases decode */
-    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, "QQ==", 4), SC_OK);
+    VT_ASSERT_STATUS(b64_dec(out, sizeof out, &len, "QQ==", 4), SC_OK);
     assert_int_equal(len, 1);
     assert_int_equal(out[0], 'A');
-    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, "QUI=", 4), SC_OK);
+    VT_ASSERT_STATUS(b64_dec(out, sizeof out, &len, "QUI=", 4), SC_OK);
     assert_int_equal(len, 2);
-    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, (size_t *)vt_null(), "QQ==", 4),
+    VT_ASSERT_STATUS(b64_dec(out, sizeof out, (size_t *)vt_null(), "QQ==", 4),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_base64_decode(out, sizeof out, &len, NULL, 4), SC_ERR_ARG);
+    VT_ASSERT_STATUS(b64_dec(out, sizeof out, &len, NULL, 4), SC_ERR_ARG);
 }
 
 /* Every character position of a long string (most are decoded 8 at a time, the last quads
@@ -269,7 +331,7 @@ void test_base64_rejects_everywhere(void **state)
     for (j = 0; j < sizeof raw; j++) {
         raw[j] = (uint8_t)(j * 37 + 11);
     }
-    assert_int_equal(sc_base64_encode(b64, sizeof b64, &len, raw, sizeof raw), SC_OK);
+    assert_int_equal(b64_enc(b64, sizeof b64, &len, raw, sizeof raw), SC_OK);
     assert_int_equal(len, 200);
     for (c = 0; c < 256; c++) {
         int in_alphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
@@ -279,7 +341,7 @@ void test_base64_rejects_everywhere(void **state)
             memcpy(bad, b64, sizeof bad);
             bad[pos] = (char)c;
             fill(out, sizeof out, SENTINEL);
-            st = sc_base64_decode(out, sizeof out, &len, bad, 200);
+            st = b64_dec(out, sizeof out, &len, bad, 200);
             if (in_alphabet) {
                 assert_int_equal(st, SC_OK);
             } else {
@@ -304,23 +366,77 @@ void test_base64_buffer_too_small(void **state)
     /* decode: *out_len is the exact decoded length, not the upper bound */
     fill(out, sizeof out, SENTINEL);
     len = 0;
-    VT_ASSERT_STATUS(sc_base64_decode(out, 4, &len, "Zm9vYmE=", 8), SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(b64_dec(out, 4, &len, "Zm9vYmE=", 8), SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, 5);
     assert_true(all(out, sizeof out, SENTINEL));
-    VT_ASSERT_STATUS(sc_base64_decode(out, 3, &len, "Zm9vYg==", 8), SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(b64_dec(out, 3, &len, "Zm9vYg==", 8), SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, 4);
-    VT_ASSERT_STATUS(sc_base64_decode(out, 5, &len, "Zm9vYmE=", 8), SC_OK);
+    VT_ASSERT_STATUS(b64_dec(out, 5, &len, "Zm9vYmE=", 8), SC_OK);
     assert_int_equal(len, 5);
     /* encode: *out_len is the encoded length, nothing written */
     memset(enc, SENTINEL, sizeof enc);
-    VT_ASSERT_STATUS(sc_base64_encode(enc, 7, &len, (const uint8_t *)"fooba", 5),
+    VT_ASSERT_STATUS(b64_enc(enc, 7, &len, (const uint8_t *)"fooba", 5),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, 8);
     assert_true(all((uint8_t *)enc, sizeof enc, SENTINEL));
-    VT_ASSERT_STATUS(sc_base64_encode(enc, 8, &len, (const uint8_t *)"fooba", 5), SC_OK);
+    VT_ASSERT_STATUS(b64_enc(enc, 8, &len, (const uint8_t *)"fooba", 5), SC_OK);
     assert_memory_equal(enc, "Zm9vYmE=", 8);
-    VT_ASSERT_STATUS(sc_base64_encode(enc, 8, (size_t *)vt_null(), (const uint8_t *)"f", 1),
+    VT_ASSERT_STATUS(b64_enc(enc, 8, (size_t *)vt_null(), (const uint8_t *)"f", 1),
                      SC_ERR_ARG);
+}
+
+/* Random strings, mostly in the alphabet with a stray character, '=' or wrong length here and
+ * there, and random byte strings: the public functions (best kernel) and the portable kernel
+ * agree on every one. The SSSE3 kernel is additionally exercised by every case above. */
+void test_base64_kernels_agree(void **state)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static char b64[KERNEL_BUF], enc_a[KERNEL_BUF], enc_b[KERNEL_BUF];
+    static uint8_t raw[KERNEL_BUF], dec_a[KERNEL_BUF], dec_b[KERNEL_BUF];
+    size_t round, i, n, la, lb;
+
+    (void)state;
+    if (sc_b64_best_kernel() == SC_B64_PORTABLE) {
+        print_message("[  SKIPPED ] base64 kernels: this CPU runs only the portable kernel\n");
+        skip();
+    }
+    vt_rand_seed(0x6b65726e656c7321ull);
+    for (round = 0; round < 4000; round++) {
+        uint8_t r[4];
+        sc_status sa, sb;
+
+        vt_rand_bytes(r, sizeof r);
+        n = (((size_t)r[0] << 8) | r[1]) % 3001;
+        vt_rand_bytes(raw, n);
+        /* encoding */
+        sa = sc_b64_encode_with(SC_B64_PORTABLE, enc_a, sizeof enc_a, &la, raw, n);
+        sb = sc_base64_encode(enc_b, sizeof enc_b, &lb, raw, n);
+        assert_int_equal(sa, SC_OK);
+        assert_int_equal(sb, SC_OK);
+        assert_int_equal(la, lb);
+        assert_memory_equal(enc_a, enc_b, la);
+        /* decoding: the encoding itself, or a damaged copy of it */
+        memcpy(b64, enc_a, la);
+        if (r[2] % 2 == 0 && la > 0) {
+            size_t pos = (((size_t)r[3] << 8) | r[2]) % la;
+            b64[pos] = (r[3] % 4 == 0) ? '=' : (r[3] % 4 == 1) ? (char)r[2]
+                                                                : alphabet[r[3] % 64];
+        }
+        if (r[2] % 5 == 1 && la > 0) {
+            la--; /* length no longer a multiple of 4 */
+        }
+        for (i = 0; i < 2; i++) { /* room for the longest decoding, then 3 bytes less */
+            size_t cap = sc_base64_decoded_max(la) - i * 3 * (la >= 4), da = 0, db = 0;
+            memset(dec_a, SENTINEL, sizeof dec_a);
+            memset(dec_b, SENTINEL, sizeof dec_b);
+            sa = sc_b64_decode_with(SC_B64_PORTABLE, dec_a, cap, &da, b64, la);
+            sb = sc_base64_decode(dec_b, cap, &db, b64, la);
+            assert_int_equal(sa, sb);
+            assert_int_equal(da, db);
+            assert_memory_equal(dec_a, dec_b, sizeof dec_a);
+        }
+    }
 }
 
 /* ---- compare and wipe ------------------------------------------------------------------ */

@@ -1,0 +1,38 @@
+/* Base64 kernels shared by core/base64.c and core/base64_simd.c, and exercised directly by the
+ * tests so that every kernel the machine can run is checked against the same cases. */
+#ifndef SOFTCHAT_CORE_BASE64_INTERNAL_H
+#define SOFTCHAT_CORE_BASE64_INTERNAL_H
+
+#include <softchat/encoding.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which bulk kernel encodes and decodes the body of a string. Both compute the same function;
+ * the tail (and the last quad, which may carry padding) is always done by the portable code. */
+typedef enum {
+    SC_B64_PORTABLE = 0, /* 64-bit words (SWAR), any CPU */
+    SC_B64_SSSE3 = 1     /* 16 characters per step with SSSE3 byte shuffles (x86-64) */
+} sc_b64_kernel;
+
+/* The fastest kernel this CPU runs: SC_B64_SSSE3 on x86-64 CPUs with SSSE3, otherwise
+ * SC_B64_PORTABLE. Reads the CPU's feature flags; no state is kept. */
+sc_b64_kernel sc_b64_best_kernel(void);
+
+/* SSSE3 bulk encoding: encodes 12-byte blocks of in while 16 bytes are readable from the block
+ * start, writing 16 characters per block to out. Returns the bytes consumed (a multiple of 12;
+ * 0 when the build has no SSSE3 kernel). Callers ensure the CPU has SSSE3. */
+size_t sc_b64_ssse3_encode(char *out, const uint8_t *in, size_t in_len);
+
+/* SSSE3 bulk decoding: decodes 16-character blocks of in (no padding) into 12 bytes each.
+ * Returns the characters consumed (a multiple of 16; 0 without an SSSE3 kernel). Characters
+ * outside the alphabet set *bad to non-zero; the work does not depend on the characters. */
+size_t sc_b64_ssse3_decode(uint8_t *out, const char *in, size_t in_len, unsigned *bad);
+
+/* sc_base64_encode and sc_base64_decode with an explicit kernel (same contracts). */
+sc_status sc_b64_encode_with(sc_b64_kernel k, char *out, size_t out_cap, size_t *out_len,
+                             const uint8_t *in, size_t in_len);
+sc_status sc_b64_decode_with(sc_b64_kernel k, uint8_t *out, size_t out_cap, size_t *out_len,
+                             const char *b64, size_t b64_len);
+
+#endif
