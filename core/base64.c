@@ -1,5 +1,5 @@
-/* Padded standard base64 (RFC 4648 section 4): encoding, and strict canonical decoding whose
- * alphabet lookups do not branch on the character and use no tables (payloads may carry
+/* Padded standard base64 (RFC 4648 section 4): encoding, and strict canonical decoding, whose
+ * alphabet mappings do not branch on the data and use no tables (payloads may carry
  * secrets). The bulk of the input is decoded 8 characters at a time in a 64-bit word
  * (SWAR: one byte lane per character), or 16 at a time by the SSSE3 kernel where the CPU has
  * it (core/base64_simd.c), the tail one character at a time; all compute the same function. */
@@ -103,10 +103,47 @@ static void decode8(uint8_t out[6], const unsigned char *in, uint64_t *bad)
     }
 }
 
+/* Encodes 6 bytes into 8 characters: the sextets are spread one per byte lane (the reverse of
+ * decode8's gather), then mapped to the alphabet lane-wise as in sextet_char. Every lane stays
+ * within 0..137 through the sums, so plain 64-bit arithmetic never carries between lanes. */
+static void encode6(char out[8], const uint8_t in[6])
+{
+    uint64_t w = ((uint64_t)in[0] << 40) | ((uint64_t)in[1] << 32) | ((uint64_t)in[2] << 24) |
+                 ((uint64_t)in[3] << 16) | ((uint64_t)in[4] << 8) | in[5];
+    uint64_t x = (w >> 24) | ((w & 0xffffffull) << 32);
+    uint64_t ge26, ge52, ge62, ge63;
+
+    x = ((x >> 12) & 0x00000fff00000fffull) | ((x & 0x00000fff00000fffull) << 16);
+    x = ((x >> 6) & 0x003f003f003f003full) | ((x & 0x003f003f003f003full) << 8);
+    /* 1 in each lane whose sextet is >= k (lanes < 64: x + 128 - k never carries) */
+    ge26 = ((x + B8(128 - 26)) >> 7) & B8(1);
+    ge52 = ((x + B8(128 - 52)) >> 7) & B8(1);
+    ge62 = ((x + B8(128 - 62)) >> 7) & B8(1);
+    ge63 = ((x + B8(128 - 63)) >> 7) & B8(1);
+    x = x + B8('A') + ge26 * 6u + ge63 * 3u - ge52 * 75u - ge62 * 15u;
+    /* spelled out so that compilers merge the stores */
+    out[0] = (char)(uint8_t)x;
+    out[1] = (char)(uint8_t)(x >> 8);
+    out[2] = (char)(uint8_t)(x >> 16);
+    out[3] = (char)(uint8_t)(x >> 24);
+    out[4] = (char)(uint8_t)(x >> 32);
+    out[5] = (char)(uint8_t)(x >> 40);
+    out[6] = (char)(uint8_t)(x >> 48);
+    out[7] = (char)(uint8_t)(x >> 56);
+}
+
+/* 1 when v >= k (v, k < 2^31), else 0; no branch. */
+static unsigned ge(unsigned v, unsigned k)
+{
+    return ((k - 1u - v) >> (sizeof(unsigned) * 8 - 1)) & 1u;
+}
+
+/* The character of sextet v, by arithmetic rather than a table (the bytes may be secret):
+ * 'A' + v, moved on at 26 ('a'), 52 ('0'), 62 ('+') and 63 ('/'). */
 static char sextet_char(unsigned v)
 {
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    return tab[v & 63u];
+    v &= 63u;
+    return (char)(v + 'A' + 6u * ge(v, 26) - 75u * ge(v, 52) - 15u * ge(v, 62) + 3u * ge(v, 63));
 }
 
 sc_status sc_base64_encode(char *out, size_t out_cap, size_t *out_len, const uint8_t *in,
@@ -143,6 +180,9 @@ sc_status sc_b64_encode_with(sc_b64_kernel k, char *out, size_t out_cap, size_t 
     if (k == SC_B64_SSSE3) {
         i = sc_b64_ssse3_encode(out, in, in_len);
         o = i / 3 * 4;
+    }
+    for (; i + 6 <= in_len; i += 6, o += 8) {
+        encode6(out + o, in + i);
     }
     for (; i + 3 <= in_len; i += 3) {
         uint32_t w = ((uint32_t)in[i] << 16) | ((uint32_t)in[i + 1] << 8) | in[i + 2];
