@@ -10,6 +10,10 @@
 #include "ops_internal.h"
 
 #define CHUNK 65536
+/* unwrap cycles through this many gift wraps, each with its own one-time key: more than the
+ * curve adapter keeps lifted, so every wrap key is lifted again, as in real traffic, while the
+ * seal's key (the sender, alice) repeats, as in a conversation */
+#define UNWRAP_WRAPS 8
 
 typedef struct msg_state {
     sc_ctx *ctx;
@@ -19,8 +23,9 @@ typedef struct msg_state {
     size_t content_len;
     sc_event rumor;
     uint8_t rumor_buf[1024];
-    char *out, *wrap;
-    size_t out_cap, wrap_len;
+    char *out, *wraps[UNWRAP_WRAPS];
+    size_t out_cap, wrap_lens[UNWRAP_WRAPS];
+    unsigned next_wrap;
     void *scratch, *arena;
     size_t scratch_cap, arena_cap;
     uint8_t *plain, *blob, *chunk_out;
@@ -31,6 +36,7 @@ typedef struct msg_state {
 static void msg_teardown(void *p)
 {
     msg_state *s = p;
+    unsigned i;
 
     if (s == NULL) {
         return;
@@ -39,7 +45,9 @@ static void msg_teardown(void *p)
     sc_identity_erase(&s->bob);
     sc_ctx_free(s->ctx);
     free(s->out);
-    free(s->wrap);
+    for (i = 0; i < UNWRAP_WRAPS; i++) {
+        free(s->wraps[i]);
+    }
     free(s->scratch);
     free(s->arena);
     free(s->plain);
@@ -82,6 +90,7 @@ static int msg_setup(void **out, const char *backend, size_t bytes)
     sc_nip59_opts opts;
     uint8_t sec[32];
     size_t used;
+    unsigned k;
 
     *out = s;
     if (s == NULL || bench_ctx_new(&s->ctx, backend) != 0) {
@@ -106,25 +115,33 @@ static int msg_setup(void **out, const char *backend, size_t bytes)
     s->out_cap = sc_nip59_wrap_len(&s->rumor, &opts) + 4096;
     s->scratch_cap = sc_nip59_wrap_scratch_len(&s->rumor, &opts) + 4096;
     s->out = malloc(s->out_cap);
-    s->wrap = malloc(s->out_cap);
     s->scratch = malloc(s->scratch_cap);
-    if (s->out == NULL || s->wrap == NULL || s->scratch == NULL ||
-        sc_nip59_wrap(s->ctx, s->wrap, s->out_cap, &s->wrap_len, s->scratch, s->scratch_cap,
-                      &s->rumor, &s->alice, s->bob_pub, &opts) != SC_OK) {
+    if (s->out == NULL || s->scratch == NULL) {
         return -1;
     }
-    s->arena_cap = sc_nip59_unwrap_arena_bound(s->wrap_len);
+    for (k = 0; k < UNWRAP_WRAPS; k++) {
+        s->wraps[k] = malloc(s->out_cap);
+        if (s->wraps[k] == NULL ||
+            sc_nip59_wrap(s->ctx, s->wraps[k], s->out_cap, &s->wrap_lens[k], s->scratch,
+                          s->scratch_cap, &s->rumor, &s->alice, s->bob_pub, &opts) != SC_OK) {
+            return -1;
+        }
+        if (sc_nip59_unwrap_arena_bound(s->wrap_lens[k]) > s->arena_cap) {
+            s->arena_cap = sc_nip59_unwrap_arena_bound(s->wrap_lens[k]);
+        }
+    }
     s->arena = malloc(s->arena_cap);
     if (s->arena == NULL) {
         return -1;
     }
-    {
+    for (k = 0; k < UNWRAP_WRAPS; k++) {
         sc_event r;
-        return sc_nip59_unwrap(s->ctx, &r, NULL, s->arena, s->arena_cap, &used, s->wrap,
-                               s->wrap_len, &s->bob) == SC_OK
-                   ? 0
-                   : -1;
+        if (sc_nip59_unwrap(s->ctx, &r, NULL, s->arena, s->arena_cap, &used, s->wraps[k],
+                            s->wrap_lens[k], &s->bob) != SC_OK) {
+            return -1;
+        }
     }
+    return 0;
 }
 
 static int run_rumor(void *p, uint64_t n)
@@ -188,8 +205,10 @@ static int run_unwrap(void *p, uint64_t n)
     size_t used;
 
     while (n--) {
-        if (sc_nip59_unwrap(s->ctx, &r, NULL, s->arena, s->arena_cap, &used, s->wrap, s->wrap_len,
-                            &s->bob) != SC_OK) {
+        unsigned k = s->next_wrap;
+        s->next_wrap = (k + 1) % UNWRAP_WRAPS;
+        if (sc_nip59_unwrap(s->ctx, &r, NULL, s->arena, s->arena_cap, &used, s->wraps[k],
+                            s->wrap_lens[k], &s->bob) != SC_OK) {
             return -1;
         }
     }

@@ -231,6 +231,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_own_decrypt_order, &env),
         cmocka_unit_test_prestate(test_own_buffers, &env),
         cmocka_unit_test_prestate(test_own_conversation, &env),
+        cmocka_unit_test_prestate(test_own_peer_cache, &env),
         cmocka_unit_test_prestate(test_own_random_nonce, &env),
         cmocka_unit_test_prestate(test_own_in_place, &env),
         cmocka_unit_test_prestate(test_own_b64_in_place, &env),

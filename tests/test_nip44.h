@@ -88,6 +88,7 @@ void test_own_decrypt_statuses(void **state);
 void test_own_decrypt_order(void **state);
 void test_own_buffers(void **state);
 void test_own_conversation(void **state);
+void test_own_peer_cache(void **state);
 void test_own_random_nonce(void **state);
 void test_own_in_place(void **state);
 void test_own_b64_in_place(void **state);
