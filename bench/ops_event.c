@@ -12,12 +12,18 @@
 
 #define BATCH 1000
 #define MAX_THREADS 64
+/* Events are signed by AUTHORS keys in turn, and parse_verify_event cycles through ROTATE
+ * of them: more keys than the curve adapter keeps lifted, so every verification lifts its
+ * public key, as for a stream of events from many authors. */
+#define AUTHORS 64
+#define ROTATE 16
 
 typedef struct event_state {
     sc_ctx *ctx[MAX_THREADS];
     unsigned threads;
-    sc_identity me;
+    sc_identity authors[AUTHORS]; /* authors[0] also signs sign_event */
     char content[64];
+    unsigned next; /* parse_verify_event: the next event */
     char *json[BATCH]; /* signed events as JSON */
     size_t json_len[BATCH];
     sc_event ev[BATCH]; /* parsed views (verify_batch) */
@@ -42,7 +48,9 @@ static void event_teardown(void *p)
         free(s->arena[i]);
     }
     free(s->arena1);
-    sc_identity_erase(&s->me);
+    for (i = 0; i < AUTHORS; i++) {
+        sc_identity_erase(&s->authors[i]);
+    }
     free(s);
 }
 
@@ -58,7 +66,7 @@ static int make_event(event_state *s, unsigned i, size_t content_len)
     ev.created_at = 1700000000 + (int64_t)i;
     ev.content.ptr = s->content;
     ev.content.len = content_len;
-    if (sc_event_sign(s->ctx[0], &ev, &s->me) != SC_OK) {
+    if (sc_event_sign(s->ctx[0], &ev, &s->authors[i % AUTHORS]) != SC_OK) {
         return -1;
     }
     n = sc_event_json_len(&ev, SC_JSON_OBJECT);
@@ -87,9 +95,12 @@ static int event_setup_common(event_state **out, const char *backend, unsigned t
             return -1;
         }
     }
-    memset(sec, 0x33, sizeof sec);
-    if (sc_identity_import(s->ctx[0], &s->me, sec) != SC_OK) {
-        return -1;
+    for (i = 0; i < AUTHORS; i++) {
+        memset(sec, 0x33, sizeof sec);
+        sec[31] = (uint8_t)i;
+        if (sc_identity_import(s->ctx[0], &s->authors[i], sec) != SC_OK) {
+            return -1;
+        }
     }
     for (i = 0; i < events; i++) {
         if (make_event(s, i, 32) != 0) {
@@ -122,7 +133,7 @@ static int run_sign(void *p, uint64_t n)
     ev.content.ptr = s->content;
     ev.content.len = 32;
     while (n--) {
-        if (sc_event_sign(s->ctx[0], &ev, &s->me) != SC_OK) {
+        if (sc_event_sign(s->ctx[0], &ev, &s->authors[0]) != SC_OK) {
             return -1;
         }
     }
@@ -132,11 +143,17 @@ static int run_sign(void *p, uint64_t n)
 static int parse_setup(void **out, const char *backend, size_t bytes)
 {
     event_state *s;
-    int rc = event_setup_common(&s, backend, 1, 1);
+    int rc = event_setup_common(&s, backend, 1, ROTATE);
+    unsigned i;
 
     *out = s;
-    if (rc != 0 || s->json_len[0] != bytes) {
-        return -1; /* the contract fixes the serialized size */
+    if (rc != 0) {
+        return -1;
+    }
+    for (i = 0; i < ROTATE; i++) {
+        if (s->json_len[i] != bytes) {
+            return -1; /* the contract fixes the serialized size */
+        }
     }
     s->arena1_cap = sc_event_parse_arena_bound(bytes);
     s->arena1 = malloc(s->arena1_cap);
@@ -150,7 +167,9 @@ static int run_parse_verify(void *p, uint64_t n)
     size_t used;
 
     while (n--) {
-        if (sc_event_parse(&ev, s->arena1, s->arena1_cap, &used, s->json[0], s->json_len[0],
+        unsigned i = s->next;
+        s->next = (i + 1) % ROTATE;
+        if (sc_event_parse(&ev, s->arena1, s->arena1_cap, &used, s->json[i], s->json_len[i],
                            NULL) != SC_OK ||
             sc_event_verify(s->ctx[0], &ev) != SC_OK) {
             return -1;

@@ -13,7 +13,7 @@
 /* unwrap cycles through this many gift wraps, each with its own one-time key: more than the
  * curve adapter keeps lifted, so every wrap key is lifted again, as in real traffic, while the
  * seal's key (the sender, alice) repeats, as in a conversation */
-#define UNWRAP_WRAPS 8
+#define UNWRAP_WRAPS 16
 
 typedef struct msg_state {
     sc_ctx *ctx;

@@ -139,6 +139,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_utf8_table, &env),
         cmocka_unit_test_prestate(test_streamed_id_matches_text, &env),
         cmocka_unit_test_prestate(test_sign_verify, &env),
+        cmocka_unit_test_prestate(test_verify_key_cache, &env),
         cmocka_unit_test_prestate(test_sign_reproduces_vector, &env),
         cmocka_unit_test_prestate(test_tamper, &env),
         cmocka_unit_test_prestate(test_sign_failures, &env),

@@ -60,6 +60,7 @@ void test_utf8_table(void **state);
 void test_streamed_id_matches_text(void **state);
 
 /* test_event_sign.c */
+void test_verify_key_cache(void **state);
 void test_sign_verify(void **state);
 void test_sign_reproduces_vector(void **state);
 void test_tamper(void **state);

@@ -7,10 +7,11 @@
  * the sc_ctx's RNG, and its illegal-argument and error callbacks record instead of aborting
  * (libsecp256k1's default callbacks call abort(), which would kill a host app).
  *
- * ECDH keeps the last few peer keys it lifted (x -> point): lifting an x coordinate is a square
- * root (4.5-5 us, a tenth of the ECDH), and a context usually talks to the same peers again.
- * Public keys are public, so the lookup may compare and branch on them; the secret key never
- * takes part. Only keys that lifted are kept. */
+ * Verification and ECDH keep the public keys they lifted most recently (x -> point): lifting an
+ * x coordinate is a square root (4.5-5 us, an eighth of a verification), and a context meets
+ * the same keys again (a gift wrap's key is verified, then used for ECDH; a conversation's peer
+ * recurs). Public keys are public, so the lookup may compare and branch on them; secret keys
+ * never take part. Only keys that lift are kept. */
 #include <softchat/backend.h>
 #include <softchat/encoding.h>
 
@@ -27,7 +28,7 @@
 
 typedef char keypair_size_matches[(sizeof(secp256k1_keypair) == SC_CURVE_KEYPAIR_BYTES) ? 1 : -1];
 
-#define PEER_CACHE 4 /* peer keys kept lifted for ECDH, replaced round-robin */
+#define PEER_CACHE 8 /* public keys kept lifted, most recently used first */
 
 typedef struct peer_entry {
     uint8_t x[32];
@@ -38,8 +39,8 @@ typedef struct curve_state {
     secp256k1_context *ctx;
     size_t mem_size;
     unsigned long illegal; /* illegal-argument or error callbacks seen since the last call */
-    peer_entry peers[PEER_CACHE];
-    unsigned n_peers, next_peer;
+    peer_entry peers[PEER_CACHE]; /* peers[0] is the most recently used */
+    unsigned n_peers;
 } curve_state;
 
 /* The context memory follows the header, aligned for any object. */
@@ -108,6 +109,44 @@ static void curve_teardown(sc_bstate *st)
     free(cs);
 }
 
+/* Moves peers[i] to the front (most recently used). */
+static void peer_to_front(curve_state *cs, unsigned i)
+{
+    peer_entry e = cs->peers[i];
+
+    memmove(&cs->peers[1], &cs->peers[0], i * sizeof e);
+    cs->peers[0] = e;
+}
+
+/* The even-y point with x coordinate pub: from the cache, or lifted and cached in place of the
+ * least recently used key. Returns 1, or 0 when no point has that x (nothing cached then). */
+static int peer_point(curve_state *cs, secp256k1_pubkey *point, const uint8_t pub[32])
+{
+    unsigned char compressed[33];
+    unsigned i;
+
+    for (i = 0; i < cs->n_peers; i++) {
+        if (memcmp(cs->peers[i].x, pub, 32) == 0) {
+            *point = cs->peers[i].point;
+            peer_to_front(cs, i);
+            return 1;
+        }
+    }
+    compressed[0] = 0x02; /* lift_x: the even-y point (BIP-340; for ECDH x(d*P) = x(d*(-P))) */
+    memcpy(compressed + 1, pub, 32);
+    if (!secp256k1_ec_pubkey_parse(cs->ctx, point, compressed, sizeof compressed)) {
+        return 0;
+    }
+    if (cs->n_peers < PEER_CACHE) {
+        cs->n_peers++;
+    }
+    i = cs->n_peers - 1; /* a free slot, or the least recently used one */
+    memcpy(cs->peers[i].x, pub, 32);
+    cs->peers[i].point = *point;
+    peer_to_front(cs, i);
+    return 1;
+}
+
 static sc_status curve_keypair(sc_bstate *st, sc_curve_keypair *kp, uint8_t pub[32],
                                const uint8_t sec[32])
 {
@@ -152,10 +191,12 @@ static sc_status curve_verify(sc_bstate *st, const uint8_t sig[64], const uint8_
                               size_t msg_len, const uint8_t pub[32])
 {
     curve_state *cs = state_of(st);
+    secp256k1_pubkey point;
     secp256k1_xonly_pubkey xpk;
     int ok;
 
-    ok = secp256k1_xonly_pubkey_parse(cs->ctx, &xpk, pub) &&
+    ok = peer_point(cs, &point, pub) &&
+         secp256k1_xonly_pubkey_from_pubkey(cs->ctx, &xpk, NULL, &point) &&
          secp256k1_schnorrsig_verify(cs->ctx, sig, msg, msg_len, &xpk);
     return result(cs, ok, SC_ERR_INVALID_SIG);
 }
@@ -167,34 +208,6 @@ static int copy_x(unsigned char *output, const unsigned char *x32, const unsigne
     (void)y32;
     (void)data;
     memcpy(output, x32, 32);
-    return 1;
-}
-
-/* The even-y point with x coordinate pub: from the peer cache, or lifted and cached.
- * Returns 1, or 0 when no point has that x (nothing cached then). */
-static int peer_point(curve_state *cs, secp256k1_pubkey *point, const uint8_t pub[32])
-{
-    unsigned char compressed[33];
-    unsigned i;
-
-    for (i = 0; i < cs->n_peers; i++) {
-        if (memcmp(cs->peers[i].x, pub, 32) == 0) {
-            *point = cs->peers[i].point;
-            return 1;
-        }
-    }
-    compressed[0] = 0x02; /* lift_x: the even-y point; x(d*P) = x(d*(-P)) either way */
-    memcpy(compressed + 1, pub, 32);
-    if (!secp256k1_ec_pubkey_parse(cs->ctx, point, compressed, sizeof compressed)) {
-        return 0;
-    }
-    i = cs->next_peer;
-    memcpy(cs->peers[i].x, pub, 32);
-    cs->peers[i].point = *point;
-    cs->next_peer = (i + 1) % PEER_CACHE;
-    if (cs->n_peers < PEER_CACHE) {
-        cs->n_peers++;
-    }
     return 1;
 }
 
