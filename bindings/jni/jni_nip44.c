@@ -20,6 +20,21 @@ static int conversation(JNIEnv *env, sc_ctx *ctx, jbyteArray sec, jbyteArray pee
     return st == SC_OK ? 1 : scj_throw_status(env, st);
 }
 
+/* The common start of both calls: data copied to native memory and the conversation key.
+ * Returns 1, or 0 with an exception pending (nothing left to free). */
+static int begin(JNIEnv *env, jlong ctx, jbyteArray sec, jbyteArray peer, jbyteArray data,
+                 const char *what, scj_buf *in, uint8_t ck[SC_NIP44_KEY_BYTES])
+{
+    if (!scj_in(env, data, in, what)) {
+        return 0;
+    }
+    if (!conversation(env, scj_ctx(ctx), sec, peer, ck)) {
+        scj_free(in);
+        return 0;
+    }
+    return 1;
+}
+
 JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Encrypt0(
     JNIEnv *env, jclass cls, jlong ctx, jbyteArray sec, jbyteArray peer, jbyteArray plain)
 {
@@ -30,11 +45,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Encrypt0(
     jbyteArray res = NULL;
 
     (void)cls;
-    if (!scj_in(env, plain, &pt, "plaintext")) {
-        return NULL;
-    }
-    if (!conversation(env, scj_ctx(ctx), sec, peer, ck)) {
-        scj_free(&pt);
+    if (!begin(env, ctx, sec, peer, plain, "plaintext", &pt, ck)) {
         return NULL;
     }
     /* the library checks arguments and policy first and then reports the size it needs */
@@ -69,11 +80,7 @@ JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Decrypt0(
     jbyteArray res = NULL;
 
     (void)cls;
-    if (!scj_in(env, payload, &in, "payload")) {
-        return NULL;
-    }
-    if (!conversation(env, scj_ctx(ctx), sec, peer, ck)) {
-        scj_free(&in);
+    if (!begin(env, ctx, sec, peer, payload, "payload", &in, ck)) {
         return NULL;
     }
     if (in.len > SC_NIP44_DEFAULT_MAX_PAYLOAD) {
