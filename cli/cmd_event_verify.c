@@ -60,44 +60,22 @@ static int verify_one(verifier *v, const unsigned char *json, size_t len)
     return cli_buf_addc(&v->out, '\n');
 }
 
-/* Turns one splitter item into a verdict line. */
-static int handle(verifier *v, cli_jscan *s, cli_jscan_item item)
+/* The reader's callbacks. */
+static int on_value(void *user, const unsigned char *json, size_t len)
 {
-    switch (item) {
-    case CLI_JSCAN_VALUE:
-        return verify_one(v, s->value.p, s->value.len);
-    case CLI_JSCAN_GARBAGE:
-        return add_invalid(v, SC_ERR_JSON, "unexpected data between events (skipped up to the "
-                                           "next '{')");
-    case CLI_JSCAN_TOO_LARGE:
-        return add_invalid(v, SC_ERR_TOO_LARGE, "event larger than 1048576 bytes (skipped)");
-    case CLI_JSCAN_TOO_DEEP:
-        return add_invalid(v, SC_ERR_TOO_LARGE, "event nested deeper than 256 levels (skipped)");
-    case CLI_JSCAN_BROKEN:
-        return add_invalid(v, SC_ERR_JSON, "raw control character inside a string (skipped up "
-                                           "to the next '{')");
-    case CLI_JSCAN_MISMATCH:
-        return add_invalid(v, SC_ERR_JSON, "mismatched bracket (skipped up to the next '{')");
-    case CLI_JSCAN_TRUNCATED:
-        return add_invalid(v, SC_ERR_JSON, "input ends inside an event");
-    case CLI_JSCAN_NOMEM:
-        return CLI_ERROR;
-    case CLI_JSCAN_MORE:
-        break;
-    }
-    return CLI_OK;
+    return verify_one((verifier *)user, json, len);
 }
 
-/* The splitter callback: one result for this command. */
-static int handle_item(void *user, cli_jscan *s, cli_jscan_item item)
+static int on_skip(void *user, sc_status st, const char *reason)
 {
-    return handle((verifier *)user, s, item);
+    return add_invalid((verifier *)user, st, reason);
 }
 
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage)
 {
     sc_ctx ctx;
     verifier v;
+    const cli_jscan_reader reader = {on_value, on_skip, "event", "an event", &v};
     cli_jscan s;
     size_t n_pos;
     int rc;
@@ -112,7 +90,7 @@ int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *us
     memset(&v, 0, sizeof v);
     v.ctx = &ctx;
     cli_jscan_init(&s, EVENT_MAX);
-    rc = cli_jscan_stream(&s, &v.out, handle_item, &v);
+    rc = cli_jscan_stream(&s, &v.out, &reader);
     if (rc == CLI_OK && v.n_events == 0) {
         rc = cli_fail(CLI_INVALID, "no event in the input");
     } else if (rc == CLI_OK && v.n_invalid > 0) {

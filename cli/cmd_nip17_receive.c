@@ -102,38 +102,15 @@ static int receive_one(receiver *r, const unsigned char *json, size_t len)
     return rc;
 }
 
-/* Turns one splitter item into a message line or a skip line. */
-static int handle(receiver *r, cli_jscan *s, cli_jscan_item item)
+/* The reader's callbacks. */
+static int on_value(void *user, const unsigned char *json, size_t len)
 {
-    switch (item) {
-    case CLI_JSCAN_VALUE:
-        return receive_one(r, s->value.p, s->value.len);
-    case CLI_JSCAN_GARBAGE:
-        return skip(r, SC_ERR_JSON, "unexpected data between gift wraps (skipped up to the "
-                                    "next '{')");
-    case CLI_JSCAN_TOO_LARGE:
-        return skip(r, SC_ERR_TOO_LARGE, "gift wrap larger than 1048576 bytes (skipped)");
-    case CLI_JSCAN_TOO_DEEP:
-        return skip(r, SC_ERR_TOO_LARGE, "gift wrap nested deeper than 256 levels (skipped)");
-    case CLI_JSCAN_BROKEN:
-        return skip(r, SC_ERR_JSON, "raw control character inside a string (skipped up to the "
-                                    "next '{')");
-    case CLI_JSCAN_MISMATCH:
-        return skip(r, SC_ERR_JSON, "mismatched bracket (skipped up to the next '{')");
-    case CLI_JSCAN_TRUNCATED:
-        return skip(r, SC_ERR_JSON, "input ends inside a gift wrap");
-    case CLI_JSCAN_NOMEM:
-        return CLI_ERROR;
-    case CLI_JSCAN_MORE:
-        break;
-    }
-    return CLI_OK;
+    return receive_one((receiver *)user, json, len);
 }
 
-/* The splitter callback: one result for this command. */
-static int handle_item(void *user, cli_jscan *s, cli_jscan_item item)
+static int on_skip(void *user, sc_status st, const char *reason)
 {
-    return handle((receiver *)user, s, item);
+    return skip((receiver *)user, st, reason);
 }
 
 int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *usage)
@@ -143,6 +120,7 @@ int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *u
     sc_identity id;
     sc_ctx ctx;
     receiver r;
+    const cli_jscan_reader reader = {on_value, on_skip, "gift wrap", "a gift wrap", &r};
     cli_jscan s;
     size_t n_pos;
     int rc;
@@ -168,7 +146,7 @@ int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *u
     r.ctx = &ctx;
     r.me = &id;
     cli_jscan_init(&s, WRAP_MAX);
-    rc = cli_jscan_stream(&s, &r.out, handle_item, &r);
+    rc = cli_jscan_stream(&s, &r.out, &reader);
     if (rc == CLI_OK && r.n_skipped > 0) {
         rc = CLI_INVALID;
     }

@@ -2,6 +2,7 @@
 #include "jscan.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -204,7 +205,42 @@ cli_jscan_item cli_jscan_end(cli_jscan *s)
 #define STREAM_CHUNK 65536u
 #define STREAM_FLUSH 65536u
 
-int cli_jscan_stream(cli_jscan *s, cli_buf *out, cli_jscan_handler handle, void *user)
+/* Hands one splitter result to the reader. */
+static int dispatch(const cli_jscan_reader *r, cli_jscan *s, cli_jscan_item item)
+{
+    char why[160];
+
+    switch (item) {
+    case CLI_JSCAN_VALUE:
+        return r->on_value(r->user, s->value.p, s->value.len);
+    case CLI_JSCAN_GARBAGE:
+        snprintf(why, sizeof why, "unexpected data between %ss (skipped up to the next '{')",
+                 r->what);
+        return r->on_skip(r->user, SC_ERR_JSON, why);
+    case CLI_JSCAN_TOO_LARGE:
+        snprintf(why, sizeof why, "%s larger than %zu bytes (skipped)", r->what, s->max);
+        return r->on_skip(r->user, SC_ERR_TOO_LARGE, why);
+    case CLI_JSCAN_TOO_DEEP:
+        snprintf(why, sizeof why, "%s nested deeper than %u levels (skipped)", r->what,
+                 CLI_JSCAN_MAX_DEPTH);
+        return r->on_skip(r->user, SC_ERR_TOO_LARGE, why);
+    case CLI_JSCAN_BROKEN:
+        return r->on_skip(r->user, SC_ERR_JSON,
+                          "raw control character inside a string (skipped up to the next '{')");
+    case CLI_JSCAN_MISMATCH:
+        return r->on_skip(r->user, SC_ERR_JSON, "mismatched bracket (skipped up to the next '{')");
+    case CLI_JSCAN_TRUNCATED:
+        snprintf(why, sizeof why, "input ends inside %s", r->a_what);
+        return r->on_skip(r->user, SC_ERR_JSON, why);
+    case CLI_JSCAN_NOMEM:
+        return CLI_ERROR;
+    case CLI_JSCAN_MORE:
+        break;
+    }
+    return CLI_OK;
+}
+
+int cli_jscan_stream(cli_jscan *s, cli_buf *out, const cli_jscan_reader *r)
 {
     unsigned char chunk[STREAM_CHUNK];
     int rc = CLI_OK;
@@ -230,7 +266,7 @@ int cli_jscan_stream(cli_jscan *s, cli_buf *out, cli_jscan_handler handle, void 
             size_t used = 0;
             cli_jscan_item item = cli_jscan_feed(s, chunk + off, (size_t)n - off, &used);
             off += used;
-            rc = handle(user, s, item);
+            rc = dispatch(r, s, item);
             if (rc == CLI_OK && out->len >= STREAM_FLUSH) {
                 rc = cli_buf_flush_stdout(out);
             }
@@ -239,7 +275,7 @@ int cli_jscan_stream(cli_jscan *s, cli_buf *out, cli_jscan_handler handle, void 
             return rc;
         }
     }
-    rc = handle(user, s, cli_jscan_end(s));
+    rc = dispatch(r, s, cli_jscan_end(s));
     if (rc == CLI_OK && out->len > 0) {
         rc = cli_buf_flush_stdout(out);
     }

@@ -64,13 +64,21 @@ cli_jscan_item cli_jscan_feed(cli_jscan *s, const unsigned char *in, size_t n, s
 /* At end of input: CLI_JSCAN_TRUNCATED if a stored value is open, else CLI_JSCAN_MORE. */
 cli_jscan_item cli_jscan_end(cli_jscan *s);
 
-/* Handles one splitter result; returns CLI_OK to go on, or an exit status to stop. */
-typedef int (*cli_jscan_handler)(void *user, cli_jscan *s, cli_jscan_item item);
+/* What a stream's reader does with the splitter's results. on_value gets each complete value;
+ * on_skip gets everything else the splitter reports, with its status and a reason line
+ * composed here from `what` (the unit, e.g. "event") and `a_what` (with its article, "an
+ * event"). Each returns CLI_OK to go on, or an exit status to stop. */
+typedef struct cli_jscan_reader {
+    int (*on_value)(void *user, const unsigned char *json, size_t len);
+    int (*on_skip)(void *user, sc_status st, const char *reason);
+    const char *what, *a_what;
+    void *user;
+} cli_jscan_reader;
 
-/* Reads stdin to its end in 64 KiB chunks through the splitter, calling handle for every
- * result (and for cli_jscan_end at the end). What handle appends to *out is written to stdout
- * before each blocking read (so a slow producer still sees results promptly) and whenever it
- * reaches 64 KiB. Returns CLI_OK or the first failing status. */
-int cli_jscan_stream(cli_jscan *s, cli_buf *out, cli_jscan_handler handle, void *user);
+/* Reads stdin to its end in 64 KiB chunks through the splitter, handing every result (and
+ * cli_jscan_end's at the end) to the reader. What the reader appends to *out is written to
+ * stdout before each blocking read (so a slow producer still sees results promptly) and
+ * whenever it reaches 64 KiB. Returns CLI_OK or the first failing status. */
+int cli_jscan_stream(cli_jscan *s, cli_buf *out, const cli_jscan_reader *r);
 
 #endif
