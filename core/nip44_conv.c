@@ -75,9 +75,9 @@ sc_status sc_conversation_init_key(sc_conversation *conv, const uint8_t ck[SC_NI
     return SC_OK;
 }
 
-sc_status sc_conversation_encrypt(sc_ctx *ctx, const sc_conversation *conv, char *out,
-                                  size_t out_cap, size_t *out_len, const uint8_t *pt, size_t len,
-                                  unsigned flags)
+/* The common start of encrypt and decrypt: *out_len zeroed, then the held key in *ck.
+ * Returns SC_OK; SC_ERR_ARG (out_len or conv NULL); SC_ERR_STATE (cleared or never set). */
+static sc_status conv_key(const sc_conversation *conv, size_t *out_len, const uint8_t **ck)
 {
     const sc_conversation_impl *i = conv_get(conv);
 
@@ -91,24 +91,28 @@ sc_status sc_conversation_encrypt(sc_ctx *ctx, const sc_conversation *conv, char
     if (i == NULL) {
         return SC_ERR_STATE;
     }
-    return sc_nip44_encrypt(ctx, out, out_cap, out_len, i->ck, pt, len, flags);
+    *ck = i->ck;
+    return SC_OK;
+}
+
+sc_status sc_conversation_encrypt(sc_ctx *ctx, const sc_conversation *conv, char *out,
+                                  size_t out_cap, size_t *out_len, const uint8_t *pt, size_t len,
+                                  unsigned flags)
+{
+    const uint8_t *ck = NULL;
+    sc_status st = conv_key(conv, out_len, &ck);
+
+    return st != SC_OK ? st : sc_nip44_encrypt(ctx, out, out_cap, out_len, ck, pt, len, flags);
 }
 
 sc_status sc_conversation_decrypt(sc_ctx *ctx, const sc_conversation *conv, uint8_t *out,
                                   size_t out_cap, size_t *out_len, const char *payload,
                                   size_t payload_len, size_t max_payload)
 {
-    const sc_conversation_impl *i = conv_get(conv);
+    const uint8_t *ck = NULL;
+    sc_status st = conv_key(conv, out_len, &ck);
 
-    if (out_len == NULL) {
-        return SC_ERR_ARG;
-    }
-    *out_len = 0;
-    if (conv == NULL) {
-        return SC_ERR_ARG;
-    }
-    if (i == NULL) {
-        return SC_ERR_STATE;
-    }
-    return sc_nip44_decrypt(ctx, out, out_cap, out_len, i->ck, payload, payload_len, max_payload);
+    return st != SC_OK ? st
+                       : sc_nip44_decrypt(ctx, out, out_cap, out_len, ck, payload, payload_len,
+                                          max_payload);
 }
