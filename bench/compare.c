@@ -28,19 +28,6 @@ static double rsd(const bench_row *r, int p95)
     return mean > 0 ? sqrt(var) / mean : 0;
 }
 
-static void fmt_ns(char *buf, size_t cap, double ns)
-{
-    if (ns < 0) {
-        snprintf(buf, cap, "n/a");
-    } else if (ns < 1e3) {
-        snprintf(buf, cap, "%.0f ns", ns);
-    } else if (ns < 1e6) {
-        snprintf(buf, cap, "%.2f µs", ns / 1e3);
-    } else {
-        snprintf(buf, cap, "%.2f ms", ns / 1e6);
-    }
-}
-
 static double rel(double cur, double base)
 {
     return base > 0 ? (cur - base) / base : (cur > 0 ? INFINITY : 0);
@@ -91,9 +78,9 @@ size_t bench_compare(FILE *out, const bench_file *base, const bench_file *cur,
                          "Current p95 | p95 delta |\n");
             fprintf(out, "|---|---:|---:|---:|---:|---:|---:|\n");
         }
-        fmt_ns(bm, sizeof bm, b->median_ns);
-        fmt_ns(cm, sizeof cm, c->median_ns);
-        fmt_ns(cp, sizeof cp, c->p95_ns);
+        bench_fmt_ns(bm, sizeof bm, b->median_ns, "n/a");
+        bench_fmt_ns(cm, sizeof cm, c->median_ns, "n/a");
+        bench_fmt_ns(cp, sizeof cp, c->p95_ns, "n/a");
         fprintf(out, "| %s%s | %zu | %s | %s | %+.1f%% | %s | %+.1f%% |%s%s\n", c->operation,
                 c->threads > 1 ? " (all cores)" : "", c->bytes, bm, cm, dm * 100, cp, dp * 100,
                 bad ? " **REGRESSION**: " : "", bad ? why : "");

@@ -10,19 +10,6 @@
 #include "floors.h"
 #include "machine.h"
 
-static void fmt_ns(char *buf, size_t cap, double ns)
-{
-    if (ns < 0 || !isfinite(ns)) {
-        snprintf(buf, cap, "-");
-    } else if (ns < 1e3) {
-        snprintf(buf, cap, "%.0f ns", ns);
-    } else if (ns < 1e6) {
-        snprintf(buf, cap, "%.2f µs", ns / 1e3);
-    } else {
-        snprintf(buf, cap, "%.2f ms", ns / 1e6);
-    }
-}
-
 static const bench_row *find(const bench_row *rows, size_t n, const char *backend,
                              const char *op, size_t bytes, int all_cores)
 {
@@ -96,8 +83,8 @@ static size_t ahead_of(FILE *f, const peer_result *p, const bench_row *rows, siz
         both++;
         if (r->median_ns >= pr->median_ns) {
             behind++;
-            fmt_ns(a, sizeof a, r->median_ns);
-            fmt_ns(c, sizeof c, pr->median_ns);
+            bench_fmt_ns(a, sizeof a, r->median_ns, "-");
+            bench_fmt_ns(c, sizeof c, pr->median_ns, "-");
             snprintf(what, sizeof what, "ahead of %s (%s): %s %zu B%s", pr->backend, who,
                      pr->operation, pr->bytes, pr->threads > 1 ? " all cores" : "");
             snprintf(got, sizeof got, "%s vs %s (%.2fx)", a, c, r->median_ns / pr->median_ns);
@@ -138,14 +125,14 @@ size_t report_targets(FILE *f, const audit_data *d)
             missed += row_target(f, what, "not measured", 0);
             continue;
         }
-        fmt_ns(a, sizeof a, r->median_ns);
-        fmt_ns(c, sizeof c, fl);
+        bench_fmt_ns(a, sizeof a, r->median_ns, "-");
+        bench_fmt_ns(c, sizeof c, fl, "-");
         snprintf(got, sizeof got, "%.3fx (%s vs floor %s)", r->median_ns / fl, a, c);
         missed += row_target(f, what, got, r->median_ns / fl <= t->max_ratio);
     }
     {
         const bench_row *r = find(d->rows, d->n_rows, b, "nip44_encrypt_held", 32, 0);
-        fmt_ns(a, sizeof a, r ? r->median_ns : -1);
+        bench_fmt_ns(a, sizeof a, r ? r->median_ns : -1, "-");
         missed += row_target(f, "nip44_encrypt_held 32 B under 3 µs", r ? a : "not measured",
                              r != NULL && r->median_ns < 3000);
     }
@@ -209,9 +196,9 @@ static void backend_table(FILE *f, const audit_data *d, const char *backend)
             continue;
         }
         floor_ns = bench_floor_ns(d->rows, d->n_rows, r->operation, r->bytes, &curve_only);
-        fmt_ns(m, sizeof m, r->median_ns);
-        fmt_ns(p, sizeof p, r->p95_ns);
-        fmt_ns(fl, sizeof fl, floor_ns);
+        bench_fmt_ns(m, sizeof m, r->median_ns, "-");
+        bench_fmt_ns(p, sizeof p, r->p95_ns, "-");
+        bench_fmt_ns(fl, sizeof fl, floor_ns, "-");
         if (curve_only && floor_ns > 0) {
             strncat(fl, " (curve)", sizeof fl - strlen(fl) - 1);
         }
@@ -273,7 +260,7 @@ static void versus_table(FILE *f, const audit_data *d, const char *names[], size
             const bench_row *r = find(d->rows, d->n_rows, names[j], base->operation, base->bytes,
                                       base->threads > 1);
             char m[32];
-            fmt_ns(m, sizeof m, r ? r->median_ns : -1);
+            bench_fmt_ns(m, sizeof m, r ? r->median_ns : -1, "-");
             if (j == 0 || r == NULL) {
                 fprintf(f, " %s |", m);
             } else {
@@ -320,8 +307,8 @@ static void peers_table(FILE *f, const audit_data *d)
             if (q->failed || q->unsupported) {
                 continue;
             }
-            fmt_ns(m, sizeof m, r ? r->median_ns : -1);
-            fmt_ns(pm, sizeof pm, q->median_ns);
+            bench_fmt_ns(m, sizeof m, r ? r->median_ns : -1, "-");
+            bench_fmt_ns(pm, sizeof pm, q->median_ns, "-");
             fprintf(f, "| %s%s | %zu | %s | %s | %s | ", q->operation,
                     q->threads > 1 ? " (all cores)" : "", q->bytes, q->backend, pm, m);
             if (r != NULL) {
@@ -333,7 +320,7 @@ static void peers_table(FILE *f, const audit_data *d)
                 const bench_row *a = find(d->alt.rows, d->alt.n_rows,
                                           first_backend(d->alt.rows, d->alt.n_rows), q->operation,
                                           q->bytes, q->threads > 1);
-                fmt_ns(m, sizeof m, a ? a->median_ns : -1);
+                bench_fmt_ns(m, sizeof m, a ? a->median_ns : -1, "-");
                 if (a != NULL) {
                     fprintf(f, " %s | %.2fx |", m, q->median_ns / a->median_ns);
                 } else {

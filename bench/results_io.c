@@ -1,6 +1,8 @@
 /* See results_io.h. Reading uses cJSON (a tool-side dependency; the library has none). */
 #include "results_io.h"
 
+#include <math.h>
+
 #include <cjson/cJSON.h>
 
 #include <stdlib.h>
@@ -254,4 +256,17 @@ const bench_row *bench_find_row(const bench_file *bf, const char *backend, const
         }
     }
     return NULL;
+}
+
+void bench_fmt_ns(char *buf, size_t cap, double ns, const char *none)
+{
+    if (ns < 0 || !isfinite(ns)) {
+        snprintf(buf, cap, "%s", none);
+    } else if (ns < 1e3) {
+        snprintf(buf, cap, "%.0f ns", ns);
+    } else if (ns < 1e6) {
+        snprintf(buf, cap, "%.2f µs", ns / 1e3);
+    } else {
+        snprintf(buf, cap, "%.2f ms", ns / 1e6);
+    }
 }

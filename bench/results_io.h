@@ -34,4 +34,8 @@ void bench_file_free(bench_file *bf);
 const bench_row *bench_find_row(const bench_file *bf, const char *backend, const char *op,
                                 size_t bytes, unsigned threads);
 
+/* A latency for the tables: "812 ns", "44.18 µs", "1.52 ms"; `none` when ns is negative or not
+ * finite (no measurement). */
+void bench_fmt_ns(char *buf, size_t cap, double ns, const char *none);
+
 #endif
