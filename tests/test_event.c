@@ -49,15 +49,8 @@ char *ev_to_json(const sc_event *ev, unsigned flags, size_t *len)
     return out;
 }
 
-static int same_str(const sc_str *a, const sc_str *b)
-{
-    return a->len == b->len && (a->len == 0 || memcmp(a->ptr, b->ptr, a->len) == 0);
-}
-
 int ev_same(const sc_event *a, const sc_event *b, char *why, size_t cap)
 {
-    size_t t, i;
-
     if (a->flags != b->flags) {
         snprintf(why, cap, "flags %u vs %u", a->flags, b->flags);
         return 0;
@@ -68,33 +61,7 @@ int ev_same(const sc_event *a, const sc_event *b, char *why, size_t cap)
         snprintf(why, cap, "id, pubkey or sig differ");
         return 0;
     }
-    if (a->created_at != b->created_at || a->kind != b->kind) {
-        snprintf(why, cap, "created_at/kind %lld/%u vs %lld/%u", (long long)a->created_at,
-                 a->kind, (long long)b->created_at, b->kind);
-        return 0;
-    }
-    if (!same_str(&a->content, &b->content)) {
-        snprintf(why, cap, "content differs (%zu vs %zu bytes)", a->content.len, b->content.len);
-        return 0;
-    }
-    if (a->n_tags != b->n_tags) {
-        snprintf(why, cap, "%zu vs %zu tags", a->n_tags, b->n_tags);
-        return 0;
-    }
-    for (t = 0; t < a->n_tags; t++) {
-        if (a->tags[t].n_items != b->tags[t].n_items) {
-            snprintf(why, cap, "tag %zu: %zu vs %zu items", t, a->tags[t].n_items,
-                     b->tags[t].n_items);
-            return 0;
-        }
-        for (i = 0; i < a->tags[t].n_items; i++) {
-            if (!same_str(&a->tags[t].items[i], &b->tags[t].items[i])) {
-                snprintf(why, cap, "tag %zu item %zu differs", t, i);
-                return 0;
-            }
-        }
-    }
-    return 1;
+    return vt_event_same_body(a, b, why, cap);
 }
 
 void ev_assert_same(const sc_event *a, const sc_event *b)

@@ -262,21 +262,14 @@ out:
 void test_nip01_vectors(void **state)
 {
     ev_env *env = ev_env_of(state);
-    char why[600], err[512], *path, *text;
+    char err[512], *path, *text;
     cJSON *root, *events;
     const cJSON *entry;
     size_t at = 0, valid = 0, index = 0;
     counts c = {0};
     vt_report r;
 
-    if (!env->vectors_present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
-        vt_skip_file(env->backend, NIP01_FILE, why);
-    }
-    root = vt_load_json(env->vectors_dir, NIP01_FILE, why, sizeof why);
-    if (root == NULL) {
-        vt_skip_file(env->backend, NIP01_FILE, why);
-    }
+    root = vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, NIP01_FILE);
     path = vt_path_join(env->vectors_dir, NIP01_FILE);
     text = vt_read_file(path, NULL);
     free(path);

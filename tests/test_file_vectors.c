@@ -238,19 +238,12 @@ static int run_case(ft_env *env, const kcase *c, vt_report *r, char *err, size_t
 void test_kind15_vectors(void **state)
 {
     ft_env *env = ft_env_of(state);
-    char why[600], err[300];
+    char err[300];
     const cJSON *cases, *j;
     cJSON *root;
     vt_report r;
 
-    if (!env->vectors_present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
-        vt_skip_file(env->backend, FT_FILE, why);
-    }
-    root = vt_load_json(env->vectors_dir, FT_FILE, why, sizeof why);
-    if (root == NULL) {
-        vt_skip_file(env->backend, FT_FILE, why);
-    }
+    root = vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, FT_FILE);
     cases = cJSON_GetObjectItemCaseSensitive(root, "cases");
     vt_report_init(&r, env->backend, FT_FILE);
     cJSON_ArrayForEach(j, cases)

@@ -68,20 +68,10 @@ typedef struct row {
  * test (reported) when the file is absent. */
 static size_t load_rows(it_env *env, char **text, row *rows, size_t max)
 {
-    char *path, *line, *next, why[600];
+    char *line, *next;
     size_t n = 0;
 
-    if (!env->vectors_present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
-        vt_skip_file(env->backend, BIP340_FILE, why);
-    }
-    path = vt_path_join(env->vectors_dir, BIP340_FILE);
-    *text = vt_read_file(path, NULL);
-    snprintf(why, sizeof why, "file not found: %s", path);
-    free(path);
-    if (*text == NULL) {
-        vt_skip_file(env->backend, BIP340_FILE, why);
-    }
+    *text = vt_upstream_text(env->backend, env->vectors_dir, env->vectors_present, BIP340_FILE);
     for (line = *text; line != NULL && *line != '\0'; line = next) {
         size_t len = strcspn(line, "\r\n"), k = 0;
         char *p;

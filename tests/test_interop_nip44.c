@@ -11,24 +11,13 @@
 #include <string.h>
 
 #define ERRMAX 400
-#define FILL_A 0xa5
-#define FILL_B 0x5a
 
 /* The decrypt contract: bytes of out it wrote and does not return are zeroed; bytes it never
  * touched keep what the caller had. Run once over FILL_A and once over FILL_B: a byte that is
  * 0 or the fill in both runs was zeroed or never written, so no decoded, decrypted or padding
  * byte leaked (a leaked byte would have to equal both fills). */
-static int only_zero_or(const uint8_t *p, size_t n, uint8_t fill)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (p[i] != 0 && p[i] != fill) {
-            return 0;
-        }
-    }
-    return 1;
-}
+#define FILL_A 0xa5
+#define FILL_B 0x5a
 
 void test_interop_nip44_conversation_keys(void **state)
 {
@@ -150,7 +139,7 @@ static const char *check_decrypt(char *err, it_env *env, const uint8_t ck[32], c
             res = err;
             goto out;
         }
-        if (!only_zero_or(out + out_len, cap - out_len, fill)) {
+        if (!vt_only_zero_or(out + out_len, cap - out_len, fill)) {
             res = "decrypt left decoded or padding bytes after the plaintext";
             goto out;
         }
@@ -245,7 +234,7 @@ static const char *check_encrypt_case(char *err, it_env *env, const cJSON *c, in
         out_len = 1;
         st = sc_nip44_encrypt_with_nonce(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len, 0);
         if (st != SC_ERR_POLICY || out_len != 0 ||
-            !only_zero_or((const uint8_t *)out, plen, FILL_A)) {
+            !vt_only_zero_or((const uint8_t *)out, plen, FILL_A)) {
             snprintf(err, ERRMAX, "encrypt of %zu bytes without SC_NIP44_EXTENDED: %s, out_len %zu",
                      len, sc_status_name(st), out_len);
             res = err;
@@ -332,8 +321,8 @@ void test_interop_nip44_rejects(void **state)
             out_len = 12345;
             memset(out, fill, cap);
             st = sc_nip44_decrypt(&env->ctx, out, cap, &out_len, ck, payload, plen, 0);
-            if ((int)st != want || st == SC_OK || out_len != 0 || !only_zero_or(out, cap, fill) ||
-                fill == FILL_B) {
+            if ((int)st != want || st == SC_OK || out_len != 0 ||
+                !vt_only_zero_or(out, cap, fill) || fill == FILL_B) {
                 break;
             }
         }
@@ -347,14 +336,14 @@ void test_interop_nip44_rejects(void **state)
             if (!vt_json_hex(c, "plaintext", &pt)) {
                 vt_case_fail(&r, "%s: malformed vector (plaintext)", name);
             } else if (out_len != pt.n || memcmp(out, pt.p, pt.n) != 0 ||
-                       !only_zero_or(out + out_len, cap - out_len, fill)) {
+                       !vt_only_zero_or(out + out_len, cap - out_len, fill)) {
                 vt_case_fail(&r, "%s: wrong plaintext (%zu bytes) or bytes left after it", name,
                              out_len);
             } else {
                 vt_case_pass(&r);
             }
             vt_bytes_free(&pt);
-        } else if (out_len != 0 || !only_zero_or(out, cap, fill)) {
+        } else if (out_len != 0 || !vt_only_zero_or(out, cap, fill)) {
             vt_case_fail(&r, "%s: %s left decoded bytes in the output (out_len %zu)", name,
                          sc_status_name(st), out_len);
         } else {

@@ -17,19 +17,6 @@ void n17_hex(char out[65], const uint8_t in[32])
     }
 }
 
-/* Whether every byte of p[0..n) is 0 or fill. */
-static int only_zero_or(const uint8_t *p, size_t n, uint8_t fill)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (p[i] != 0 && p[i] != fill) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 sc_status n17_receive(gw_env *env, const char *json, size_t len, const sc_identity *me,
                       sc_nip17_received *msg, uint8_t **arena, size_t *used)
 {
@@ -51,14 +38,15 @@ sc_status n17_receive(gw_env *env, const char *json, size_t len, const sc_identi
         if (st != SC_ERR_BUFFER_TOO_SMALL && *used != 0) {
             fail_msg("%s: arena_used %zu, not 0", sc_status_name(st), *used);
         }
-        if (!only_zero_or(a, cap, 0xa5)) {
+        if (!vt_only_zero_or(a, cap, 0xa5)) {
             fail_msg("%s: the arena still holds bytes the call wrote", sc_status_name(st));
         }
     } else {
         const uint8_t *room = (const uint8_t *)msg->room;
 
         if (*used > cap || msg->n_room == 0 || room < a ||
-            room + msg->n_room * 32 != a + *used || !only_zero_or(a + *used, cap - *used, 0xa5)) {
+            room + msg->n_room * 32 != a + *used ||
+            !vt_only_zero_or(a + *used, cap - *used, 0xa5)) {
             fail_msg("the room is not at the end of the used arena, or bytes after it remain");
         }
         if (memcmp(msg->room[0], msg->rumor.pubkey, 32) != 0 ||

@@ -14,18 +14,7 @@
 
 cJSON *nt_need_upstream(const nt_env *env, const char *rel)
 {
-    char why[600];
-    cJSON *root;
-
-    if (!env->vectors_present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
-        vt_skip_file(env->backend, rel, why);
-    }
-    root = vt_load_json(env->vectors_dir, rel, why, sizeof why);
-    if (root == NULL) {
-        vt_skip_file(env->backend, rel, why);
-    }
-    return root;
+    return vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, rel);
 }
 
 const cJSON *nt_v2(const cJSON *root, const char *a, const char *b)

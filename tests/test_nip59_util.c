@@ -31,18 +31,7 @@ int gw_main(int argc, char **argv, const char *suite, const struct CMUnitTest *t
 
 cJSON *gw_need_upstream(const gw_env *env, const char *rel)
 {
-    char why[600];
-    cJSON *root;
-
-    if (!env->vectors_present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
-        vt_skip_file(env->backend, rel, why);
-    }
-    root = vt_load_json(env->vectors_dir, rel, why, sizeof why);
-    if (root == NULL) {
-        vt_skip_file(env->backend, rel, why);
-    }
-    return root;
+    return vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, rel);
 }
 
 void gw_hex32(const char *hex, uint8_t out[32])
@@ -120,19 +109,6 @@ char *gw_wrap(gw_env *env, const sc_event *rumor, const sc_identity *author,
     return out;
 }
 
-/* Whether every byte of p[0..n) is 0 or fill. */
-static int only_zero_or(const uint8_t *p, size_t n, uint8_t fill)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (p[i] != 0 && p[i] != fill) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 sc_status gw_unwrap(gw_env *env, const char *json, size_t len, const sc_identity *me,
                     sc_event *rumor, sc_nip59_info *info, uint8_t **arena, size_t *used)
 {
@@ -156,10 +132,10 @@ sc_status gw_unwrap(gw_env *env, const char *json, size_t len, const sc_identity
         if (st != SC_ERR_BUFFER_TOO_SMALL && *used != 0) {
             fail_msg("%s: arena_used %zu, not 0", sc_status_name(st), *used);
         }
-        if (!only_zero_or(a, cap, 0xa5)) {
+        if (!vt_only_zero_or(a, cap, 0xa5)) {
             fail_msg("%s: the arena still holds bytes the call wrote", sc_status_name(st));
         }
-    } else if (*used > cap || !only_zero_or(a + *used, cap - *used, 0xa5)) {
+    } else if (*used > cap || !vt_only_zero_or(a + *used, cap - *used, 0xa5)) {
         fail_msg("the arena after the rumor still holds bytes the call wrote");
     }
     *arena = a;
@@ -266,15 +242,8 @@ void gw_opened_free(gw_opened *o)
     memset(o, 0, sizeof *o);
 }
 
-static int same_str(const sc_str *a, const sc_str *b)
-{
-    return a->len == b->len && (a->len == 0 || memcmp(a->ptr, b->ptr, a->len) == 0);
-}
-
 int gw_same(const sc_event *a, const sc_event *b, char *why, size_t cap)
 {
-    size_t t, i;
-
     if ((a->flags & b->flags & SC_EVENT_HAS_ID) && memcmp(a->id, b->id, 32) != 0) {
         snprintf(why, cap, "ids differ");
         return 0;
@@ -283,33 +252,7 @@ int gw_same(const sc_event *a, const sc_event *b, char *why, size_t cap)
         snprintf(why, cap, "pubkeys differ");
         return 0;
     }
-    if (a->created_at != b->created_at || a->kind != b->kind) {
-        snprintf(why, cap, "created_at/kind %lld/%u vs %lld/%u", (long long)a->created_at,
-                 a->kind, (long long)b->created_at, b->kind);
-        return 0;
-    }
-    if (!same_str(&a->content, &b->content)) {
-        snprintf(why, cap, "content differs (%zu vs %zu bytes)", a->content.len, b->content.len);
-        return 0;
-    }
-    if (a->n_tags != b->n_tags) {
-        snprintf(why, cap, "%zu vs %zu tags", a->n_tags, b->n_tags);
-        return 0;
-    }
-    for (t = 0; t < a->n_tags; t++) {
-        if (a->tags[t].n_items != b->tags[t].n_items) {
-            snprintf(why, cap, "tag %zu: %zu vs %zu items", t, a->tags[t].n_items,
-                     b->tags[t].n_items);
-            return 0;
-        }
-        for (i = 0; i < a->tags[t].n_items; i++) {
-            if (!same_str(&a->tags[t].items[i], &b->tags[t].items[i])) {
-                snprintf(why, cap, "tag %zu item %zu differs", t, i);
-                return 0;
-            }
-        }
-    }
-    return 1;
+    return vt_event_same_body(a, b, why, cap);
 }
 
 void gw_assert_same(const sc_event *a, const sc_event *b)

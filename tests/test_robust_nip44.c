@@ -19,18 +19,6 @@ static int is_decrypt_status(sc_status st)
            st == SC_ERR_PADDING;
 }
 
-static int only_zero_or(const uint8_t *p, size_t n, uint8_t fill)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (p[i] != 0 && p[i] != fill) {
-            return 0;
-        }
-    }
-    return 1;
-}
-
 /* Raw-level mutation: decode (strict, local codec), change the bytes, re-encode. Reaches the
  * version, size, MAC and padding checks with valid base64. */
 static const char b64a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -157,7 +145,7 @@ static void check_payload(rb_env *env, rb_stats *s, unsigned long iter, const rb
         rb_report(s, iter, in, len, "payload of %zu over max_payload %zu gave %s", len, max,
                   sc_status_name(st));
     } else if (st != SC_OK) {
-        if (out_len != 0 || !only_zero_or(out, cap, fill)) {
+        if (out_len != 0 || !vt_only_zero_or(out, cap, fill)) {
             rb_report(s, iter, in, len, "%s left out_len %zu or decoded bytes in the output",
                       sc_status_name(st), out_len);
         } else if (same && it->valid && (max == 0 || len <= max)) {
@@ -168,7 +156,7 @@ static void check_payload(rb_env *env, rb_stats *s, unsigned long iter, const rb
         if (!same || !it->valid) {
             rb_report(s, iter, in, len, "a changed payload decrypted (%zu bytes)", out_len);
         } else if (out_len != it->pt.n || memcmp(out, it->pt.p, out_len) != 0 ||
-                   !only_zero_or(out + out_len, cap - out_len, fill)) {
+                   !vt_only_zero_or(out + out_len, cap - out_len, fill)) {
             rb_report(s, iter, in, len, "wrong plaintext, or bytes left after it");
         } else {
             s->verified++;
@@ -369,14 +357,14 @@ static void check_resealed(rb_env *env, rb_stats *s, unsigned long iter, const r
         rb_report(s, iter, in, len, "resealed padded buffer of %zu bytes: %s, the spec says %s",
                   raw_len - 65, sc_status_name(st), sc_status_name(want));
     } else if (st != SC_OK) {
-        if (out_len != 0 || !only_zero_or(out, cap, fill)) {
+        if (out_len != 0 || !vt_only_zero_or(out, cap, fill)) {
             rb_report(s, iter, in, len, "%s left out_len %zu or decrypted bytes in the output",
                       sc_status_name(st), out_len);
         }
     } else {
         s->ok++;
         if (out_len != pl || memcmp(out, pt, pl) != 0 ||
-            !only_zero_or(out + out_len, cap - out_len, fill)) {
+            !vt_only_zero_or(out + out_len, cap - out_len, fill)) {
             rb_report(s, iter, in, len, "plaintext of %zu bytes, the spec says %zu (or bytes left "
                       "after it)", out_len, pl);
         } else {

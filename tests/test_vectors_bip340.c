@@ -92,22 +92,12 @@ out:
 void test_bip340_csv(void **state)
 {
     vt_env *env = vt_env_of(state);
-    char *path, *text, *line, *next, *fields[BIP340_FIELDS], err[512], why[600];
+    char *text, *line, *next, *fields[BIP340_FIELDS], err[512];
     size_t signed_rows = 0, verify_only = 0;
     vt_report r;
 
     vt_need_cap(env, SC_CAP_SECP256K1, BIP340_FILE);
-    if (!env->vectors_present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
-        vt_skip_file(env->backend, BIP340_FILE, why);
-    }
-    path = vt_path_join(env->vectors_dir, BIP340_FILE);
-    text = vt_read_file(path, NULL);
-    snprintf(why, sizeof why, "file not found: %s", path);
-    free(path);
-    if (text == NULL) {
-        vt_skip_file(env->backend, BIP340_FILE, why);
-    }
+    text = vt_upstream_text(env->backend, env->vectors_dir, env->vectors_present, BIP340_FILE);
     vt_report_init(&r, env->backend, BIP340_FILE);
     for (line = text; line != NULL && *line != '\0'; line = next) {
         size_t len = strcspn(line, "\r\n");

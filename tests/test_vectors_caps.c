@@ -57,18 +57,7 @@ void vt_need_cap(const vt_env *env, sc_cap cap, const char *file)
 
 cJSON *vt_need_upstream(const vt_env *env, const char *rel)
 {
-    char why[512];
-    cJSON *root;
-
-    if (!env->vectors_present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", env->vectors_dir);
-        vt_skip_file(env->backend, rel, why);
-    }
-    root = vt_load_json(env->vectors_dir, rel, why, sizeof why);
-    if (root == NULL) {
-        vt_skip_file(env->backend, rel, why);
-    }
-    return root;
+    return vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, rel);
 }
 
 const cJSON *vt_need_own(const vt_env *env, const char *key)

@@ -450,3 +450,92 @@ int vt_suite_start(vt_suite *s, sc_ctx *ctx, int argc, char **argv, const char *
     fflush(stdout);
     return 0;
 }
+
+static int same_str(const sc_str *a, const sc_str *b)
+{
+    return a->len == b->len && (a->len == 0 || memcmp(a->ptr, b->ptr, a->len) == 0);
+}
+
+int vt_event_same_body(const sc_event *a, const sc_event *b, char *why, size_t cap)
+{
+    size_t t, i;
+
+    if (a->created_at != b->created_at || a->kind != b->kind) {
+        snprintf(why, cap, "created_at/kind %lld/%u vs %lld/%u", (long long)a->created_at,
+                 a->kind, (long long)b->created_at, b->kind);
+        return 0;
+    }
+    if (!same_str(&a->content, &b->content)) {
+        snprintf(why, cap, "content differs (%zu vs %zu bytes)", a->content.len, b->content.len);
+        return 0;
+    }
+    if (a->n_tags != b->n_tags) {
+        snprintf(why, cap, "%zu vs %zu tags", a->n_tags, b->n_tags);
+        return 0;
+    }
+    for (t = 0; t < a->n_tags; t++) {
+        if (a->tags[t].n_items != b->tags[t].n_items) {
+            snprintf(why, cap, "tag %zu: %zu vs %zu items", t, a->tags[t].n_items,
+                     b->tags[t].n_items);
+            return 0;
+        }
+        for (i = 0; i < a->tags[t].n_items; i++) {
+            if (!same_str(&a->tags[t].items[i], &b->tags[t].items[i])) {
+                snprintf(why, cap, "tag %zu item %zu differs", t, i);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Skips the running test (reported as the file's skip) when the upstream folder is absent. */
+static void need_upstream_dir(const char *backend, const char *dir, int present, const char *rel)
+{
+    char why[600];
+
+    if (!present) {
+        snprintf(why, sizeof why, "upstream vectors folder %s not found", dir);
+        vt_skip_file(backend, rel, why);
+    }
+}
+
+cJSON *vt_upstream_json(const char *backend, const char *dir, int present, const char *rel)
+{
+    char why[600];
+    cJSON *root;
+
+    need_upstream_dir(backend, dir, present, rel);
+    root = vt_load_json(dir, rel, why, sizeof why);
+    if (root == NULL) {
+        vt_skip_file(backend, rel, why);
+    }
+    return root;
+}
+
+char *vt_upstream_text(const char *backend, const char *dir, int present, const char *rel)
+{
+    char why[600], *path, *text;
+
+    need_upstream_dir(backend, dir, present, rel);
+    path = vt_path_join(dir, rel);
+    text = vt_read_file(path, NULL);
+    snprintf(why, sizeof why, "file not found: %s", path);
+    free(path);
+    if (text == NULL) {
+        vt_skip_file(backend, rel, why);
+    }
+    return text;
+}
+
+int vt_only_zero_or(const uint8_t *p, size_t n, uint8_t fill)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (p[i] != 0 && p[i] != fill) {
+            return 0;
+        }
+    }
+    return 1;
+}

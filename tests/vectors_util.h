@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 #include <softchat/ctx.h>
+#include <softchat/event.h>
 #include <softchat/status.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -89,6 +90,16 @@ void vt_report_print(const vt_report *r);
 /* Prints the summary, then fails the test if any case failed or if `expected` (when non-zero)
  * differs from the number of cases seen; skips the test when no case ran. */
 void vt_report_finish(const vt_report *r, size_t expected);
+/* Whether every byte of p[0..n) is 0 or fill: a buffer the call under test either left as
+ * the caller's fill or wiped, with nothing it decrypted left behind. */
+int vt_only_zero_or(const uint8_t *p, size_t n, uint8_t fill);
+
+/* An upstream data file (dir/rel) for the running test: parsed JSON, or its text (the caller
+ * frees either). When the folder is absent (`present` 0) or the file cannot be read or
+ * parsed, prints the file's skip line and skips the test (never returns). */
+cJSON *vt_upstream_json(const char *backend, const char *dir, int present, const char *rel);
+char *vt_upstream_text(const char *backend, const char *dir, int present, const char *rel);
+
 /* Prints "[backend] file: skipped (why)" and skips the running test. */
 void vt_skip_file(const char *backend, const char *file, const char *why);
 
@@ -116,5 +127,10 @@ typedef struct vt_suite_opt {
 int vt_suite_start(vt_suite *s, sc_ctx *ctx, int argc, char **argv, const char *prog,
                    const char *title, const char *skipped, const vt_suite_opt *extra,
                    size_t n_extra);
+
+/* Whether two events agree on created_at, kind, content and every tag (the fields below the
+ * id, pubkey and signature, which callers compare by their own rules). Returns 1, or 0 with
+ * the first difference in why. */
+int vt_event_same_body(const sc_event *a, const sc_event *b, char *why, size_t cap);
 
 #endif
