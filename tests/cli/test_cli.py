@@ -1046,8 +1046,10 @@ def under_valgrind():
         return False
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def run_suite(doc, tests, vector_kinds):
+    """The driver's main: options, the valgrind wrap, the vectors folder check, then each test
+    of `tests` in turn. vector_kinds names the vector cases skipped without the folder."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--cli", required=True, help="path of the softchat binary")
     ap.add_argument("--backend", required=True)
     ap.add_argument("--vectors", help="folder of upstream conformance data")
@@ -1063,16 +1065,14 @@ def main():
         print("note: running under valgrind: every CLI run is wrapped in: " + opts.wrap)
     if opts.vectors is not None and not os.path.isdir(opts.vectors):
         print("\n" + "!" * 78)
-        print("WARNING: vectors folder %s is missing: the NIP-44, NIP-19, NIP-01 and BIP-340"
-              % opts.vectors)
-        print("vector cases are SKIPPED (not passed). Point --vectors (SOFTCHAT_VECTORS_DIR) at "
-              "the data.")
+        print("WARNING: vectors folder %s is missing: %s vector" % (opts.vectors, vector_kinds))
+        print("cases are SKIPPED (not passed). Point --vectors (SOFTCHAT_VECTORS_DIR) at the "
+              "data.")
         print("!" * 78 + "\n")
         opts.vectors = None
     s = Suite(opts)
     try:
-        for t in (test_general, test_key, test_event_sign, test_event_verify, test_nip44,
-                  test_nip19):
+        for t in tests:
             try:
                 t(s)
             except CaseFailure as e:  # a failure in a test's own setup
@@ -1081,6 +1081,12 @@ def main():
         return s.report()
     finally:
         s.tmp.cleanup()
+
+
+def main():
+    return run_suite(__doc__, (test_general, test_key, test_event_sign, test_event_verify,
+                               test_nip44, test_nip19),
+                     "the NIP-44, NIP-19, NIP-01 and BIP-340")
 
 
 if __name__ == "__main__":

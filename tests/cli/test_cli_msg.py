@@ -15,12 +15,10 @@ Python standard library only (the driver of test_cli.py is reused). Exit status:
 case failed, 1 otherwise.
 """
 
-import argparse
 import hashlib
 import json
 import os
 import pty
-import shutil
 import signal
 import stat
 import subprocess
@@ -28,9 +26,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_cli import (MEMCHECK_WRAP, SEC1, SEC2, SEC3, NSEC_SPEC, HEX, CaseFailure,  # noqa: E402
-                      Result, Suite, check, expect_error, expect_invalid, expect_ok,
-                      expect_usage, signed, under_valgrind)
+from test_cli import (SEC1, SEC2, SEC3, NSEC_SPEC, HEX, CaseFailure,  # noqa: E402
+                      Result, check, expect_error, expect_invalid, expect_ok, expect_usage,
+                      run_suite, signed)
 
 MIB = 1024 * 1024
 TWO_DAYS = 172800
@@ -907,39 +905,8 @@ def test_general(s):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cli", required=True, help="path of the softchat binary")
-    ap.add_argument("--backend", required=True)
-    ap.add_argument("--vectors", help="folder of upstream conformance data")
-    ap.add_argument("--wrap", help="command prefix for every CLI run (e.g. valgrind -q ...)")
-    opts = ap.parse_args()
-    opts.vectors_arg = opts.vectors
-    if opts.wrap is None and under_valgrind():
-        valgrind = shutil.which("valgrind")
-        if valgrind is None:
-            print("FAIL: running under valgrind, but no valgrind on PATH to check the CLI with")
-            return 1
-        opts.wrap = MEMCHECK_WRAP % valgrind
-        print("note: running under valgrind: every CLI run is wrapped in: " + opts.wrap)
-    if opts.vectors is not None and not os.path.isdir(opts.vectors):
-        print("\n" + "!" * 78)
-        print("WARNING: vectors folder %s is missing: the NIP-59, NIP-17 and kind 15 vector"
-              % opts.vectors)
-        print("cases are SKIPPED (not passed). Point --vectors (SOFTCHAT_VECTORS_DIR) at the "
-              "data.")
-        print("!" * 78 + "\n")
-        opts.vectors = None
-    s = Suite(opts)
-    try:
-        for t in (test_general, test_nip59, test_nip17, test_file):
-            try:
-                t(s)
-            except CaseFailure as e:  # a failure in a test's own setup
-                s.counts.setdefault(t.__name__, [0, 0, 0])[1] += 1
-                s.failures.append("%s (setup): %s" % (t.__name__, e))
-        return s.report()
-    finally:
-        s.tmp.cleanup()
+    return run_suite(__doc__, (test_general, test_nip59, test_nip17, test_file),
+                     "the NIP-59, NIP-17 and kind 15")
 
 
 if __name__ == "__main__":
