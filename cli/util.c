@@ -5,15 +5,21 @@
 #include <string.h>
 #include <time.h>
 
+/* "softchat: <message>\n" on stderr. */
+static void vreport(const char *fmt, va_list ap)
+{
+    fputs("softchat: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_fail(int status, const char *fmt, ...)
 {
     va_list ap;
 
-    fputs("softchat: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vreport(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return status;
 }
 
@@ -21,11 +27,9 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
 {
     va_list ap;
 
-    fputs("softchat: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vreport(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     fputs(usage, stderr);
     return CLI_ERROR;
 }
