@@ -5,32 +5,22 @@
 
 #include <string.h>
 
-/* Gift-wraps rumor for `to`; the wrap (JSON) as a new Java byte[], or NULL with an exception
- * pending. */
+/* Gift-wraps rumor for `to` through the caller's scratch and out buffers (sized by the size
+ * functions, which do not depend on the receiver); the wrap (JSON) as a new Java byte[], or
+ * NULL with an exception pending. */
 static jbyteArray wrap_for(JNIEnv *env, sc_ctx *ctx, const sc_event *rumor,
                            const sc_identity *id, const uint8_t to[SC_PUBKEY_BYTES],
-                           const sc_nip59_opts *opts)
+                           const sc_nip59_opts *opts, scj_buf *scratch, scj_buf *out)
 {
-    scj_buf scratch = {NULL, 0}, out = {NULL, 0};
     size_t used = 0;
-    sc_status st;
-    jbyteArray res = NULL;
+    sc_status st = sc_nip59_wrap(ctx, (char *)out->p, out->len, &used, scratch->p, scratch->len,
+                                 rumor, id, to, opts);
 
-    if (!scj_alloc(env, &scratch, sc_nip59_wrap_scratch_len(rumor, opts))) {
+    if (st != SC_OK) {
+        scj_throw_status(env, st);
         return NULL;
     }
-    if (scj_alloc(env, &out, sc_nip59_wrap_len(rumor, opts))) {
-        st = sc_nip59_wrap(ctx, (char *)out.p, out.len, &used, scratch.p, scratch.len, rumor, id,
-                           to, opts);
-        if (st == SC_OK) {
-            res = scj_out(env, out.p, used);
-        } else {
-            scj_throw_status(env, st);
-        }
-    }
-    scj_free(&out);
-    scj_free(&scratch);
-    return res;
+    return scj_out(env, out->p, used);
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
@@ -40,7 +30,8 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     sc_ctx *ctx = scj_ctx(handle);
     sc_identity id;
     uint8_t pub[SC_PUBKEY_BYTES];
-    scj_buf text = {NULL, 0}, peers = {NULL, 0}, buf = {NULL, 0};
+    scj_buf text = {NULL, 0}, peers = {NULL, 0}, buf = {NULL, 0}, scratch = {NULL, 0};
+    scj_buf wrap = {NULL, 0};
     sc_nip17_chat m;
     sc_nip59_opts opts;
     sc_event rumor;
@@ -102,10 +93,14 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     if (bytes_cls == NULL) {
         goto out;
     }
+    if (!scj_alloc(env, &scratch, sc_nip59_wrap_scratch_len(&rumor, &opts)) ||
+        !scj_alloc(env, &wrap, sc_nip59_wrap_len(&rumor, &opts))) {
+        goto out;
+    }
     res = (*env)->NewObjectArray(env, (jsize)(n + !self_listed), bytes_cls, NULL);
     for (i = 0; res != NULL && i < n + !self_listed; i++) {
         const uint8_t *who = i < n ? ((sc_nip17_peer *)(void *)peers.p)[i].pubkey : pub;
-        jbyteArray w = wrap_for(env, ctx, &rumor, &id, who, &opts);
+        jbyteArray w = wrap_for(env, ctx, &rumor, &id, who, &opts, &scratch, &wrap);
         if (w == NULL) {
             res = NULL;
             break;
@@ -114,6 +109,8 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
         (*env)->DeleteLocalRef(env, w);
     }
 out:
+    scj_free(&wrap);
+    scj_free(&scratch); /* wiped by each wrap call, and again when freed */
     scj_free(&buf); /* held the message */
     scj_free(&peers);
     scj_free(&text);

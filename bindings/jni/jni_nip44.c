@@ -20,76 +20,31 @@ static int conversation(JNIEnv *env, sc_ctx *ctx, jbyteArray sec, jbyteArray pee
     return st == SC_OK ? 1 : scj_throw_status(env, st);
 }
 
-/* The common start of both calls: data copied to native memory and the conversation key.
- * Returns 1, or 0 with an exception pending (nothing left to free). */
-static int begin(JNIEnv *env, jlong ctx, jbyteArray sec, jbyteArray peer, jbyteArray data,
-                 const char *what, scj_buf *in, uint8_t ck[SC_NIP44_KEY_BYTES])
+/* One NIP-44 call: encryption (in = plaintext) or decryption (in = payload). */
+static sc_status call(sc_ctx *ctx, int decrypt, void *out, size_t cap, size_t *len,
+                      const uint8_t ck[SC_NIP44_KEY_BYTES], const scj_buf *in)
 {
-    if (!scj_in(env, data, in, what)) {
-        return 0;
-    }
-    if (!conversation(env, scj_ctx(ctx), sec, peer, ck)) {
-        scj_free(in);
-        return 0;
-    }
-    return 1;
+    return decrypt ? sc_nip44_decrypt(ctx, out, cap, len, ck, (const char *)in->p, in->len, 0)
+                   : sc_nip44_encrypt(ctx, out, cap, len, ck, in->p, in->len, 0);
 }
 
-JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Encrypt0(
-    JNIEnv *env, jclass cls, jlong ctx, jbyteArray sec, jbyteArray peer, jbyteArray plain)
+/* Runs the call first without an output buffer, so the library checks arguments, limits and
+ * policy in its own order and then reports the size it needs, and again into a native buffer
+ * of that size (wiped when freed: it may hold plaintext). The result as a new Java byte[], or
+ * NULL with an exception pending. */
+static jbyteArray run(JNIEnv *env, sc_ctx *ctx, int decrypt, const uint8_t ck[SC_NIP44_KEY_BYTES],
+                      const scj_buf *in)
 {
-    uint8_t ck[SC_NIP44_KEY_BYTES];
-    scj_buf pt, out = {NULL, 0};
+    scj_buf out = {NULL, 0};
     size_t len = 0;
-    sc_status st;
     jbyteArray res = NULL;
+    sc_status st = call(ctx, decrypt, NULL, 0, &len, ck, in);
 
-    (void)cls;
-    if (!begin(env, ctx, sec, peer, plain, "plaintext", &pt, ck)) {
-        return NULL;
-    }
-    /* the library checks arguments and policy first and then reports the size it needs */
-    st = sc_nip44_encrypt(scj_ctx(ctx), NULL, 0, &len, ck, pt.p, pt.len, 0);
     if (st == SC_ERR_BUFFER_TOO_SMALL) {
         if (!scj_alloc(env, &out, len)) {
-            st = SC_OK; /* OutOfMemoryError pending */
-        } else {
-            st = sc_nip44_encrypt(scj_ctx(ctx), (char *)out.p, out.len, &len, ck, pt.p, pt.len,
-                                  0);
-            if (st == SC_OK) {
-                res = scj_out(env, out.p, len);
-            }
+            return NULL; /* OutOfMemoryError pending */
         }
-    }
-    if (st != SC_OK) {
-        scj_throw_status(env, st);
-    }
-    sc_memzero(ck, sizeof ck);
-    scj_free(&out);
-    scj_free(&pt);
-    return res;
-}
-
-JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Decrypt0(
-    JNIEnv *env, jclass cls, jlong ctx, jbyteArray sec, jbyteArray peer, jbyteArray payload)
-{
-    uint8_t ck[SC_NIP44_KEY_BYTES];
-    scj_buf in, out = {NULL, 0};
-    size_t len = 0;
-    sc_status st;
-    jbyteArray res = NULL;
-
-    (void)cls;
-    if (!begin(env, ctx, sec, peer, payload, "payload", &in, ck)) {
-        return NULL;
-    }
-    if (in.len > SC_NIP44_DEFAULT_MAX_PAYLOAD) {
-        st = SC_ERR_TOO_LARGE; /* refused before any buffer is sized from it */
-    } else if (!scj_alloc(env, &out, sc_nip44_decrypt_cap(in.len))) {
-        st = SC_OK; /* OutOfMemoryError pending */
-    } else {
-        st = sc_nip44_decrypt(scj_ctx(ctx), out.p, out.len, &len, ck, (const char *)in.p,
-                              in.len, 0);
+        st = call(ctx, decrypt, out.p, out.len, &len, ck, in);
         if (st == SC_OK) {
             res = scj_out(env, out.p, len);
         }
@@ -97,8 +52,39 @@ JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Decrypt0(
     if (st != SC_OK) {
         scj_throw_status(env, st);
     }
+    scj_free(&out);
+    return res;
+}
+
+/* Both entry points: the input and conversation key, the call, everything wiped. */
+static jbyteArray nip44(JNIEnv *env, jlong ctx, jbyteArray sec, jbyteArray peer,
+                        jbyteArray data, int decrypt)
+{
+    uint8_t ck[SC_NIP44_KEY_BYTES];
+    scj_buf in;
+    jbyteArray res = NULL;
+
+    if (!scj_in(env, data, &in, decrypt ? "payload" : "plaintext")) {
+        return NULL;
+    }
+    if (conversation(env, scj_ctx(ctx), sec, peer, ck)) {
+        res = run(env, scj_ctx(ctx), decrypt, ck, &in);
+    }
     sc_memzero(ck, sizeof ck);
-    scj_free(&out); /* held the plaintext */
     scj_free(&in);
     return res;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Encrypt0(
+    JNIEnv *env, jclass cls, jlong ctx, jbyteArray sec, jbyteArray peer, jbyteArray plain)
+{
+    (void)cls;
+    return nip44(env, ctx, sec, peer, plain, 0);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_nip44Decrypt0(
+    JNIEnv *env, jclass cls, jlong ctx, jbyteArray sec, jbyteArray peer, jbyteArray payload)
+{
+    (void)cls;
+    return nip44(env, ctx, sec, peer, payload, 1);
 }
