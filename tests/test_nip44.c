@@ -17,6 +17,29 @@ cJSON *nt_need_upstream(const nt_env *env, const char *rel)
     return vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, rel);
 }
 
+void nt_check_padded_lens(vt_report *r, const cJSON *pairs)
+{
+    const cJSON *c;
+
+    cJSON_ArrayForEach(c, pairs)
+    {
+        const cJSON *l = cJSON_GetArrayItem(c, 0), *p = cJSON_GetArrayItem(c, 1);
+        uint64_t got;
+
+        if (!cJSON_IsNumber(l) || !cJSON_IsNumber(p) || l->valuedouble < 1) {
+            vt_case_fail(r, "malformed pair");
+            continue;
+        }
+        got = sc_nip44_padded_len((uint64_t)l->valuedouble);
+        if (got != (uint64_t)p->valuedouble) {
+            vt_case_fail(r, "%.0f -> %llu, expected %.0f", l->valuedouble,
+                         (unsigned long long)got, p->valuedouble);
+        } else {
+            vt_case_pass(r);
+        }
+    }
+}
+
 const cJSON *nt_v2(const cJSON *root, const char *a, const char *b)
 {
     const cJSON *v2 = cJSON_GetObjectItemCaseSensitive(root, "v2");

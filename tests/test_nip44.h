@@ -37,6 +37,9 @@ static inline nt_env *nt_env_of(void **state)
 
 /* Loads an upstream file, or reports it skipped (never passed) and skips the test. */
 cJSON *nt_need_upstream(const nt_env *env, const char *rel);
+
+/* Checks each [length, padded length] pair of `pairs` against sc_nip44_padded_len. */
+void nt_check_padded_lens(vt_report *r, const cJSON *pairs);
 /* The array or object at root.v2.<a>.<b>; fails the test when absent. */
 const cJSON *nt_v2(const cJSON *root, const char *a, const char *b);
 /* Exactly n bytes from the hex field key; 0 when absent or of another length. */

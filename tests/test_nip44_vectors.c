@@ -79,27 +79,10 @@ void test_v2_padded_len(void **state)
 {
     nt_env *env = nt_env_of(state);
     cJSON *root = nt_need_upstream(env, NT_FILE);
-    const cJSON *c;
     vt_report r;
 
     vt_report_init(&r, env->backend, LBL("valid.calc_padded_len"));
-    cJSON_ArrayForEach(c, nt_v2(root, "valid", "calc_padded_len"))
-    {
-        const cJSON *l = cJSON_GetArrayItem(c, 0), *p = cJSON_GetArrayItem(c, 1);
-        uint64_t got;
-
-        if (!cJSON_IsNumber(l) || !cJSON_IsNumber(p) || l->valuedouble < 1) {
-            vt_case_fail(&r, "malformed pair");
-            continue;
-        }
-        got = sc_nip44_padded_len((uint64_t)l->valuedouble);
-        if (got != (uint64_t)p->valuedouble) {
-            vt_case_fail(&r, "%.0f -> %llu, expected %.0f", l->valuedouble,
-                         (unsigned long long)got, p->valuedouble);
-        } else {
-            vt_case_pass(&r);
-        }
-    }
+    nt_check_padded_lens(&r, nt_v2(root, "valid", "calc_padded_len"));
     cJSON_Delete(root);
     vt_report_finish(&r, 24);
 }
