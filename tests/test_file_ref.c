@@ -57,19 +57,6 @@ static int run_node(const ft_env *env, const char *dir, const char *seed)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int hex_is(const uint8_t *p, size_t n, const char *want)
-{
-    vt_bytes w;
-    int ok;
-
-    if (want == NULL || !vt_hex_to_bytes(want, &w)) {
-        return 0;
-    }
-    ok = w.n == n && memcmp(p, w.p, n) == 0;
-    vt_bytes_free(&w);
-    return ok;
-}
-
 /* Decrypts in pieces of `chunk` and checks the plaintext and both digests. */
 static int check_open(ft_env *env, const cJSON *c, const vt_bytes *key, const vt_bytes *iv,
                       const uint8_t *pt, size_t pt_len, const uint8_t *blob, size_t blob_len,
@@ -84,8 +71,8 @@ static int check_open(ft_env *env, const cJSON *c, const vt_bytes *key, const vt
     ft_sink_init(&k, &unused);
     st = ft_decrypt(env, key->p, iv->p, iv->n, blob, blob_len, chunk, &k, x, ox);
     ok = st == SC_OK && k.commits == 1 && k.discards == 0 && k.committed_len == pt_len &&
-         memcmp(k.committed, pt, pt_len) == 0 && hex_is(x, 32, vt_json_str(c, "x")) &&
-         hex_is(ox, 32, vt_json_str(c, "ox")) && k.max_write <= SC_FILE_SINK_MAX_WRITE;
+         memcmp(k.committed, pt, pt_len) == 0 && vt_hex_is(x, 32, vt_json_str(c, "x")) &&
+         vt_hex_is(ox, 32, vt_json_str(c, "ox")) && k.max_write <= SC_FILE_SINK_MAX_WRITE;
     if (!ok) {
         snprintf(err, cap, "decrypt (%s pieces): %s, %zu of %zu bytes committed",
                  chunk == WHOLE ? "one" : "random", sc_status_name(st), k.committed_len,
@@ -109,7 +96,7 @@ static int check_seal(ft_env *env, const cJSON *c, const vt_bytes *key, const vt
 
     st = ft_encrypt(env, key->p, iv->p, iv->n, pt, pt_len, chunk, &got, &got_len, x, ox, &size);
     ok = st == SC_OK && got_len == blob_len && memcmp(got, blob, blob_len) == 0 &&
-         hex_is(x, 32, vt_json_str(c, "x")) && hex_is(ox, 32, vt_json_str(c, "ox")) &&
+         vt_hex_is(x, 32, vt_json_str(c, "x")) && vt_hex_is(ox, 32, vt_json_str(c, "ox")) &&
          vt_json_long(c, "blob_size", &want_size) && size == (uint64_t)want_size;
     if (!ok) {
         snprintf(err, cap, "encrypt (%s pieces): %s, %zu bytes vs node's %zu",
@@ -164,8 +151,8 @@ static int run_case(ft_env *env, const char *dir, const cJSON *c, size_t *opens,
         goto out;
     }
     /* node's digests are the digests of the files it wrote */
-    if (sc_sha256(&env->ctx, h, blob, blob_len) != SC_OK || !hex_is(h, 32, vt_json_str(c, "x")) ||
-        sc_sha256(&env->ctx, h, pt, pt_len) != SC_OK || !hex_is(h, 32, vt_json_str(c, "ox"))) {
+    if (sc_sha256(&env->ctx, h, blob, blob_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "x")) ||
+        sc_sha256(&env->ctx, h, pt, pt_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "ox"))) {
         snprintf(err, cap, "manifest digests differ from sc_sha256 of the files");
         goto out;
     }

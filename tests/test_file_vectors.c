@@ -75,19 +75,6 @@ static const char *tag_value(const cJSON *c, const char *name)
     return NULL;
 }
 
-static int hex_is(const uint8_t *p, size_t n, const char *want)
-{
-    vt_bytes w;
-    int ok;
-
-    if (want == NULL || !vt_hex_to_bytes(want, &w)) {
-        return 0;
-    }
-    ok = w.n == n && memcmp(p, w.p, n) == 0;
-    vt_bytes_free(&w);
-    return ok;
-}
-
 typedef struct kcase {
     vt_bytes key, pt, blob, tag, legacy_iv;
     const char *nonce; /* the decryption-nonce text */
@@ -128,10 +115,10 @@ static int kcase_load(ft_env *env, const cJSON *j, kcase *c, char *err, size_t c
     ft_sha256(env, c->blob.p, c->blob.n, h);
     snprintf(size_text, sizeof size_text, "%zu", c->blob.n);
     if (c->blob.n != c->pt.n + 16 || memcmp(c->blob.p + c->pt.n, c->tag.p, 16) != 0 ||
-        !hex_is(h, 32, c->x) || strcmp(size_text, c->size) != 0 ||
+        !vt_hex_is(h, 32, c->x) || strcmp(size_text, c->size) != 0 ||
         tag_value(j, "decryption-nonce") == NULL ||
         strcmp(tag_value(j, "decryption-nonce"), c->nonce) != 0 ||
-        !hex_is(c->key.p, 32, tag_value(j, "decryption-key"))) {
+        !vt_hex_is(c->key.p, 32, tag_value(j, "decryption-key"))) {
         snprintf(err, cap, "the case's tags do not describe its blob");
         return 0;
     }
@@ -152,8 +139,8 @@ static int open_with(ft_env *env, const kcase *c, const uint8_t *iv, size_t iv_l
     st = ft_decrypt(env, c->key.p, iv, iv_len, c->blob.p, c->blob.n, FT_CHUNK_RANDOM, &k, x, ox);
     if (want == SC_OK) {
         ok = st == SC_OK && k.commits == 1 && k.discards == 0 && k.committed_len == c->pt.n &&
-             memcmp(k.committed, c->pt.p, c->pt.n) == 0 && hex_is(x, 32, c->x) &&
-             hex_is(ox, 32, c->ox);
+             memcmp(k.committed, c->pt.p, c->pt.n) == 0 && vt_hex_is(x, 32, c->x) &&
+             vt_hex_is(ox, 32, c->ox);
     } else {
         ok = st == want && ft_sink_discarded_once(&k) && vt_all_zero(x, 32) &&
              vt_all_zero(ox, 32);
@@ -180,7 +167,7 @@ static int run_case(ft_env *env, const kcase *c, vt_report *r, char *err, size_t
             snprintf(err, cap, "%zu IV candidates for a %zu-digit nonce", n, strlen(c->nonce));
             return 0;
         }
-        if (!hex_is(ivs[0], lens[0], c->nonce)) {
+        if (!vt_hex_is(ivs[0], lens[0], c->nonce)) {
             snprintf(err, cap, "the first IV candidate is not the decoded nonce");
             return 0;
         }
@@ -190,7 +177,7 @@ static int run_case(ft_env *env, const kcase *c, vt_report *r, char *err, size_t
         st = ft_encrypt(env, c->key.p, ivs[0], lens[0], c->pt.p, c->pt.n, FT_CHUNK_RANDOM, &blob,
                         &blob_len, x, ox, &size);
         ok = st == SC_OK && blob_len == c->blob.n && memcmp(blob, c->blob.p, blob_len) == 0 &&
-             hex_is(x, 32, c->x) && hex_is(ox, 32, c->ox) &&
+             vt_hex_is(x, 32, c->x) && vt_hex_is(ox, 32, c->ox) &&
              size == (uint64_t)strtoull(c->size, NULL, 10);
         free(blob);
         if (!ok) {

@@ -67,15 +67,8 @@ int nt_json_fixed(const cJSON *obj, const char *key, uint8_t *out, size_t n)
 int nt_sha256_is(nt_env *env, const uint8_t *p, size_t n, const char *want)
 {
     uint8_t got[32];
-    vt_bytes w;
-    int ok;
 
-    if (want == NULL || !vt_hex_to_bytes(want, &w)) {
-        return 0;
-    }
-    ok = sc_sha256(&env->ctx, got, p, n) == SC_OK && w.n == 32 && memcmp(got, w.p, 32) == 0;
-    vt_bytes_free(&w);
-    return ok;
+    return sc_sha256(&env->ctx, got, p, n) == SC_OK && vt_hex_is(got, 32, want);
 }
 
 uint8_t *nt_repeat(const char *pattern, size_t repeat, size_t *len)

@@ -539,3 +539,16 @@ int vt_only_zero_or(const uint8_t *p, size_t n, uint8_t fill)
     }
     return 1;
 }
+
+int vt_hex_is(const uint8_t *p, size_t n, const char *want)
+{
+    vt_bytes w;
+    int ok;
+
+    if (want == NULL || !vt_hex_to_bytes(want, &w)) {
+        return 0;
+    }
+    ok = w.n == n && memcmp(p, w.p, n) == 0;
+    vt_bytes_free(&w);
+    return ok;
+}

@@ -27,6 +27,8 @@ typedef struct vt_bytes {
 /* Decodes hex (either case) into out. Returns 1, or 0 for odd length or a bad digit. */
 int vt_hex_to_bytes(const char *hex, vt_bytes *out);
 void vt_bytes_free(vt_bytes *b);
+/* Whether p[0..n) is exactly the bytes of the hex string want (0 for NULL or bad hex). */
+int vt_hex_is(const uint8_t *p, size_t n, const char *want);
 /* Zero-filled allocation of n bytes (at least 1), or aborts the test on exhaustion. */
 uint8_t *vt_alloc(size_t n);
 
