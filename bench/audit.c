@@ -70,7 +70,7 @@ static void run_selftest(audit_data *d)
             size_t len = strlen(line);
             st = sc_ctx_selftest(&ctx, (sc_group)g);
             snprintf(line + len, sizeof line - len, "%s%s %s", g ? ", " : "",
-                     sc_group_name((sc_group)g),
+                     sc_backend_group_name((sc_group)g),
                      st == SC_OK ? "ok" : st == SC_ERR_UNSUPPORTED ? "unsupported" : "FAILED");
         }
         append(d->selftest, sizeof d->selftest, "- %s: %s\n", name, line);

@@ -125,7 +125,7 @@ void bench_write_environment(FILE *f)
     fputs("},\"libraries\":{\"libsoftchat\":", f);
     jsonw_str(f, sc_version());
     fputs(",\"libsecp256k1\":", f);
-    jsonw_str(f, sc_secp256k1_version());
+    jsonw_str(f, sc_version_secp256k1());
     fputs(",\"backends\":{", f);
     for (i = 0; i < sc_backend_count(); i++) {
         const sc_backend *b = sc_backend_at(i);

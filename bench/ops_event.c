@@ -49,7 +49,7 @@ static void event_teardown(void *p)
     }
     free(s->arena1);
     for (i = 0; i < AUTHORS; i++) {
-        sc_identity_erase(&s->authors[i]);
+        sc_identity_clear(&s->authors[i]);
     }
     free(s);
 }
@@ -69,10 +69,10 @@ static int make_event(event_state *s, unsigned i, size_t content_len)
     if (sc_event_sign(s->ctx[0], &ev, &s->authors[i % AUTHORS]) != SC_OK) {
         return -1;
     }
-    n = sc_event_json_len(&ev, SC_JSON_OBJECT);
+    n = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
     s->json[i] = malloc(n);
     if (s->json[i] == NULL || sc_event_to_json(s->json[i], n, &s->json_len[i], &ev,
-                                               SC_JSON_OBJECT) != SC_OK) {
+                                               SC_EVENT_JSON_OBJECT) != SC_OK) {
         return -1;
     }
     return 0;
@@ -155,7 +155,7 @@ static int parse_setup(void **out, const char *backend, size_t bytes)
             return -1; /* the contract fixes the serialized size */
         }
     }
-    s->arena1_cap = sc_event_parse_arena_bound(bytes);
+    s->arena1_cap = sc_event_parse_arena_max(bytes);
     s->arena1 = malloc(s->arena1_cap);
     return s->arena1 != NULL ? 0 : -1;
 }
@@ -191,7 +191,7 @@ static int batch_setup(void **out, const char *backend, size_t bytes, unsigned t
     }
     *out = s;
     for (i = 0; i < BATCH; i++) {
-        size_t cap = sc_event_parse_arena_bound(s->json_len[i]);
+        size_t cap = sc_event_parse_arena_max(s->json_len[i]);
         s->arena[i] = malloc(cap);
         if (s->arena[i] == NULL || sc_event_parse(&s->ev[i], s->arena[i], cap, &used, s->json[i],
                                                   s->json_len[i], NULL) != SC_OK) {

@@ -154,7 +154,7 @@ static int run_sha256(void *p, uint64_t n)
     uint8_t d[32];
 
     while (n--) {
-        if (sc_sha256(s->ctx, d, s->buf, s->len) != SC_OK) {
+        if (sc_crypto_sha256(s->ctx, d, s->buf, s->len) != SC_OK) {
             return -1;
         }
     }
@@ -170,7 +170,7 @@ static int run_hmac(void *p, uint64_t n)
     part.data = s->buf;
     part.len = s->len;
     while (n--) {
-        if (sc_hmac_sha256(s->ctx, d, s->sec, 32, &part, 1) != SC_OK) {
+        if (sc_crypto_hmac_sha256(s->ctx, d, s->sec, 32, &part, 1) != SC_OK) {
             return -1;
         }
     }
@@ -182,7 +182,7 @@ static int run_chacha20(void *p, uint64_t n)
     floor_state *s = p;
 
     while (n--) {
-        if (sc_chacha20_xor(s->ctx, s->buf, s->buf, s->len, s->sec, s->msg, 0) != SC_OK) {
+        if (sc_crypto_chacha20_xor(s->ctx, s->buf, s->buf, s->len, s->sec, s->msg, 0) != SC_OK) {
             return -1;
         }
     }
@@ -195,7 +195,7 @@ static int run_gcm(void *p, uint64_t n)
     uint8_t tag[16];
 
     while (n--) {
-        if (sc_aes256gcm_seal(s->ctx, s->buf, tag, s->sec, s->msg, 12, NULL, 0, s->buf, s->len) !=
+        if (sc_crypto_aes256gcm_seal(s->ctx, s->buf, tag, s->sec, s->msg, 12, NULL, 0, s->buf, s->len) !=
             SC_OK) {
             return -1;
         }

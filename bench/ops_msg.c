@@ -41,8 +41,8 @@ static void msg_teardown(void *p)
     if (s == NULL) {
         return;
     }
-    sc_identity_erase(&s->alice);
-    sc_identity_erase(&s->bob);
+    sc_identity_clear(&s->alice);
+    sc_identity_clear(&s->bob);
     sc_ctx_free(s->ctx);
     free(s->out);
     for (i = 0; i < UNWRAP_WRAPS; i++) {
@@ -78,7 +78,7 @@ static int make_rumor(msg_state *s)
     sc_event_builder_created_at(&b, 1700000000);
     sc_event_builder_content(&b, s->content, s->content_len);
     sc_event_builder_tag(&b, tag, 2);
-    return (sc_event_builder_finish(&b, &s->rumor) == SC_OK &&
+    return (sc_event_builder_final(&b, &s->rumor) == SC_OK &&
             sc_nip59_rumor(s->ctx, &s->rumor, s->alice_pub) == SC_OK)
                ? 0
                : -1;
@@ -102,8 +102,8 @@ static int msg_setup(void **out, const char *backend, size_t bytes)
     }
     memset(sec, 0x52, 32);
     if (sc_identity_import(s->ctx, &s->bob, sec) != SC_OK ||
-        sc_identity_pubkey(&s->alice, s->alice_pub) != SC_OK ||
-        sc_identity_pubkey(&s->bob, s->bob_pub) != SC_OK) {
+        sc_identity_pubkey(s->alice_pub, &s->alice) != SC_OK ||
+        sc_identity_pubkey(s->bob_pub, &s->bob) != SC_OK) {
         return -1;
     }
     s->content_len = bytes < sizeof s->content ? bytes : sizeof s->content;
@@ -112,8 +112,8 @@ static int msg_setup(void **out, const char *backend, size_t bytes)
         return -1;
     }
     memset(&opts, 0, sizeof opts);
-    s->out_cap = sc_nip59_wrap_len(&s->rumor, &opts) + 4096;
-    s->scratch_cap = sc_nip59_wrap_scratch_len(&s->rumor, &opts) + 4096;
+    s->out_cap = sc_nip59_wrap_max(&s->rumor, &opts) + 4096;
+    s->scratch_cap = sc_nip59_wrap_scratch_max(&s->rumor, &opts) + 4096;
     s->out = malloc(s->out_cap);
     s->scratch = malloc(s->scratch_cap);
     if (s->out == NULL || s->scratch == NULL) {
@@ -126,8 +126,8 @@ static int msg_setup(void **out, const char *backend, size_t bytes)
                           s->scratch_cap, &s->rumor, &s->alice, s->bob_pub, &opts) != SC_OK) {
             return -1;
         }
-        if (sc_nip59_unwrap_arena_bound(s->wrap_lens[k]) > s->arena_cap) {
-            s->arena_cap = sc_nip59_unwrap_arena_bound(s->wrap_lens[k]);
+        if (sc_nip59_unwrap_arena_max(s->wrap_lens[k]) > s->arena_cap) {
+            s->arena_cap = sc_nip59_unwrap_arena_max(s->wrap_lens[k]);
         }
     }
     s->arena = malloc(s->arena_cap);

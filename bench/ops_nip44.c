@@ -12,7 +12,7 @@ typedef struct nip44_state {
     sc_ctx *ctx;
     sc_identity me;
     uint8_t sec[32], peer_pub[32];
-    sc_conversation conv;
+    sc_nip44_conversation conv;
     uint8_t *plain;
     size_t len;
     char *payload; /* a valid payload of len bytes (for decrypt) */
@@ -29,8 +29,8 @@ static void nip44_teardown(void *p)
     if (s == NULL) {
         return;
     }
-    sc_identity_erase(&s->me);
-    sc_conversation_clear(&s->conv);
+    sc_identity_clear(&s->me);
+    sc_nip44_conversation_clear(&s->conv);
     sc_ctx_free(s->ctx);
     free(s->plain);
     free(s->payload);
@@ -54,14 +54,14 @@ static int nip44_setup(void **out, const char *backend, size_t bytes)
     memset(peer_sec, 0x22, 32);
     if (sc_identity_import(s->ctx, &s->me, s->sec) != SC_OK ||
         sc_identity_import(s->ctx, &peer, peer_sec) != SC_OK ||
-        sc_identity_pubkey(&peer, s->peer_pub) != SC_OK ||
-        sc_conversation_init(s->ctx, &s->conv, &s->me, s->peer_pub) != SC_OK) {
+        sc_identity_pubkey(s->peer_pub, &peer) != SC_OK ||
+        sc_nip44_conversation_init(s->ctx, &s->conv, &s->me, s->peer_pub) != SC_OK) {
         return -1;
     }
-    sc_identity_erase(&peer);
+    sc_identity_clear(&peer);
     s->len = bytes;
-    s->out_cap = sc_nip44_payload_len(bytes);
-    s->dec_cap = sc_nip44_decrypt_cap(s->out_cap);
+    s->out_cap = sc_nip44_encrypt_len(bytes);
+    s->dec_cap = sc_nip44_decrypt_max(s->out_cap);
     s->plain = malloc(bytes);
     s->payload = malloc(s->out_cap);
     s->out = malloc(s->out_cap);
@@ -70,7 +70,7 @@ static int nip44_setup(void **out, const char *backend, size_t bytes)
         return -1;
     }
     bench_fill(s->plain, bytes, 44);
-    if (sc_conversation_encrypt(s->ctx, &s->conv, s->payload, s->out_cap, &n, s->plain, bytes,
+    if (sc_nip44_conversation_encrypt(s->ctx, &s->conv, s->payload, s->out_cap, &n, s->plain, bytes,
                                 0) != SC_OK) {
         return -1;
     }
@@ -115,7 +115,7 @@ static int run_encrypt_held(void *p, uint64_t n)
     size_t len;
 
     while (n--) {
-        if (sc_conversation_encrypt(s->ctx, &s->conv, s->out, s->out_cap, &len, s->plain, s->len,
+        if (sc_nip44_conversation_encrypt(s->ctx, &s->conv, s->out, s->out_cap, &len, s->plain, s->len,
                                     0) != SC_OK) {
             return -1;
         }
@@ -129,7 +129,7 @@ static int run_decrypt_held(void *p, uint64_t n)
     size_t len;
 
     while (n--) {
-        if (sc_conversation_decrypt(s->ctx, &s->conv, s->dec, s->dec_cap, &len, s->payload,
+        if (sc_nip44_conversation_decrypt(s->ctx, &s->conv, s->dec, s->dec_cap, &len, s->payload,
                                     s->payload_len, 0) != SC_OK) {
             return -1;
         }
@@ -147,7 +147,7 @@ static int run_import(void *p, uint64_t n)
             return -1;
         }
     }
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     return 0;
 }
 

@@ -111,7 +111,7 @@ size_t report_targets(FILE *f, const audit_data *d)
     char what[160], got[160], a[32], c[32];
     size_t i, j, missed = 0;
 
-    snprintf(label, sizeof label, "%s, libsecp256k1 %s", b, sc_secp256k1_version());
+    snprintf(label, sizeof label, "%s, libsecp256k1 %s", b, sc_version_secp256k1());
     fprintf(f, "| Target (%s backend) | Measured | Verdict |\n|---|---|---|\n", b);
     for (i = 0; i < sizeof ratio_targets / sizeof ratio_targets[0]; i++) {
         const target *t = &ratio_targets[i];
@@ -295,7 +295,7 @@ static void peers_table(FILE *f, const audit_data *d)
             fprintf(f, "Notes: %s.\n\n", pr->file.notes);
         }
         fprintf(f, "| Operation | Bytes | Peer | Peer median | softchat (%s, libsecp256k1 %s) | "
-                   "Ratio (peer / softchat) |", b, sc_secp256k1_version());
+                   "Ratio (peer / softchat) |", b, sc_version_secp256k1());
         if (alt) {
             fprintf(f, " softchat (%s) | Ratio |", d->alt_label);
         }

@@ -11,17 +11,17 @@ static void print_backend(const sc_backend *b, int is_default)
     printf("%s%s\n  library: %s\n", b->name, is_default ? " (default)" : "", b->lib_version());
     for (g = 0; g < SC_GROUP_COUNT; g++) {
         const char *lib = sc_backend_group_lib(b, (sc_group)g);
-        printf("  %-7s %s%s%s\n", sc_group_name((sc_group)g), lib != NULL ? lib : "-",
+        printf("  %-7s %s%s%s\n", sc_backend_group_name((sc_group)g), lib != NULL ? lib : "-",
                (lib != NULL && g == SC_GROUP_CURVE) ? " " : "",
-               (lib != NULL && g == SC_GROUP_CURVE) ? sc_secp256k1_version() : "");
+               (lib != NULL && g == SC_GROUP_CURVE) ? sc_version_secp256k1() : "");
     }
     for (c = 0; c < SC_CAP_COUNT; c++) {
         const char *why = NULL;
         sc_status st = sc_backend_has(b, (sc_cap)c, &why);
         if (st == SC_OK) {
-            printf("  + %s\n", sc_cap_name((sc_cap)c));
+            printf("  + %s\n", sc_backend_cap_name((sc_cap)c));
         } else {
-            printf("  - %s: %s\n", sc_cap_name((sc_cap)c), why != NULL ? why : sc_status_str(st));
+            printf("  - %s: %s\n", sc_backend_cap_name((sc_cap)c), why != NULL ? why : sc_status_str(st));
         }
     }
 }

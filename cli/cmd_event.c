@@ -38,7 +38,7 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const
     sc_status st;
     int rc;
 
-    st = sc_identity_pubkey(id, pub);
+    st = sc_identity_pubkey(pub, id);
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot read the public key");
     }
@@ -60,14 +60,14 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const
         rc = cli_fail_status(st, "cannot sign the event");
         goto out;
     }
-    len = sc_event_json_len(&ev, SC_JSON_OBJECT);
+    len = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
     if (len == 0 || cli_buf_reserve(out, len + 1) != CLI_OK) {
         rc = len == 0 ? cli_fail(CLI_ERROR, "internal error: the event cannot be serialised")
                       : CLI_ERROR;
         goto out;
     }
     st = sc_event_to_json((char *)out->p + out->len, out->cap - out->len, &used, &ev,
-                          SC_JSON_OBJECT);
+                          SC_EVENT_JSON_OBJECT);
     if (st != SC_OK) {
         rc = cli_fail_status(st, "cannot serialise the event");
         goto out;
@@ -112,7 +112,7 @@ static int event_sign(const cli_globals *g, int argc, char **argv)
         rc = cli_write_all(1, out.p, out.len);
     }
 out:
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     cli_buf_free(&in);
     cli_buf_free(&out);
     sc_ctx_clear(&ctx);

@@ -33,9 +33,9 @@ static int add_invalid(verifier *v, sc_status st, const char *why)
 
 static int verify_one(verifier *v, const unsigned char *json, size_t len)
 {
-    sc_parse_opts opts;
+    sc_event_parse_opts opts;
     sc_event ev;
-    size_t need = sc_event_parse_arena_bound(len), used = 0;
+    size_t need = sc_event_parse_arena_max(len), used = 0;
     sc_status st;
 
     memset(&opts, 0, sizeof opts);

@@ -278,8 +278,8 @@ out:
     if (in_fd >= 0) {
         close(in_fd);
     }
-    sc_memzero(key, sizeof key);
-    sc_memzero(iv, sizeof iv);
+    sc_mem_wipe(key, sizeof key);
+    sc_mem_wipe(iv, sizeof iv);
     cli_buf_free(&json);
     sc_ctx_clear(&ctx);
     return rc;

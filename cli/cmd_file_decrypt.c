@@ -34,7 +34,7 @@ static int stage_flush(dec_sink *s)
 {
     int err = cli_write_fd(s->of.fd, s->stage.p, s->stage.len);
 
-    sc_memzero(s->stage.p, s->stage.len);
+    sc_mem_wipe(s->stage.p, s->stage.len);
     s->stage.len = 0;
     return err;
 }
@@ -76,7 +76,7 @@ static void sink_discard(void *user)
 {
     dec_sink *s = user;
 
-    sc_memzero(s->stage.p, s->stage.len);
+    sc_mem_wipe(s->stage.p, s->stage.len);
     s->stage.len = 0;
     cli_outfile_discard(&s->of);
 }
@@ -177,7 +177,7 @@ static int load_key_file(uint8_t key[SC_FILE_KEY_BYTES], const char *path)
         rc = cli_fail(CLI_INVALID, "%s: not a file key: expected 64 hex characters", path);
     }
 out:
-    sc_memzero(buf, sizeof buf);
+    sc_mem_wipe(buf, sizeof buf);
     return rc;
 }
 
@@ -265,8 +265,8 @@ int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *us
         close(j.in_fd);
     }
     cli_buf_free(&chunk); /* it held ciphertext only, but costs nothing to wipe */
-    sc_memzero(j.key, sizeof j.key);
-    sc_memzero(j.ivs, sizeof j.ivs);
+    sc_mem_wipe(j.key, sizeof j.key);
+    sc_mem_wipe(j.ivs, sizeof j.ivs);
     sc_ctx_clear(&ctx);
     return rc;
 }

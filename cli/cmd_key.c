@@ -40,7 +40,7 @@ static int key_new(const cli_globals *g, int argc, char **argv)
     }
     st = sc_identity_generate(&ctx, &id);
     if (st == SC_OK) {
-        st = sc_identity_seckey(&id, sec);
+        st = sc_identity_seckey(sec, &id);
     }
     if (st != SC_OK) {
         rc = cli_fail(CLI_ERROR, "cannot generate a key: %s (%s)", sc_status_str(st),
@@ -56,8 +56,8 @@ static int key_new(const cli_globals *g, int argc, char **argv)
                               : cli_write_all(1, out.p, out.len);
     }
 out:
-    sc_identity_erase(&id);
-    sc_memzero(sec, sizeof sec);
+    sc_identity_clear(&id);
+    sc_mem_wipe(sec, sizeof sec);
     cli_buf_free(&out);
     sc_ctx_clear(&ctx);
     return rc;
@@ -90,7 +90,7 @@ static int key_pub(const cli_globals *g, int argc, char **argv)
     if (rc != CLI_OK) {
         goto out;
     }
-    st = sc_identity_pubkey(&id, pub);
+    st = sc_identity_pubkey(pub, &id);
     if (st != SC_OK) {
         rc = cli_fail_status(st, "cannot read the public key");
         goto out;
@@ -103,7 +103,7 @@ static int key_pub(const cli_globals *g, int argc, char **argv)
         rc = cli_write_all(1, out.p, out.len);
     }
 out:
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     cli_buf_free(&out);
     sc_ctx_clear(&ctx);
     return rc;

@@ -107,7 +107,7 @@ static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_
 
     memset(&m, 0, sizeof m);
     memset(&wopts, 0, sizeof wopts);
-    st = sc_identity_pubkey(id, pub);
+    st = sc_identity_pubkey(pub, id);
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot read the public key");
     }
@@ -131,7 +131,7 @@ static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_
         return rc;
     }
     wopts.now = m.created_at;
-    need = sc_nip17_chat_rumor_buf_len(&m);
+    need = sc_nip17_chat_rumor_buf_max(&m);
     if (need == SIZE_MAX || cli_buf_reserve(&buf, need > 0 ? need : 1) != CLI_OK) {
         return need == SIZE_MAX ? cli_fail(CLI_ERROR, "out of memory") : CLI_ERROR;
     }
@@ -188,7 +188,7 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);
     }
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     cli_buf_free(&in);
     cli_buf_free(&out);
     sc_ctx_clear(&ctx);

@@ -79,7 +79,7 @@ static int add_message(cli_buf *b, const sc_nip17_received *m)
 static int receive_one(receiver *r, const unsigned char *json, size_t len)
 {
     sc_nip17_received msg;
-    size_t need = sc_nip17_receive_arena_bound(len), used = 0;
+    size_t need = sc_nip17_receive_arena_max(len), used = 0;
     sc_status st;
     int rc;
 
@@ -97,7 +97,7 @@ static int receive_one(receiver *r, const unsigned char *json, size_t len)
     }
     r->n_wraps++;
     rc = add_message(&r->out, &msg);
-    sc_memzero(r->arena.p, used);
+    sc_mem_wipe(r->arena.p, used);
     memset(&msg, 0, sizeof msg);
     return rc;
 }
@@ -153,7 +153,7 @@ int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *u
     cli_jscan_free(&s);
     cli_buf_free(&r.arena);
     cli_buf_free(&r.out);
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     sc_ctx_clear(&ctx);
     return rc;
 }

@@ -196,7 +196,7 @@ static int nip19_decode(int argc, char **argv)
             n--;
         }
     }
-    rc = cli_buf_reserve(&scratch, sc_nip19_scratch_len(n) + 1);
+    rc = cli_buf_reserve(&scratch, sc_nip19_decode_scratch_max(n) + 1);
     if (rc != CLI_OK) {
         goto out;
     }
@@ -213,7 +213,7 @@ static int nip19_decode(int argc, char **argv)
         rc = cli_write_all(1, out.p, out.len);
     }
 out:
-    sc_memzero(&e, sizeof e);
+    sc_mem_wipe(&e, sizeof e);
     cli_buf_free(&in);
     cli_buf_free(&scratch);
     cli_buf_free(&out);
@@ -375,12 +375,12 @@ static int fill_nsec(const cli_globals *g, sc_nip19_entity *e, const encode_args
     e->type = SC_NIP19_NSEC;
     rc = cli_load_identity(&ctx, &id, a->sec_file);
     if (rc == CLI_OK) {
-        st = sc_identity_seckey(&id, e->key);
+        st = sc_identity_seckey(e->key, &id);
         if (st != SC_OK) {
             rc = cli_fail_status(st, "cannot read the secret key");
         }
     }
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     sc_ctx_clear(&ctx);
     return rc;
 }
@@ -423,7 +423,7 @@ static int nip19_encode(const cli_globals *g, int argc, char **argv)
     if (rc != CLI_OK) {
         goto out;
     }
-    used = sc_nip19_encoded_len(&e);
+    used = sc_nip19_encode_len(&e);
     if (used == 0 || cli_buf_reserve(&out, used + 1) != CLI_OK) {
         rc = used == 0 ? cli_fail(CLI_ERROR, "cannot encode: the entity is invalid or longer "
                                              "than %u characters",
@@ -442,7 +442,7 @@ static int nip19_encode(const cli_globals *g, int argc, char **argv)
         rc = cli_write_all(1, out.p, out.len);
     }
 out:
-    sc_memzero(&e, sizeof e);
+    sc_mem_wipe(&e, sizeof e);
     cli_buf_free(&out);
     return rc;
 }

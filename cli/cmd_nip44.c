@@ -78,12 +78,12 @@ static int setup(nip44_job *j, const cli_globals *g, int encrypt, int argc, char
     if (rc != CLI_OK) {
         return rc; /* the identity is erased on failure */
     }
-    st = sc_identity_seckey(&id, sec);
+    st = sc_identity_seckey(sec, &id);
     if (st == SC_OK) {
         st = sc_nip44_conversation_key(&j->ctx, j->ck, sec, j->pub);
     }
-    sc_memzero(sec, sizeof sec);
-    sc_identity_erase(&id);
+    sc_mem_wipe(sec, sizeof sec);
+    sc_identity_clear(&id);
     if (st == SC_ERR_INVALID_KEY) {
         return cli_fail(CLI_INVALID, "--pub: not a valid public key (no point on the curve has "
                                      "that x coordinate) (%s)",
@@ -123,11 +123,11 @@ static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
         return cli_fail(CLI_INVALID, "plaintext: %s (%s); NIP-44 encrypts UTF-8 text",
                         sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
-    if (cli_buf_reserve(out, sc_nip44_payload_len(in->len) + 1) != CLI_OK) {
+    if (cli_buf_reserve(out, sc_nip44_encrypt_len(in->len) + 1) != CLI_OK) {
         return CLI_ERROR;
     }
     if (j->nonce_arg != NULL) {
-        st = sc_nip44_encrypt_with_nonce(&j->ctx, (char *)out->p, out->cap, &used, j->ck,
+        st = sc_nip44_encrypt_with_rand(&j->ctx, (char *)out->p, out->cap, &used, j->ck,
                                          j->nonce, in->p, in->len, flags);
     } else {
         st = sc_nip44_encrypt(&j->ctx, (char *)out->p, out->cap, &used, j->ck, in->p, in->len,
@@ -161,7 +161,7 @@ static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
                         MAX_PAYLOAD, sc_status_str(SC_ERR_TOO_LARGE),
                         sc_status_name(SC_ERR_TOO_LARGE));
     }
-    if (cli_buf_reserve(out, sc_nip44_decrypt_cap(n) + 1) != CLI_OK) {
+    if (cli_buf_reserve(out, sc_nip44_decrypt_max(n) + 1) != CLI_OK) {
         return CLI_ERROR;
     }
     st = sc_nip44_decrypt(&j->ctx, out->p, out->cap, &used, j->ck, (const char *)in->p, n,
@@ -201,7 +201,7 @@ int cmd_nip44(const cli_globals *g, int argc, char **argv)
     }
     cli_buf_free(&in);
     cli_buf_free(&out);
-    sc_memzero(j.ck, sizeof j.ck);
+    sc_mem_wipe(j.ck, sizeof j.ck);
     sc_ctx_clear(&j.ctx);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -74,7 +74,7 @@ static int nip59_wrap(const cli_globals *g, int argc, char **argv)
         rc = cli_load_identity(&ctx, &id, sec_file);
     }
     if (rc == CLI_OK) {
-        st = sc_identity_pubkey(&id, pub);
+        st = sc_identity_pubkey(pub, &id);
         rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot read the public key");
     }
     if (rc == CLI_OK) {
@@ -97,7 +97,7 @@ static int nip59_wrap(const cli_globals *g, int argc, char **argv)
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);
     }
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     cli_buf_free(&in);
     cli_buf_free(&arena);
     cli_buf_free(&out);
@@ -142,7 +142,7 @@ static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
                                               "bytes");
         goto out;
     }
-    need = sc_nip59_unwrap_arena_bound(in.len);
+    need = sc_nip59_unwrap_arena_max(in.len);
     if (need == SIZE_MAX || cli_buf_reserve(&arena, need > 0 ? need : 1) != CLI_OK) {
         rc = need == SIZE_MAX ? cli_fail(CLI_ERROR, "out of memory") : CLI_ERROR;
         goto out;
@@ -154,13 +154,13 @@ static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
         goto out;
     }
     arena.len = used;
-    len = sc_event_json_len(&rumor, SC_JSON_OBJECT);
+    len = sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT);
     if (len == 0 || cli_buf_reserve(&out, len + 1) != CLI_OK) {
         rc = len == 0 ? cli_fail(CLI_ERROR, "internal error: the rumor cannot be serialised")
                       : CLI_ERROR;
         goto out;
     }
-    st = sc_event_to_json((char *)out.p, out.cap, &out.len, &rumor, SC_JSON_OBJECT);
+    st = sc_event_to_json((char *)out.p, out.cap, &out.len, &rumor, SC_EVENT_JSON_OBJECT);
     if (st != SC_OK) {
         rc = cli_fail_status(st, "cannot serialise the rumor");
         goto out;
@@ -170,7 +170,7 @@ static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
         rc = cli_write_all(1, out.p, out.len);
     }
 out:
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     cli_buf_free(&in);
     cli_buf_free(&arena); /* the rumor's content is private */
     cli_buf_free(&out);

@@ -18,11 +18,11 @@ static int selftest_one(const char *name)
     for (g = 0; g < SC_GROUP_COUNT; g++) {
         st = sc_ctx_selftest(&ctx, (sc_group)g);
         if (st == SC_OK) {
-            printf(" %s ok", sc_group_name((sc_group)g));
+            printf(" %s ok", sc_backend_group_name((sc_group)g));
         } else if (st == SC_ERR_UNSUPPORTED) {
-            printf(" %s unsupported", sc_group_name((sc_group)g));
+            printf(" %s unsupported", sc_backend_group_name((sc_group)g));
         } else {
-            printf(" %s FAILED (%s)", sc_group_name((sc_group)g), sc_status_name(st));
+            printf(" %s FAILED (%s)", sc_backend_group_name((sc_group)g), sc_status_name(st));
             failed = 1;
         }
     }

@@ -9,8 +9,8 @@
 static int self_check(sc_ctx *ctx, const char *json, size_t len)
 {
     cli_buf arena = CLI_BUF_INIT;
-    size_t need = sc_event_parse_arena_bound(len), used = 0;
-    sc_parse_opts opts;
+    size_t need = sc_event_parse_arena_max(len), used = 0;
+    sc_event_parse_opts opts;
     sc_event ev;
     sc_status st;
     int rc;
@@ -38,8 +38,8 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
                   const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const char *who)
 {
     cli_buf scratch = CLI_BUF_INIT;
-    size_t scratch_len = sc_nip59_wrap_scratch_len(rumor, opts);
-    size_t wrap_len = sc_nip59_wrap_len(rumor, opts), used = 0;
+    size_t scratch_len = sc_nip59_wrap_scratch_max(rumor, opts);
+    size_t wrap_len = sc_nip59_wrap_max(rumor, opts), used = 0;
     sc_status st;
     int rc;
 
@@ -60,7 +60,7 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
                       "message too large for a gift wrap: its rumor is %zu bytes of JSON, and "
                       "receivers that only read NIP-44's 2-byte length prefix limit it to about "
                       "40960: %s (%s)",
-                      sc_event_json_len(rumor, SC_JSON_OBJECT), sc_status_str(st),
+                      sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT), sc_status_str(st),
                       sc_status_name(st));
         goto out;
     }

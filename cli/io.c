@@ -35,7 +35,7 @@ int cli_buf_reserve(cli_buf *b, size_t extra)
     if (b->len > 0) {
         memcpy(p, b->p, b->len);
     }
-    sc_memzero(b->p, b->cap);
+    sc_mem_wipe(b->p, b->cap);
     free(b->p);
     b->p = p;
     b->cap = cap;
@@ -67,7 +67,7 @@ int cli_buf_addc(cli_buf *b, char c)
 
 int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n)
 {
-    size_t need = sc_hex_encoded_len(n), used = 0;
+    size_t need = sc_hex_encode_len(n), used = 0;
 
     if (cli_buf_reserve(b, need) != CLI_OK) {
         return CLI_ERROR;
@@ -81,7 +81,7 @@ int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n)
 
 void cli_buf_free(cli_buf *b)
 {
-    sc_memzero(b->p, b->cap);
+    sc_mem_wipe(b->p, b->cap);
     free(b->p);
     b->p = NULL;
     b->len = 0;
@@ -206,7 +206,7 @@ int cli_buf_flush_stdout(cli_buf *b)
 {
     int rc = cli_write_all(1, b->p, b->len);
 
-    sc_memzero(b->p, b->len);
+    sc_mem_wipe(b->p, b->len);
     b->len = 0;
     return rc;
 }

@@ -40,7 +40,7 @@ static sc_status decode_entity(uint8_t key[32], sc_nip19_type want, sc_nip19_typ
 {
     uint8_t scratch[KEY_FILE_MAX];
     sc_nip19_entity e;
-    size_t need = sc_nip19_scratch_len(n);
+    size_t need = sc_nip19_decode_scratch_max(n);
     sc_status st;
 
     memset(&e, 0, sizeof e);
@@ -55,8 +55,8 @@ static sc_status decode_entity(uint8_t key[32], sc_nip19_type want, sc_nip19_typ
     if (st == SC_OK) {
         memcpy(key, e.key, 32);
     }
-    sc_memzero(&e, sizeof e);
-    sc_memzero(scratch, sizeof scratch);
+    sc_mem_wipe(&e, sizeof e);
+    sc_mem_wipe(scratch, sizeof scratch);
     return st;
 }
 
@@ -70,7 +70,7 @@ int cli_load_identity(sc_ctx *ctx, sc_identity *id, const char *path)
     sc_status st;
     int rc;
 
-    sc_identity_erase(id);
+    sc_identity_clear(id);
     rc = cli_read_small_file(path, buf, sizeof buf, &n);
     if (rc != CLI_OK) {
         goto out;
@@ -108,10 +108,10 @@ int cli_load_identity(sc_ctx *ctx, sc_identity *id, const char *path)
     }
     rc = CLI_OK;
 out:
-    sc_memzero(buf, sizeof buf);
-    sc_memzero(sec, sizeof sec);
+    sc_mem_wipe(buf, sizeof buf);
+    sc_mem_wipe(sec, sizeof sec);
     if (rc != CLI_OK) {
-        sc_identity_erase(id);
+        sc_identity_clear(id);
     }
     return rc;
 }
@@ -129,7 +129,7 @@ int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *
     if (st == SC_OK) {
         return CLI_OK;
     }
-    sc_memzero(pub, SC_PUBKEY_BYTES);
+    sc_mem_wipe(pub, SC_PUBKEY_BYTES);
     if (st == SC_ERR_NOT_FOUND && got == SC_NIP19_NSEC) {
         return cli_usage_error(usage,
                                "%s: that is a secret key (nsec); secret keys are never taken on "
@@ -194,7 +194,7 @@ int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *
         }
         p = comma + 1;
     }
-    sc_memzero(item, sizeof item); /* it may have held an nsec given by mistake */
+    sc_mem_wipe(item, sizeof item); /* it may have held an nsec given by mistake */
     if (rc != CLI_OK) {
         *n = 0;
     }

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(argv[0], "--version") == 0) {
-        printf("softchat %s (libsecp256k1 %s)\n", sc_version(), sc_secp256k1_version());
+        printf("softchat %s (libsecp256k1 %s)\n", sc_version(), sc_version_secp256k1());
         return CLI_OK;
     }
     for (i = 0; i < N_COMMANDS; i++) {

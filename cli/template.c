@@ -8,7 +8,7 @@
 int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, size_t n,
                        const uint8_t pub[SC_PUBKEY_BYTES])
 {
-    sc_parse_opts opts;
+    sc_event_parse_opts opts;
     size_t need, used = 0;
     sc_status st;
 
@@ -18,7 +18,7 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
                         CLI_TEMPLATE_MAX, sc_status_str(SC_ERR_TOO_LARGE),
                         sc_status_name(SC_ERR_TOO_LARGE));
     }
-    need = sc_event_parse_arena_bound(n);
+    need = sc_event_parse_arena_max(n);
     arena->len = 0;
     if (cli_buf_reserve(arena, need > 0 ? need : 1) != CLI_OK) {
         return CLI_ERROR;

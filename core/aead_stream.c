@@ -1,5 +1,5 @@
 /* Streaming AES-256-GCM: the per-context lease and the rechunking into whole blocks. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <string.h>
 
@@ -32,7 +32,7 @@ sc_status sc_aead_stream_start(sc_aead_stream *s, sc_ctx *ctx, int decrypt,
     const char *why = NULL;
     sc_status st;
 
-    sc_memzero(s, sizeof *s);
+    sc_mem_wipe(s, sizeof *s);
     if (c == NULL) {
         return sc_ctx_error(ctx);
     }
@@ -95,7 +95,7 @@ sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len
             return SC_OK;
         }
         st = c->aead->update(c->st[SC_GROUP_AEAD], out, s->part, SC_AEAD_BLOCK);
-        sc_memzero(s->part, sizeof s->part);
+        sc_mem_wipe(s->part, sizeof s->part);
         s->part_len = 0;
         if (st != SC_OK) {
             return fail(s, st);
@@ -116,7 +116,7 @@ sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len
     return SC_OK;
 }
 
-sc_status sc_aead_stream_finish(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1],
+sc_status sc_aead_stream_final(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1],
                                 size_t *out_len, uint8_t tag[SC_AES256GCM_TAG_BYTES])
 {
     sc_ctx_impl *c = leased(s);
@@ -131,11 +131,11 @@ sc_status sc_aead_stream_finish(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1
     if (st != SC_OK) {
         return fail(s, st);
     }
-    st = c->aead->finish(c->st[SC_GROUP_AEAD], s->decrypt, tag);
+    st = c->aead->final(c->st[SC_GROUP_AEAD], s->decrypt, tag);
     release(c);
-    sc_memzero(s, sizeof *s);
+    sc_mem_wipe(s, sizeof *s);
     if (st != SC_OK) {
-        sc_memzero(out, n); /* a decryption's last bytes are not authentic */
+        sc_mem_wipe(out, n); /* a decryption's last bytes are not authentic */
         return st;
     }
     *out_len = n;
@@ -150,5 +150,5 @@ void sc_aead_stream_abort(sc_aead_stream *s)
         c->aead->abort(c->st[SC_GROUP_AEAD]);
         release(c);
     }
-    sc_memzero(s, sizeof *s);
+    sc_mem_wipe(s, sizeof *s);
 }

@@ -53,7 +53,7 @@ sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len
 /* Processes the waiting bytes into out (at most 15; *out_len says how many) and finishes:
  * encryption writes tag, decryption checks it in constant time. The stream ends either way.
  * Returns: SC_OK; SC_ERR_AUTH (decryption: out is zeroed); SC_ERR_STATE; a backend failure. */
-sc_status sc_aead_stream_finish(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1],
+sc_status sc_aead_stream_final(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1],
                                 size_t *out_len, uint8_t tag[SC_AES256GCM_TAG_BYTES]);
 
 /* Ends a stream: if it is live and its context still holds the lease, aborts the backend

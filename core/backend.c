@@ -16,12 +16,12 @@ static const size_t group_offsets[SC_GROUP_COUNT] = {
     offsetof(sc_backend, hash), offsetof(sc_backend, mac), offsetof(sc_backend, stream),
     offsetof(sc_backend, aead), offsetof(sc_backend, rng), offsetof(sc_backend, curve)};
 
-const char *sc_group_name(sc_group g)
+const char *sc_backend_group_name(sc_group g)
 {
     return ((unsigned)g < SC_GROUP_COUNT) ? group_names[g] : NULL;
 }
 
-const char *sc_cap_name(sc_cap cap)
+const char *sc_backend_cap_name(sc_cap cap)
 {
     return ((unsigned)cap < SC_CAP_COUNT) ? cap_names[cap] : NULL;
 }
@@ -72,7 +72,7 @@ static int group_ok(const sc_backend *b, sc_group g)
     case SC_GROUP_AEAD: {
         const sc_backend_aead *a = p;
         return a->lib && PAIRED(a) && a->probe && a->seal && a->open && a->start && a->update &&
-               a->finish && a->abort;
+               a->final && a->abort;
     }
     case SC_GROUP_RNG: {
         const sc_backend_rng *r = p;

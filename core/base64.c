@@ -5,7 +5,7 @@
  * it (core/base64_simd.c), the tail one character at a time; all compute the same function. */
 #include "base64_internal.h"
 
-size_t sc_base64_encoded_len(size_t len)
+size_t sc_base64_encode_len(size_t len)
 {
     if (len > ((size_t)-1) / 4 * 3 - 2) {
         return 0;
@@ -13,7 +13,7 @@ size_t sc_base64_encoded_len(size_t len)
     return (len + 2) / 3 * 4;
 }
 
-size_t sc_base64_decoded_max(size_t b64_len)
+size_t sc_base64_decode_max(size_t b64_len)
 {
     return b64_len / 4 * 3;
 }
@@ -166,7 +166,7 @@ sc_status sc_b64_encode_with(sc_b64_kernel k, char *out, size_t out_cap, size_t 
     if (out_len == NULL || (in == NULL && in_len != 0)) {
         return SC_ERR_ARG;
     }
-    need = sc_base64_encoded_len(in_len);
+    need = sc_base64_encode_len(in_len);
     if (need == 0 && in_len != 0) {
         return SC_ERR_ARG;
     }
@@ -267,7 +267,7 @@ sc_status sc_b64_decode_with(sc_b64_kernel k, uint8_t *out, size_t out_cap, size
         }
     }
     if (bad) {
-        sc_memzero(out, n);
+        sc_mem_wipe(out, n);
         return SC_ERR_BASE64;
     }
     *out_len = n;

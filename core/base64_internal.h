@@ -3,7 +3,8 @@
 #ifndef SOFTCHAT_CORE_BASE64_INTERNAL_H
 #define SOFTCHAT_CORE_BASE64_INTERNAL_H
 
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/base64.h>
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * instead of branches or value-indexed tables; the prefix and the lengths are public. */
 #include "bech32.h"
 
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <string.h>
 
@@ -148,7 +148,7 @@ sc_status sc_bech32_to_bytes(uint8_t *out, size_t out_len, const sc_bech32_str *
         return SC_ERR_ARG;
     }
     if (p->data_len % 8 * 5 % 8 >= 5) { /* never from sc_bech32_parse */
-        sc_memzero(out, out_len);
+        sc_mem_wipe(out, out_len);
         return SC_ERR_BECH32;
     }
     for (i = 0; i < p->data_len; i++) {
@@ -161,7 +161,7 @@ sc_status sc_bech32_to_bytes(uint8_t *out, size_t out_len, const sc_bech32_str *
     }
     bad |= (acc & ((1u << bits) - 1u)) != 0; /* padding bits must be zero */
     if (bad) {
-        sc_memzero(out, out_len);
+        sc_mem_wipe(out, out_len);
         return SC_ERR_BECH32;
     }
     return SC_OK;
@@ -258,7 +258,7 @@ sc_status sc_bech32_finish(sc_bech32_writer *w, size_t *out_len)
     if (out_len != NULL) {
         *out_len = st == SC_OK ? w->pos : 0;
     }
-    sc_memzero(w, sizeof *w);
+    sc_mem_wipe(w, sizeof *w);
     return st;
 }
 

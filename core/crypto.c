@@ -2,7 +2,7 @@
  * output wiping on failure live here once, so every backend gets them. Every failure path,
  * argument and state errors included, zeroes the outputs it was given. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include "ctx_internal.h"
 
@@ -13,7 +13,7 @@ static const sc_backend_hash *hash_of(const sc_ctx *ctx, sc_ctx_impl *c, sc_stat
     return *st == SC_OK ? c->hash : NULL;
 }
 
-sc_status sc_sha256(sc_ctx *ctx, uint8_t out[SC_SHA256_BYTES], const uint8_t *in, size_t len)
+sc_status sc_crypto_sha256(sc_ctx *ctx, uint8_t out[SC_SHA256_BYTES], const uint8_t *in, size_t len)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     const sc_backend_hash *h;
@@ -29,12 +29,12 @@ sc_status sc_sha256(sc_ctx *ctx, uint8_t out[SC_SHA256_BYTES], const uint8_t *in
         }
     }
     if (st != SC_OK) {
-        sc_memzero(out, SC_SHA256_BYTES);
+        sc_mem_wipe(out, SC_SHA256_BYTES);
     }
     return st;
 }
 
-sc_status sc_sha256_init(sc_ctx *ctx, sc_sha256_state *s)
+sc_status sc_crypto_sha256_init(sc_ctx *ctx, sc_sha256_state *s)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     const sc_backend_hash *h;
@@ -48,12 +48,12 @@ sc_status sc_sha256_init(sc_ctx *ctx, sc_sha256_state *s)
         st = h->init(c->st[SC_GROUP_HASH], s);
     }
     if (st != SC_OK) {
-        sc_memzero(s, sizeof *s);
+        sc_mem_wipe(s, sizeof *s);
     }
     return st;
 }
 
-sc_status sc_sha256_update(sc_ctx *ctx, sc_sha256_state *s, const uint8_t *in, size_t len)
+sc_status sc_crypto_sha256_update(sc_ctx *ctx, sc_sha256_state *s, const uint8_t *in, size_t len)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     const sc_backend_hash *h;
@@ -69,12 +69,12 @@ sc_status sc_sha256_update(sc_ctx *ctx, sc_sha256_state *s, const uint8_t *in, s
         }
     }
     if (st != SC_OK) {
-        sc_memzero(s, sizeof *s);
+        sc_mem_wipe(s, sizeof *s);
     }
     return st;
 }
 
-sc_status sc_sha256_final(sc_ctx *ctx, sc_sha256_state *s, uint8_t out[SC_SHA256_BYTES])
+sc_status sc_crypto_sha256_final(sc_ctx *ctx, sc_sha256_state *s, uint8_t out[SC_SHA256_BYTES])
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     const sc_backend_hash *h;
@@ -87,10 +87,10 @@ sc_status sc_sha256_final(sc_ctx *ctx, sc_sha256_state *s, uint8_t out[SC_SHA256
         }
     }
     if (s != NULL) {
-        sc_memzero(s, sizeof *s);
+        sc_mem_wipe(s, sizeof *s);
     }
     if (st != SC_OK && out != NULL) {
-        sc_memzero(out, SC_SHA256_BYTES);
+        sc_mem_wipe(out, SC_SHA256_BYTES);
     }
     return st;
 }
@@ -110,7 +110,7 @@ static int iov_ok(const sc_iov *parts, size_t n_parts)
     return 1;
 }
 
-sc_status sc_hmac_sha256(sc_ctx *ctx, uint8_t out[SC_HMAC_SHA256_BYTES], const uint8_t *key,
+sc_status sc_crypto_hmac_sha256(sc_ctx *ctx, uint8_t out[SC_HMAC_SHA256_BYTES], const uint8_t *key,
                          size_t key_len, const sc_iov *parts, size_t n_parts)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
@@ -126,7 +126,7 @@ sc_status sc_hmac_sha256(sc_ctx *ctx, uint8_t out[SC_HMAC_SHA256_BYTES], const u
         }
     }
     if (st != SC_OK) {
-        sc_memzero(out, SC_HMAC_SHA256_BYTES);
+        sc_mem_wipe(out, SC_HMAC_SHA256_BYTES);
     }
     return st;
 }
@@ -140,7 +140,7 @@ static int overlaps_partially(const uint8_t *a, const uint8_t *b, size_t len)
     return (a < b) ? (size_t)(b - a) < len : (size_t)(a - b) < len;
 }
 
-sc_status sc_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len,
+sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len,
                           const uint8_t key[32], const uint8_t nonce[12], uint32_t counter)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
@@ -161,7 +161,7 @@ sc_status sc_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t l
     }
     /* out is zeroed only when it does not alias the input the caller still owns */
     if (st != SC_OK && out != NULL && out != in && !overlaps_partially(out, in, len)) {
-        sc_memzero(out, len);
+        sc_mem_wipe(out, len);
     }
     return st;
 }
@@ -179,7 +179,7 @@ static sc_status aead_ready(const sc_ctx *ctx, sc_ctx_impl *c, size_t iv_len)
     return c->aead->probe(SC_AEAD_ONESHOT, iv_len, &why);
 }
 
-sc_status sc_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], const uint8_t key[32],
+sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], const uint8_t key[32],
                             const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
                             const uint8_t *pt, size_t len)
 {
@@ -197,16 +197,16 @@ sc_status sc_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], const uin
     }
     if (st != SC_OK) {
         if (tag != NULL) {
-            sc_memzero(tag, SC_AES256GCM_TAG_BYTES);
+            sc_mem_wipe(tag, SC_AES256GCM_TAG_BYTES);
         }
         if (ct != NULL && ct != pt && !overlaps_partially(ct, pt, len)) {
-            sc_memzero(ct, len);
+            sc_mem_wipe(ct, len);
         }
     }
     return st;
 }
 
-sc_status sc_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[32], const uint8_t *iv,
+sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[32], const uint8_t *iv,
                             size_t iv_len, const uint8_t *aad, size_t aad_len, const uint8_t *ct,
                             size_t len, const uint8_t tag[16])
 {
@@ -224,12 +224,12 @@ sc_status sc_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[32], con
     }
     /* never release unauthenticated plaintext; in-place, this zeroes the ciphertext too */
     if (st != SC_OK && pt != NULL && !overlaps_partially(pt, ct, len)) {
-        sc_memzero(pt, len);
+        sc_mem_wipe(pt, len);
     }
     return st;
 }
 
-sc_status sc_random(sc_ctx *ctx, uint8_t *out, size_t len)
+sc_status sc_crypto_rng_fill(sc_ctx *ctx, uint8_t *out, size_t len)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     sc_status st;
@@ -248,6 +248,6 @@ sc_status sc_random(sc_ctx *ctx, uint8_t *out, size_t len)
     } else {
         return SC_OK;
     }
-    sc_memzero(out, len);
+    sc_mem_wipe(out, len);
     return st;
 }

@@ -1,7 +1,7 @@
-/* sc_ct_compare: comparison whose timing depends only on the length. */
-#include <softchat/encoding.h>
+/* sc_mem_ct_compare: comparison whose timing depends only on the length. */
+#include <softchat/mem.h>
 
-int sc_ct_compare(const void *a, const void *b, size_t len)
+int sc_mem_ct_compare(const void *a, const void *b, size_t len)
 {
     const volatile unsigned char *x = (const volatile unsigned char *)a;
     const volatile unsigned char *y = (const volatile unsigned char *)b;

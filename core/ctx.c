@@ -2,7 +2,7 @@
  * checks, and tear everything down with wiping. */
 #include <softchat/crypto.h>
 #include <softchat/ctx.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,7 @@ static void teardown_all(sc_ctx_impl *c)
     if (c->rng != NULL && c->rng->teardown != NULL && c->st[SC_GROUP_RNG] != NULL) {
         c->rng->teardown(c->st[SC_GROUP_RNG]);
     }
-    sc_memzero(c, sizeof(sc_ctx));
+    sc_mem_wipe(c, sizeof(sc_ctx));
 }
 
 #define SETUP(grp, idx)                                                                      \
@@ -50,7 +50,7 @@ static void teardown_all(sc_ctx_impl *c)
         }                                                                                    \
     } while (0)
 
-sc_status sc_ctx_init_with(sc_ctx *ctx, const sc_backend *backend)
+sc_status sc_ctx_init_table(sc_ctx *ctx, const sc_backend *backend)
 {
     sc_ctx_impl *c = (sc_ctx_impl *)(void *)ctx;
     uint8_t seed[32];
@@ -83,13 +83,13 @@ sc_status sc_ctx_init_with(sc_ctx *ctx, const sc_backend *backend)
     c->magic = SC_CTX_MAGIC; /* from here on the dispatch functions accept ctx */
     if (c->curve != NULL && c->curve->setup != NULL) {
         /* the curve context is blinded with fresh randomness from this context's RNG */
-        st = sc_random(ctx, seed, sizeof seed);
+        st = sc_crypto_rng_fill(ctx, seed, sizeof seed);
         if (st == SC_OK) {
             st = c->curve->setup(&c->st[SC_GROUP_CURVE], c->rng != NULL ? seed : NULL);
         } else if (st == SC_ERR_UNSUPPORTED) {
             st = c->curve->setup(&c->st[SC_GROUP_CURVE], NULL);
         }
-        sc_memzero(seed, sizeof seed);
+        sc_mem_wipe(seed, sizeof seed);
         if (st != SC_OK) {
             goto fail;
         }
@@ -123,7 +123,7 @@ sc_status sc_ctx_init(sc_ctx *ctx, const char *backend)
     if (b == NULL) {
         return SC_ERR_NOT_FOUND;
     }
-    return sc_ctx_init_with(ctx, b);
+    return sc_ctx_init_table(ctx, b);
 }
 
 void sc_ctx_clear(sc_ctx *ctx)
@@ -136,7 +136,7 @@ void sc_ctx_clear(sc_ctx *ctx)
         }
         teardown_all(c);
     } else if (ctx != NULL) {
-        sc_memzero(ctx, sizeof *ctx);
+        sc_mem_wipe(ctx, sizeof *ctx);
     }
 }
 

@@ -1,7 +1,7 @@
 /* NIP-01 events: field checks, the id (the canonical text streamed into SHA-256), signing and
  * verification through the identity API. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/event.h>
 
 #include <stdint.h>
@@ -65,18 +65,18 @@ static sc_status hash_event(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const sc
     sc_jw w;
     sc_status st;
 
-    st = sc_sha256_init(ctx, &sha);
+    st = sc_crypto_sha256_init(ctx, &sha);
     if (st != SC_OK) {
         return st;
     }
     sc_jw_init_hash(&w, ctx, &sha);
-    sc_event_write(&w, ev, SC_JSON_CANONICAL);
+    sc_event_write(&w, ev, SC_EVENT_JSON_CANONICAL);
     st = sc_jw_flush(&w);
     if (st == SC_OK) {
-        st = sc_sha256_final(ctx, &sha, id);
+        st = sc_crypto_sha256_final(ctx, &sha, id);
     }
-    sc_memzero(&sha, sizeof sha);
-    sc_memzero(w.stage, sizeof w.stage); /* a rumor's content may be private */
+    sc_mem_wipe(&sha, sizeof sha);
+    sc_mem_wipe(w.stage, sizeof w.stage); /* a rumor's content may be private */
     return st;
 }
 
@@ -93,7 +93,7 @@ sc_status sc_event_compute_id(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const 
         st = (ev->flags & SC_EVENT_HAS_PUBKEY) ? hash_event(ctx, id, ev) : SC_ERR_EVENT_FIELD;
     }
     if (st != SC_OK) {
-        sc_memzero(id, SC_EVENT_ID_BYTES);
+        sc_mem_wipe(id, SC_EVENT_ID_BYTES);
     }
     return st;
 }
@@ -112,7 +112,7 @@ static sc_status sign_event(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
         goto out;
     }
     tmp = *ev;
-    st = sc_identity_pubkey(who, tmp.pubkey);
+    st = sc_identity_pubkey(tmp.pubkey, who);
     if (st != SC_OK) {
         goto out;
     }
@@ -122,7 +122,7 @@ static sc_status sign_event(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
         goto out;
     }
     st = use_rng ? sc_identity_sign(ctx, sig, who, id)
-                 : sc_identity_sign_with_aux(ctx, sig, who, id, aux);
+                 : sc_identity_sign_with_rand(ctx, sig, who, id, aux);
     if (st != SC_OK) {
         goto out;
     }
@@ -132,8 +132,8 @@ static sc_status sign_event(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
     ev->flags |= SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG;
 out:
     if (st != SC_OK) {
-        sc_memzero(ev->id, SC_EVENT_ID_BYTES);
-        sc_memzero(ev->sig, SC_SIG_BYTES);
+        sc_mem_wipe(ev->id, SC_EVENT_ID_BYTES);
+        sc_mem_wipe(ev->sig, SC_SIG_BYTES);
         ev->flags &= ~(unsigned)(SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG);
     }
     return st;
@@ -147,7 +147,7 @@ sc_status sc_event_sign(sc_ctx *ctx, sc_event *ev, const sc_identity *who)
     return sign_event(ctx, ev, who, NULL, 1);
 }
 
-sc_status sc_event_sign_with_aux(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
+sc_status sc_event_sign_with_rand(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
                                  const uint8_t aux[32])
 {
     if (ev == NULL) {
@@ -173,8 +173,8 @@ sc_status sc_event_verify(sc_ctx *ctx, const sc_event *ev)
         return st;
     }
     /* the id is public, but comparing in constant time costs nothing */
-    if (sc_ct_compare(id, ev->id, SC_EVENT_ID_BYTES) != 0) {
+    if (sc_mem_ct_compare(id, ev->id, SC_EVENT_ID_BYTES) != 0) {
         return SC_ERR_ID_MISMATCH;
     }
-    return sc_schnorr_verify(ctx, ev->sig, id, ev->pubkey);
+    return sc_identity_verify(ctx, ev->sig, id, ev->pubkey);
 }

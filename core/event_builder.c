@@ -2,7 +2,7 @@
  * sc_str array are placed from the front; the sc_tag array grows down from the back, so it
  * stays contiguous however many tags come, and finish reverses it into order. The first
  * failure sticks. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/event.h>
 
 #include <string.h>
@@ -220,7 +220,7 @@ void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n)
     tag->n_items = n;
 }
 
-sc_status sc_event_builder_finish(sc_event_builder *b, sc_event *ev)
+sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev)
 {
     sc_builder_impl *i = impl_of(b);
     sc_tag *tags;

@@ -13,7 +13,7 @@
 /* Bytes to skip at p to reach SC_EVENT_ALIGN. */
 size_t sc_event_align_pad(const void *p);
 
-/* Writes ev as JSON (SC_JSON_CANONICAL or SC_JSON_OBJECT) to w. ev must have passed
+/* Writes ev as JSON (SC_EVENT_JSON_CANONICAL or SC_EVENT_JSON_OBJECT) to w. ev must have passed
  * sc_event_check and carry a pubkey. */
 void sc_event_write(sc_jw *w, const sc_event *ev, unsigned flags);
 

@@ -29,7 +29,7 @@ static void write_tags(sc_jw *w, const sc_event *ev)
 
 void sc_event_write(sc_jw *w, const sc_event *ev, unsigned flags)
 {
-    if (flags & SC_JSON_CANONICAL) {
+    if (flags & SC_EVENT_JSON_CANONICAL) {
         RAW(w, "[0,");
         sc_jw_hex(w, ev->pubkey, SC_PUBKEY_BYTES);
         RAW(w, ",");
@@ -71,7 +71,7 @@ static sc_status ready(const sc_event *ev, unsigned flags)
 {
     sc_status st;
 
-    if ((flags & ~(unsigned)SC_JSON_CANONICAL) != 0) {
+    if ((flags & ~(unsigned)SC_EVENT_JSON_CANONICAL) != 0) {
         return SC_ERR_ARG;
     }
     st = sc_event_check(ev);
@@ -96,7 +96,7 @@ static size_t measure(const sc_event *ev, unsigned flags, sc_status *st)
     return *st == SC_OK ? w.len : 0;
 }
 
-size_t sc_event_json_len(const sc_event *ev, unsigned flags)
+size_t sc_event_to_json_len(const sc_event *ev, unsigned flags)
 {
     sc_status st;
 

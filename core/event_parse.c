@@ -3,7 +3,8 @@
  * 2 revisits only the tags array and the content string (their offsets were noted) and
  * unescapes them into the arena. Layout: the sc_tag array, then the sc_str array, then the
  * string bytes. Nothing is allocated and nothing outside json[0..json_len) is read. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/hex.h>
 #include <softchat/event.h>
 
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "event_internal.h"
 #include "json_scan.h"
 
-typedef char sc_parse_depth_fits[(SC_PARSE_MAX_DEPTH_LIMIT <= SC_JSCAN_DEPTH_LIMIT) ? 1 : -1];
+typedef char sc_parse_depth_fits[(SC_EVENT_PARSE_MAX_DEPTH <= SC_JSCAN_DEPTH_LIMIT) ? 1 : -1];
 
 #define DEFAULT_MAX_INPUT ((size_t)1 << 20)
 #define DEFAULT_MAX_DEPTH 32u
@@ -349,7 +350,7 @@ static int mul_add(size_t a, size_t b, size_t c, size_t *out)
     return 1;
 }
 
-size_t sc_event_parse_arena_bound(size_t json_len)
+size_t sc_event_parse_arena_max(size_t json_len)
 {
     /* A tag takes at least 3 bytes of text per string plus 2 for its brackets and comma
      * ("[\"\"],"), and a string's unescaped bytes never outnumber its escaped ones, so with
@@ -417,7 +418,7 @@ static sc_status fill_arena(const parser *pass1, uint8_t *arena, size_t need)
 }
 
 sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap, size_t *arena_used,
-                         const char *json, size_t json_len, const sc_parse_opts *opts)
+                         const char *json, size_t json_len, const sc_event_parse_opts *opts)
 {
     size_t max_input = DEFAULT_MAX_INPUT, need = 0;
     unsigned require = SC_EVENT_SIGNED;
@@ -438,7 +439,7 @@ sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap, size_t *ar
     ps.max_depth = DEFAULT_MAX_DEPTH;
     if (opts != NULL) {
         if ((opts->require & ~(unsigned)SC_EVENT_SIGNED) != 0 ||
-            opts->max_depth > SC_PARSE_MAX_DEPTH_LIMIT) {
+            opts->max_depth > SC_EVENT_PARSE_MAX_DEPTH) {
             return SC_ERR_ARG;
         }
         max_input = opts->max_input != 0 ? opts->max_input : DEFAULT_MAX_INPUT;
@@ -467,7 +468,7 @@ sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap, size_t *ar
     if (st == SC_OK) {
         st = fill_arena(&ps, (uint8_t *)arena, need);
         if (st != SC_OK) {
-            sc_memzero(arena, need);
+            sc_mem_wipe(arena, need);
         }
     }
     if (st != SC_OK) {

@@ -3,7 +3,7 @@
  * bounded staging buffer into the caller's sink. The sink is committed only after the tag
  * verifies and discarded on every other ending, exactly once. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/file.h>
 
 #include <string.h>
@@ -22,10 +22,10 @@ static sc_file_dec_impl *dec_of(sc_file_dec *d)
 static sc_status fail(sc_file_dec *d, sc_file_dec_impl *s, sc_status st)
 {
     sc_aead_stream_abort(&s->aead);
-    sc_memzero(s->stage, sizeof s->stage);
+    sc_mem_wipe(s->stage, sizeof s->stage);
     s->in_sink = 1; /* the discard callback cannot re-enter this operation */
     s->sink.discard(s->sink.user);
-    sc_memzero(d, sizeof *d);
+    sc_mem_wipe(d, sizeof *d);
     return st;
 }
 
@@ -37,7 +37,7 @@ static sc_status sink_write(sc_file_dec_impl *s, size_t n)
     s->in_sink = 1;
     st = s->sink.write(s->sink.user, s->stage, n);
     s->in_sink = 0;
-    sc_memzero(s->stage, n);
+    sc_mem_wipe(s->stage, n);
     if (s->abandon) {
         return SC_ERR_STATE;
     }
@@ -53,7 +53,7 @@ static sc_status feed(sc_file_dec_impl *s, const uint8_t *ct, size_t len)
         sc_status st = sc_aead_stream_update(&s->aead, s->stage, &n, ct, take);
 
         if (st == SC_OK && n != 0) {
-            st = sc_sha256_update(s->aead.ctx, &s->ox, s->stage, n);
+            st = sc_crypto_sha256_update(s->aead.ctx, &s->ox, s->stage, n);
             if (st == SC_OK) {
                 st = sink_write(s, n);
             }
@@ -76,7 +76,7 @@ sc_status sc_file_decrypt_init(sc_ctx *ctx, sc_file_dec *d, const uint8_t key[SC
     if (d == NULL) {
         return SC_ERR_ARG;
     }
-    sc_memzero(d, sizeof *d);
+    sc_mem_wipe(d, sizeof *d);
     if (ctx == NULL || key == NULL || iv == NULL || sink == NULL || sink->write == NULL ||
         sink->commit == NULL || sink->discard == NULL ||
         (iv_len != 12 && iv_len != 16 && iv_len != 32)) {
@@ -84,14 +84,14 @@ sc_status sc_file_decrypt_init(sc_ctx *ctx, sc_file_dec *d, const uint8_t key[SC
     }
     st = sc_aead_stream_start(&s->aead, ctx, 1, key, iv, iv_len);
     if (st == SC_OK) {
-        st = sc_sha256_init(ctx, &s->x);
+        st = sc_crypto_sha256_init(ctx, &s->x);
     }
     if (st == SC_OK) {
-        st = sc_sha256_init(ctx, &s->ox);
+        st = sc_crypto_sha256_init(ctx, &s->ox);
     }
     if (st != SC_OK) {
         sc_aead_stream_abort(&s->aead);
-        sc_memzero(d, sizeof *d);
+        sc_mem_wipe(d, sizeof *d);
         return st;
     }
     s->sink = *sink;
@@ -117,7 +117,7 @@ sc_status sc_file_decrypt_update(sc_file_dec *d, const uint8_t *in, size_t len)
     if (len == 0) {
         return SC_OK;
     }
-    st = sc_sha256_update(s->aead.ctx, &s->x, in, len);
+    st = sc_crypto_sha256_update(s->aead.ctx, &s->x, in, len);
     if (st != SC_OK) {
         return fail(d, s, st);
     }
@@ -157,10 +157,10 @@ sc_status sc_file_decrypt_final(sc_file_dec *d, uint8_t x[32], uint8_t ox[32])
     sc_status st;
 
     if (x != NULL) {
-        sc_memzero(x, 32);
+        sc_mem_wipe(x, 32);
     }
     if (ox != NULL) {
-        sc_memzero(ox, 32);
+        sc_mem_wipe(ox, 32);
     }
     if (s == NULL) {
         return d == NULL ? SC_ERR_ARG : SC_ERR_STATE;
@@ -172,28 +172,28 @@ sc_status sc_file_decrypt_final(sc_file_dec *d, uint8_t x[32], uint8_t ox[32])
         return fail(d, s, SC_ERR_AUTH); /* no room for a tag: nothing can be authentic */
     }
     ctx = s->aead.ctx; /* the stream forgets it when it ends */
-    st = sc_aead_stream_finish(&s->aead, s->stage, &n, s->hold);
+    st = sc_aead_stream_final(&s->aead, s->stage, &n, s->hold);
     if (st == SC_OK && n != 0) {
-        st = sc_sha256_update(ctx, &s->ox, s->stage, n);
+        st = sc_crypto_sha256_update(ctx, &s->ox, s->stage, n);
         if (st == SC_OK) {
             st = sink_write(s, n);
         }
     }
     if (st == SC_OK) {
-        st = sc_sha256_final(ctx, &s->x, hx);
+        st = sc_crypto_sha256_final(ctx, &s->x, hx);
     }
     if (st == SC_OK) {
-        st = sc_sha256_final(ctx, &s->ox, hox);
+        st = sc_crypto_sha256_final(ctx, &s->ox, hox);
     }
     if (st != SC_OK) {
-        sc_memzero(hx, sizeof hx);
-        sc_memzero(hox, sizeof hox);
+        sc_mem_wipe(hx, sizeof hx);
+        sc_mem_wipe(hox, sizeof hox);
         return fail(d, s, st);
     }
     /* authentic and complete: the one commit; discard must not follow, even if it fails */
     s->in_sink = 1;
     st = s->sink.commit(s->sink.user);
-    sc_memzero(d, sizeof *d);
+    sc_mem_wipe(d, sizeof *d);
     if (st != SC_OK) {
         st = SC_ERR_IO;
     } else {
@@ -204,8 +204,8 @@ sc_status sc_file_decrypt_final(sc_file_dec *d, uint8_t x[32], uint8_t ox[32])
             memcpy(ox, hox, 32);
         }
     }
-    sc_memzero(hx, sizeof hx);
-    sc_memzero(hox, sizeof hox);
+    sc_mem_wipe(hx, sizeof hx);
+    sc_mem_wipe(hox, sizeof hox);
     return st;
 }
 

@@ -1,7 +1,7 @@
 /* Kind 15 attachments, encryption: plaintext in bounded pieces, ciphertext || tag out, with
  * x = sha256(blob) and ox = sha256(plaintext) computed in the same pass. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/file.h>
 
 #include <string.h>
@@ -35,7 +35,7 @@ void sc_file_encrypt_abort(sc_file_enc *e)
         sc_aead_stream_abort(&s->aead);
     }
     if (e != NULL) {
-        sc_memzero(e, sizeof *e);
+        sc_mem_wipe(e, sizeof *e);
     }
 }
 
@@ -48,7 +48,7 @@ sc_status sc_file_encrypt_init(sc_ctx *ctx, sc_file_enc *e, const uint8_t key[SC
     if (e == NULL) {
         return SC_ERR_ARG;
     }
-    sc_memzero(e, sizeof *e);
+    sc_mem_wipe(e, sizeof *e);
     if (ctx == NULL || key == NULL || iv == NULL || (iv_len != 12 && iv_len != 16)) {
         return SC_ERR_ARG;
     }
@@ -56,9 +56,9 @@ sc_status sc_file_encrypt_init(sc_ctx *ctx, sc_file_enc *e, const uint8_t key[SC
     if (st != SC_OK) {
         goto fail;
     }
-    st = sc_sha256_init(ctx, &s->x);
+    st = sc_crypto_sha256_init(ctx, &s->x);
     if (st == SC_OK) {
-        st = sc_sha256_init(ctx, &s->ox);
+        st = sc_crypto_sha256_init(ctx, &s->ox);
     }
     if (st != SC_OK) {
         goto fail;
@@ -68,7 +68,7 @@ sc_status sc_file_encrypt_init(sc_ctx *ctx, sc_file_enc *e, const uint8_t key[SC
 
 fail:
     sc_aead_stream_abort(&s->aead);
-    sc_memzero(e, sizeof *e);
+    sc_mem_wipe(e, sizeof *e);
     return st;
 }
 
@@ -107,12 +107,12 @@ sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out, size_t out_cap, s
     if (len == 0) {
         return SC_OK;
     }
-    st = sc_sha256_update(s->aead.ctx, &s->ox, in, len);
+    st = sc_crypto_sha256_update(s->aead.ctx, &s->ox, in, len);
     if (st == SC_OK) {
         st = sc_aead_stream_update(&s->aead, out, &n, in, len);
     }
     if (st == SC_OK) {
-        st = sc_sha256_update(s->aead.ctx, &s->x, out, n);
+        st = sc_crypto_sha256_update(s->aead.ctx, &s->x, out, n);
     }
     if (st != SC_OK) {
         goto fail;
@@ -122,7 +122,7 @@ sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out, size_t out_cap, s
 
 fail:
     if (out != NULL && need != 0) {
-        sc_memzero(out, need);
+        sc_mem_wipe(out, need);
     }
     sc_file_encrypt_abort(e);
     return st;
@@ -142,10 +142,10 @@ sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out, size_t out_cap, si
         *out_len = 0;
     }
     if (x != NULL) {
-        sc_memzero(x, 32);
+        sc_mem_wipe(x, 32);
     }
     if (ox != NULL) {
-        sc_memzero(ox, 32);
+        sc_mem_wipe(ox, 32);
     }
     if (blob_size != NULL) {
         *blob_size = 0;
@@ -166,18 +166,18 @@ sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out, size_t out_cap, si
     zero = SC_FILE_FINAL_BYTES;
     ctx = s->aead.ctx;
     size = s->aead.total + SC_FILE_TAG_BYTES;
-    st = sc_aead_stream_finish(&s->aead, out, &n, tag);
+    st = sc_aead_stream_final(&s->aead, out, &n, tag);
     if (st != SC_OK) {
         goto out;
     }
     memcpy(out + n, tag, SC_FILE_TAG_BYTES);
     n += SC_FILE_TAG_BYTES;
-    st = sc_sha256_update(ctx, &s->x, out, n);
+    st = sc_crypto_sha256_update(ctx, &s->x, out, n);
     if (st == SC_OK) {
-        st = sc_sha256_final(ctx, &s->x, x);
+        st = sc_crypto_sha256_final(ctx, &s->x, x);
     }
     if (st == SC_OK) {
-        st = sc_sha256_final(ctx, &s->ox, ox);
+        st = sc_crypto_sha256_final(ctx, &s->ox, ox);
     }
     if (st == SC_OK) {
         *out_len = n;
@@ -188,16 +188,16 @@ sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out, size_t out_cap, si
 out:
     if (st != SC_OK) {
         if (out != NULL) {
-            sc_memzero(out, zero);
+            sc_mem_wipe(out, zero);
         }
         if (x != NULL) {
-            sc_memzero(x, 32);
+            sc_mem_wipe(x, 32);
         }
         if (ox != NULL) {
-            sc_memzero(ox, 32);
+            sc_mem_wipe(ox, 32);
         }
     }
-    sc_memzero(tag, sizeof tag);
+    sc_mem_wipe(tag, sizeof tag);
     sc_file_encrypt_abort(e);
     return st;
 }

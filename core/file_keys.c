@@ -1,7 +1,8 @@
 /* Kind 15 attachments: fresh keys and IVs, and the IVs a decryption-nonce tag value stands
  * for (the decoded hex, then the legacy early-0xChat reading of the hex text itself). */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/hex.h>
 #include <softchat/file.h>
 
 #include <string.h>
@@ -15,20 +16,20 @@ sc_status sc_file_keygen(sc_ctx *ctx, uint8_t key[SC_FILE_KEY_BYTES], uint8_t iv
 
     if (key == NULL || iv == NULL) {
         if (key != NULL) {
-            sc_memzero(key, SC_FILE_KEY_BYTES);
+            sc_mem_wipe(key, SC_FILE_KEY_BYTES);
         }
         if (iv != NULL) {
-            sc_memzero(iv, SC_FILE_IV_BYTES);
+            sc_mem_wipe(iv, SC_FILE_IV_BYTES);
         }
         return SC_ERR_ARG;
     }
-    st = sc_random(ctx, key, SC_FILE_KEY_BYTES);
+    st = sc_crypto_rng_fill(ctx, key, SC_FILE_KEY_BYTES);
     if (st == SC_OK) {
-        st = sc_random(ctx, iv, SC_FILE_IV_BYTES);
+        st = sc_crypto_rng_fill(ctx, iv, SC_FILE_IV_BYTES);
     }
     if (st != SC_OK) {
-        sc_memzero(key, SC_FILE_KEY_BYTES);
-        sc_memzero(iv, SC_FILE_IV_BYTES);
+        sc_mem_wipe(key, SC_FILE_KEY_BYTES);
+        sc_mem_wipe(iv, SC_FILE_IV_BYTES);
     }
     return st;
 }
@@ -40,7 +41,7 @@ sc_status sc_file_iv_candidates(uint8_t ivs[2][32], size_t iv_lens[2], size_t *n
 
     if (ivs == NULL || iv_lens == NULL || n == NULL || nonce_text == NULL) {
         if (ivs != NULL) {
-            sc_memzero(ivs, 2 * sizeof ivs[0]);
+            sc_mem_wipe(ivs, 2 * sizeof ivs[0]);
         }
         if (iv_lens != NULL) {
             iv_lens[0] = iv_lens[1] = 0;
@@ -50,7 +51,7 @@ sc_status sc_file_iv_candidates(uint8_t ivs[2][32], size_t iv_lens[2], size_t *n
         }
         return SC_ERR_ARG;
     }
-    sc_memzero(ivs, 2 * sizeof ivs[0]);
+    sc_mem_wipe(ivs, 2 * sizeof ivs[0]);
     iv_lens[0] = iv_lens[1] = 0;
     *n = 0;
     if (len != 24 && len != LEGACY_IV_CHARS) {
@@ -58,7 +59,7 @@ sc_status sc_file_iv_candidates(uint8_t ivs[2][32], size_t iv_lens[2], size_t *n
     }
     st = sc_hex_decode_fixed(ivs[0], len / 2, nonce_text, len, SC_HEX_ANY_CASE);
     if (st != SC_OK) {
-        sc_memzero(ivs[0], sizeof ivs[0]);
+        sc_mem_wipe(ivs[0], sizeof ivs[0]);
         return SC_ERR_ENCODING;
     }
     iv_lens[0] = len / 2;

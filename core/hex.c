@@ -1,8 +1,9 @@
 /* Lowercase hex encoding and strict hex decoding, both constant-time: no table, no branch on
  * the data (hex often carries secret keys). */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/hex.h>
 
-size_t sc_hex_encoded_len(size_t len)
+size_t sc_hex_encode_len(size_t len)
 {
     return len > ((size_t)-1) / 2 ? 0 : 2 * len;
 }
@@ -81,7 +82,7 @@ sc_status sc_hex_decode(uint8_t *out, size_t out_cap, size_t *out_len, const cha
         out[i] = (uint8_t)((hi << 4) | lo);
     }
     if (bad) {
-        sc_memzero(out, n);
+        sc_mem_wipe(out, n);
         return SC_ERR_ENCODING;
     }
     *out_len = n;

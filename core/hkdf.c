@@ -1,10 +1,10 @@
 /* HKDF-SHA256 (RFC 5869), written once over the backend's HMAC. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <string.h>
 
-sc_status sc_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], const uint8_t *salt,
+sc_status sc_crypto_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], const uint8_t *salt,
                           size_t salt_len, const uint8_t *ikm, size_t ikm_len)
 {
     static const uint8_t zero_salt[SC_SHA256_BYTES] = {0};
@@ -14,7 +14,7 @@ sc_status sc_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], const uint8
         return SC_ERR_ARG;
     }
     if ((salt == NULL && salt_len != 0) || (ikm == NULL && ikm_len != 0)) {
-        sc_memzero(prk, SC_SHA256_BYTES);
+        sc_mem_wipe(prk, SC_SHA256_BYTES);
         return SC_ERR_ARG;
     }
     if (salt_len == 0) {
@@ -23,10 +23,10 @@ sc_status sc_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], const uint8
     }
     part.data = ikm;
     part.len = ikm_len;
-    return sc_hmac_sha256(ctx, prk, salt, salt_len, &part, 1);
+    return sc_crypto_hmac_sha256(ctx, prk, salt, salt_len, &part, 1);
 }
 
-sc_status sc_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_t *prk,
+sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_t *prk,
                          size_t prk_len, const uint8_t *info, size_t info_len)
 {
     uint8_t t[SC_SHA256_BYTES], prev[SC_SHA256_BYTES];
@@ -41,7 +41,7 @@ sc_status sc_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_
         return SC_ERR_ARG; /* the length itself is wrong: okm is left untouched */
     }
     if (prk == NULL || (info == NULL && info_len != 0) || prk_len < SC_SHA256_BYTES) {
-        sc_memzero(okm, okm_len);
+        sc_mem_wipe(okm, okm_len);
         return SC_ERR_ARG;
     }
     for (counter = 1; done < okm_len; counter++) {
@@ -54,9 +54,9 @@ sc_status sc_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_
         parts[1].len = info_len;
         parts[2].data = &counter;
         parts[2].len = 1;
-        st = sc_hmac_sha256(ctx, t, prk, prk_len, parts, 3);
+        st = sc_crypto_hmac_sha256(ctx, t, prk, prk_len, parts, 3);
         if (st != SC_OK) {
-            sc_memzero(okm, okm_len);
+            sc_mem_wipe(okm, okm_len);
             goto out;
         }
         take = okm_len - done < sizeof t ? okm_len - done : sizeof t;
@@ -65,7 +65,7 @@ sc_status sc_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_
         done += take;
     }
 out:
-    sc_memzero(t, sizeof t);
-    sc_memzero(prev, sizeof prev);
+    sc_mem_wipe(t, sizeof t);
+    sc_mem_wipe(prev, sizeof prev);
     return st;
 }

@@ -1,7 +1,7 @@
 /* Identity: a secret key with its cached x-only public key and curve keypair, in caller
  * memory; BIP-340 signing and verification over the bound backend's curve group. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/identity.h>
 
 #include <string.h>
@@ -39,7 +39,7 @@ sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id, const uint8_t sec[SC_
     if (id == NULL) {
         return SC_ERR_ARG;
     }
-    sc_memzero(id, sizeof *id);
+    sc_mem_wipe(id, sizeof *id);
     if (sec == NULL) {
         return SC_ERR_ARG;
     }
@@ -48,7 +48,7 @@ sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id, const uint8_t sec[SC_
         st = k->keypair(c->st[SC_GROUP_CURVE], &i->kp, i->pub, sec);
     }
     if (st != SC_OK) {
-        sc_memzero(id, sizeof *id);
+        sc_mem_wipe(id, sizeof *id);
         return st;
     }
     memcpy(i->sec, sec, SC_SECKEY_BYTES);
@@ -67,20 +67,20 @@ sc_status sc_identity_generate(sc_ctx *ctx, sc_identity *id)
     }
     /* a uniform 256-bit value is out of range with probability about 2^-128 per try */
     for (tries = 0; tries < 8 && st == SC_ERR_INVALID_KEY; tries++) {
-        st = sc_random(ctx, sec, sizeof sec);
+        st = sc_crypto_rng_fill(ctx, sec, sizeof sec);
         if (st == SC_OK) {
             st = sc_identity_import(ctx, id, sec);
         }
     }
-    sc_memzero(sec, sizeof sec);
+    sc_mem_wipe(sec, sizeof sec);
     if (st != SC_OK) {
-        sc_memzero(id, sizeof *id);
+        sc_mem_wipe(id, sizeof *id);
         return st == SC_ERR_INVALID_KEY ? SC_ERR_RNG : st;
     }
     return SC_OK;
 }
 
-sc_status sc_identity_pubkey(const sc_identity *id, uint8_t pub[SC_PUBKEY_BYTES])
+sc_status sc_identity_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const sc_identity *id)
 {
     const sc_identity_impl *i = sc_identity_impl_get(id);
 
@@ -94,7 +94,7 @@ sc_status sc_identity_pubkey(const sc_identity *id, uint8_t pub[SC_PUBKEY_BYTES]
     return SC_OK;
 }
 
-sc_status sc_identity_seckey(const sc_identity *id, uint8_t sec[SC_SECKEY_BYTES])
+sc_status sc_identity_seckey(uint8_t sec[SC_SECKEY_BYTES], const sc_identity *id)
 {
     const sc_identity_impl *i = sc_identity_impl_get(id);
 
@@ -108,14 +108,14 @@ sc_status sc_identity_seckey(const sc_identity *id, uint8_t sec[SC_SECKEY_BYTES]
     return SC_OK;
 }
 
-void sc_identity_erase(sc_identity *id)
+void sc_identity_clear(sc_identity *id)
 {
     if (id != NULL) {
-        sc_memzero(id, sizeof *id);
+        sc_mem_wipe(id, sizeof *id);
     }
 }
 
-sc_status sc_identity_sign_with_aux(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_identity *id,
+sc_status sc_identity_sign_with_rand(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_identity *id,
                                     const uint8_t msg[32], const uint8_t aux[32])
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
@@ -134,7 +134,7 @@ sc_status sc_identity_sign_with_aux(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], cons
         st = k->sign(c->st[SC_GROUP_CURVE], sig, &i->kp, msg, 32, aux);
     }
     if (st != SC_OK) {
-        sc_memzero(sig, SC_SIG_BYTES);
+        sc_mem_wipe(sig, SC_SIG_BYTES);
     }
     return st;
 }
@@ -148,17 +148,17 @@ sc_status sc_identity_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_iden
     if (sig == NULL) {
         return SC_ERR_ARG;
     }
-    st = sc_random(ctx, aux, sizeof aux);
+    st = sc_crypto_rng_fill(ctx, aux, sizeof aux);
     if (st == SC_OK) {
-        st = sc_identity_sign_with_aux(ctx, sig, id, msg, aux);
+        st = sc_identity_sign_with_rand(ctx, sig, id, msg, aux);
     } else {
-        sc_memzero(sig, SC_SIG_BYTES);
+        sc_mem_wipe(sig, SC_SIG_BYTES);
     }
-    sc_memzero(aux, sizeof aux);
+    sc_mem_wipe(aux, sizeof aux);
     return st;
 }
 
-sc_status sc_schnorr_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const uint8_t msg[32],
+sc_status sc_identity_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const uint8_t msg[32],
                             const uint8_t pub[SC_PUBKEY_BYTES])
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);

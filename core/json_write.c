@@ -1,6 +1,7 @@
 /* The JSON writer: JSON.stringify's string escaping over a buffer, a counter or SHA-256. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/hex.h>
 
 #include <string.h>
 
@@ -23,7 +24,7 @@ void sc_jw_init_hash(sc_jw *w, sc_ctx *ctx, sc_sha256_state *sha)
 sc_status sc_jw_flush(sc_jw *w)
 {
     if (w->st == SC_OK && w->ctx != NULL && w->staged != 0) {
-        w->st = sc_sha256_update(w->ctx, w->sha, w->stage, w->staged);
+        w->st = sc_crypto_sha256_update(w->ctx, w->sha, w->stage, w->staged);
         w->staged = 0;
     }
     return w->st;
@@ -40,7 +41,7 @@ void sc_jw_raw(sc_jw *w, const char *s, size_t n)
                 return;
             }
             if (n >= SC_JW_STAGE) { /* long verbatim runs bypass the stage */
-                w->st = sc_sha256_update(w->ctx, w->sha, (const uint8_t *)s, n);
+                w->st = sc_crypto_sha256_update(w->ctx, w->sha, (const uint8_t *)s, n);
                 w->len += n;
                 return;
             }

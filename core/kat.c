@@ -3,7 +3,8 @@
  * convention, a wrong IV layout, a hashed ECDH output. Values are from FIPS 180-4, RFC 4231,
  * RFC 8439, NIST GCM test case 14, Wycheproof aes_gcm tcId 240 and BIP-340 row 0. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/hex.h>
 
 #include <string.h>
 
@@ -16,7 +17,7 @@ static int eq_hex(const uint8_t *got, const char *hex, size_t n)
     if (n > sizeof want || sc_hex_decode_fixed(want, n, hex, strlen(hex), 0) != SC_OK) {
         return 0;
     }
-    return sc_ct_compare(got, want, n) == 0;
+    return sc_mem_ct_compare(got, want, n) == 0;
 }
 
 static sc_status kat_hash(sc_ctx *ctx)
@@ -26,14 +27,14 @@ static sc_status kat_hash(sc_ctx *ctx)
     sc_sha256_state s;
     uint8_t out[32];
 
-    if (sc_sha256(ctx, out, (const uint8_t *)"abc", 3) != SC_OK || !eq_hex(out, abc_hex, 32)) {
+    if (sc_crypto_sha256(ctx, out, (const uint8_t *)"abc", 3) != SC_OK || !eq_hex(out, abc_hex, 32)) {
         return SC_ERR_BACKEND;
     }
     memset(out, 0, sizeof out);
-    if (sc_sha256_init(ctx, &s) != SC_OK ||
-        sc_sha256_update(ctx, &s, (const uint8_t *)"a", 1) != SC_OK ||
-        sc_sha256_update(ctx, &s, (const uint8_t *)"bc", 2) != SC_OK ||
-        sc_sha256_final(ctx, &s, out) != SC_OK || !eq_hex(out, abc_hex, 32)) {
+    if (sc_crypto_sha256_init(ctx, &s) != SC_OK ||
+        sc_crypto_sha256_update(ctx, &s, (const uint8_t *)"a", 1) != SC_OK ||
+        sc_crypto_sha256_update(ctx, &s, (const uint8_t *)"bc", 2) != SC_OK ||
+        sc_crypto_sha256_final(ctx, &s, out) != SC_OK || !eq_hex(out, abc_hex, 32)) {
         return SC_ERR_BACKEND;
     }
     return SC_OK;
@@ -49,7 +50,7 @@ static sc_status kat_mac(sc_ctx *ctx)
     parts[0].len = 16;
     parts[1].data = (const uint8_t *)"for nothing?";
     parts[1].len = 12;
-    if (sc_hmac_sha256(ctx, out, (const uint8_t *)"Jefe", 4, parts, 2) != SC_OK ||
+    if (sc_crypto_hmac_sha256(ctx, out, (const uint8_t *)"Jefe", 4, parts, 2) != SC_OK ||
         !eq_hex(out, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843", 32)) {
         return SC_ERR_BACKEND;
     }
@@ -67,7 +68,7 @@ static sc_status kat_stream(sc_ctx *ctx)
     }
     memcpy(nonce, "\x00\x00\x00\x09\x00\x00\x00\x4a\x00\x00\x00\x00", 12);
     memset(ks, 0, sizeof ks);
-    if (sc_chacha20_xor(ctx, ks, ks, sizeof ks, key, nonce, 1) != SC_OK ||
+    if (sc_crypto_chacha20_xor(ctx, ks, ks, sizeof ks, key, nonce, 1) != SC_OK ||
         !eq_hex(ks,
                 "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
                 "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
@@ -116,14 +117,14 @@ static sc_status kat_gcm_oneshot(sc_ctx *ctx, const gcm_kat *k)
     uint8_t ct[48], tag[16];
 
     if (!gcm_load(&b, k) ||
-        sc_aes256gcm_seal(ctx, ct, tag, b.key, b.iv, b.iv_len, NULL, 0, b.pt, b.len) != SC_OK ||
+        sc_crypto_aes256gcm_seal(ctx, ct, tag, b.key, b.iv, b.iv_len, NULL, 0, b.pt, b.len) != SC_OK ||
         !eq_hex(ct, k->ct, b.len) || !eq_hex(tag, k->tag, 16) ||
-        sc_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) != SC_OK ||
+        sc_crypto_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) != SC_OK ||
         memcmp(ct, b.pt, b.len) != 0) {
         return SC_ERR_BACKEND;
     }
     tag[0] ^= 1;
-    if (sc_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) != SC_ERR_AUTH) {
+    if (sc_crypto_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) != SC_ERR_AUTH) {
         return SC_ERR_BACKEND;
     }
     return SC_OK;
@@ -149,7 +150,7 @@ static sc_status kat_gcm_stream(sc_ctx_impl *c, const gcm_kat *k)
         s = a->update(st, buf + 16, b.pt + 16, b.len - 16);
     }
     if (s == SC_OK) {
-        s = a->finish(st, 0, tag);
+        s = a->final(st, 0, tag);
     }
     if (s != SC_OK || !eq_hex(buf, k->ct, b.len) || !eq_hex(tag, k->tag, 16)) {
         a->abort(st);
@@ -160,7 +161,7 @@ static sc_status kat_gcm_stream(sc_ctx_impl *c, const gcm_kat *k)
         s = a->update(st, buf, buf, b.len);
     }
     if (s == SC_OK) {
-        s = a->finish(st, 1, tag);
+        s = a->final(st, 1, tag);
     }
     if (s != SC_OK || memcmp(buf, b.pt, b.len) != 0) {
         a->abort(st);
@@ -171,7 +172,7 @@ static sc_status kat_gcm_stream(sc_ctx_impl *c, const gcm_kat *k)
     if (s == SC_OK) {
         s = a->update(st, buf, buf, b.len);
     }
-    s = (s == SC_OK) ? a->finish(st, 1, tag) : s;
+    s = (s == SC_OK) ? a->final(st, 1, tag) : s;
     if (s != SC_ERR_AUTH) {
         a->abort(st);
         return SC_ERR_BACKEND;
@@ -215,12 +216,12 @@ static sc_status kat_rng(sc_ctx *ctx)
     uint8_t a[32], b[32];
     sc_status st = SC_ERR_BACKEND;
 
-    if (sc_random(ctx, a, sizeof a) == SC_OK && sc_random(ctx, b, sizeof b) == SC_OK &&
+    if (sc_crypto_rng_fill(ctx, a, sizeof a) == SC_OK && sc_crypto_rng_fill(ctx, b, sizeof b) == SC_OK &&
         memcmp(a, b, sizeof a) != 0 && memcmp(a, zero, sizeof a) != 0) {
         st = SC_OK;
     }
-    sc_memzero(a, sizeof a);
-    sc_memzero(b, sizeof b);
+    sc_mem_wipe(a, sizeof a);
+    sc_mem_wipe(b, sizeof b);
     return st;
 }
 
@@ -265,8 +266,8 @@ static sc_status kat_curve(sc_ctx *ctx)
     }
     rc = SC_OK;
 out:
-    sc_memzero(&kp, sizeof kp);
-    sc_memzero(sec, sizeof sec);
+    sc_mem_wipe(&kp, sizeof kp);
+    sc_mem_wipe(sec, sizeof sec);
     return rc;
 }
 

@@ -1,4 +1,4 @@
-/* sc_memzero: the platform chain. This file is the one place in core/ with platform #if. */
+/* sc_mem_wipe: the platform chain. This file is the one place in core/ with platform #if. */
 #if defined(__linux__) || defined(__GLIBC__)
 #define _DEFAULT_SOURCE 1 /* explicit_bzero in <string.h> (glibc >= 2.25, musl, bionic) */
 #endif
@@ -6,14 +6,14 @@
 #define __STDC_WANT_LIB_EXT1__ 1 /* memset_s */
 #endif
 
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <string.h>
 #if defined(_WIN32)
 #include <windows.h>
 #endif
 
-void sc_memzero(void *p, size_t len)
+void sc_mem_wipe(void *p, size_t len)
 {
     if (p == NULL || len == 0) {
         return;

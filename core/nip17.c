@@ -1,6 +1,7 @@
 /* NIP-17 chat messages: the kind 14 rumor, the head it shares with kind 15 (p, e, subject),
  * and receiving (unwrap, kind check, room). */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/hex.h>
 #include <softchat/nip17.h>
 
 #include <string.h>
@@ -122,7 +123,7 @@ void sc_nip17_start(sc_event_builder *b, void *buf, size_t cap, const sc_nip17_c
 sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, void *buf,
                           size_t cap, const uint8_t sender[SC_PUBKEY_BYTES])
 {
-    sc_status st = sc_event_builder_finish(b, rumor);
+    sc_status st = sc_event_builder_final(b, rumor);
 
     if (st == SC_OK) {
         st = sc_nip59_rumor(ctx, rumor, sender);
@@ -130,7 +131,7 @@ sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, voi
     if (st != SC_OK) {
         memset(rumor, 0, sizeof *rumor);
         if (buf != NULL) {
-            sc_memzero(buf, cap); /* it may hold the message */
+            sc_mem_wipe(buf, cap); /* it may hold the message */
         }
     }
     return st;
@@ -138,7 +139,7 @@ sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, voi
 
 /* ---- kind 14 ------------------------------------------------------------------------------ */
 
-size_t sc_nip17_chat_rumor_buf_len(const sc_nip17_chat *m)
+size_t sc_nip17_chat_rumor_buf_max(const sc_nip17_chat *m)
 {
     size_t total, i;
 
@@ -226,11 +227,11 @@ sc_status sc_nip17_chat_rumor(sc_ctx *ctx, sc_event *rumor, void *buf, size_t ca
  * bytes, so that memcmp over a record orders by key and then by first appearance. */
 #define ROOM_REC (SC_PUBKEY_BYTES + 4)
 
-size_t sc_nip17_receive_arena_bound(size_t wrap_len)
+size_t sc_nip17_receive_arena_max(size_t wrap_len)
 {
     /* a p tag takes at least 71 characters (["p","<64 hex>"]) of a rumor JSON shorter than
      * wrap_len, so wrap_len / 64 + 2 records hold the sender and every receiver */
-    size_t unwrap = sc_nip59_unwrap_arena_bound(wrap_len);
+    size_t unwrap = sc_nip59_unwrap_arena_max(wrap_len);
     size_t room = (wrap_len / 64 + 2) * ROOM_REC;
 
     return sc_nip17_add(unwrap, room);
@@ -345,7 +346,7 @@ static size_t build_room(uint8_t *area, const sc_event *ev, size_t n_p)
     for (k = 0; k < u; k++) {
         memmove(area + k * SC_PUBKEY_BYTES, area + k * ROOM_REC, SC_PUBKEY_BYTES);
     }
-    sc_memzero(area + u * SC_PUBKEY_BYTES, (1 + n_p) * ROOM_REC - u * SC_PUBKEY_BYTES);
+    sc_mem_wipe(area + u * SC_PUBKEY_BYTES, (1 + n_p) * ROOM_REC - u * SC_PUBKEY_BYTES);
     return u;
 }
 
@@ -385,7 +386,7 @@ sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, siz
         }
     }
     if (st != SC_OK) {
-        sc_memzero(arena, used); /* the rumor */
+        sc_mem_wipe(arena, used); /* the rumor */
         memset(msg, 0, sizeof *msg);
         *arena_used = st == SC_ERR_BUFFER_TOO_SMALL ? (need > peak ? need : peak) : 0;
         return st;

@@ -1,7 +1,8 @@
 /* NIP-17 kind 15 file messages: the attachment parameters written as tags, and read back.
  * The reader is tolerant where clients differ (hex case, IV length, optional ox) and strict
  * where a second value could mislead (each parameter tag at most once). */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/hex.h>
 #include <softchat/nip17.h>
 
 #include <string.h>
@@ -77,7 +78,7 @@ static int tag_value(const sc_nip17_file *f, int k, char text[64], sc_str *out)
     }
 }
 
-size_t sc_nip17_file_rumor_buf_len(const sc_nip17_chat *m, const sc_nip17_file *f)
+size_t sc_nip17_file_rumor_buf_max(const sc_nip17_chat *m, const sc_nip17_file *f)
 {
     size_t total, i;
     char text[64];
@@ -160,7 +161,7 @@ sc_status sc_nip17_file_rumor(sc_ctx *ctx, sc_event *rumor, void *buf, size_t ca
             sc_event_builder_tag(&b, items, 2);
         }
     }
-    sc_memzero(text, sizeof text); /* the key's hex passed through it */
+    sc_mem_wipe(text, sizeof text); /* the key's hex passed through it */
     for (i = 0; i < f->n_fallbacks; i++) {
         items[0].ptr = k_fallback;
         items[0].len = sizeof k_fallback - 1;
@@ -302,7 +303,7 @@ sc_status sc_nip17_file_parse(sc_nip17_file *f, sc_str *fb, size_t fb_cap, const
         st = SC_ERR_BUFFER_TOO_SMALL;
     }
     if (st != SC_OK) {
-        sc_memzero(f, sizeof *f); /* the key */
+        sc_mem_wipe(f, sizeof *f); /* the key */
         if (fb != NULL) {
             memset(fb, 0, (n_fb < fb_cap ? n_fb : fb_cap) * sizeof *fb);
         }

@@ -8,7 +8,7 @@
 
 static const char k_relay[] = "relay";
 
-size_t sc_nip17_inbox_relays_buf_len(const sc_str *relays, size_t n)
+size_t sc_nip17_inbox_build_buf_max(const sc_str *relays, size_t n)
 {
     size_t total = 2 * (SC_EVENT_ALIGN - 1), i; /* the builder aligns both ends */
 
@@ -22,7 +22,7 @@ size_t sc_nip17_inbox_relays_buf_len(const sc_str *relays, size_t n)
     return total;
 }
 
-sc_status sc_nip17_inbox_relays_build(sc_event *ev, void *buf, size_t cap, const sc_str *relays,
+sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap, const sc_str *relays,
                                       size_t n, int64_t created_at)
 {
     sc_event_builder b;
@@ -52,10 +52,10 @@ sc_status sc_nip17_inbox_relays_build(sc_event *ev, void *buf, size_t cap, const
         items[1] = relays[i];
         sc_event_builder_tag(&b, items, 2);
     }
-    return sc_event_builder_finish(&b, ev);
+    return sc_event_builder_final(&b, ev);
 }
 
-sc_status sc_nip17_inbox_relays_parse(sc_str *relays, size_t cap, size_t *n, const sc_event *ev)
+sc_status sc_nip17_inbox_parse(sc_str *relays, size_t cap, size_t *n, const sc_event *ev)
 {
     size_t t, count = 0;
 

@@ -2,7 +2,7 @@
  * nevent, naddr) over bech32. Encoding streams the TLV records through the bech32 writer, so
  * no payload buffer exists; decoding converts into the entity (bare types) or the caller's
  * scratch (TLV types) and leaves views into it. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/nip19.h>
 
 #include <string.h>
@@ -26,7 +26,7 @@ static const char *const prefixes[] = {NULL, "npub", "nsec", "note", "nprofile",
 #define TLV_OVERHEAD_CHARS (5u + 1u + 6u)
 
 typedef char sc_nip19_scratch_max_matches[
-    ((SC_NIP19_MAX_CHARS - TLV_OVERHEAD_CHARS) * 5u / 8u == SC_NIP19_SCRATCH_MAX) ? 1 : -1];
+    ((SC_NIP19_MAX_CHARS - TLV_OVERHEAD_CHARS) * 5u / 8u == SC_NIP19_DECODE_SCRATCH_MAX) ? 1 : -1];
 
 const char *sc_nip19_prefix(sc_nip19_type type)
 {
@@ -135,7 +135,7 @@ static sc_status measure_chars(const sc_nip19_entity *e, size_t *chars)
     return *chars > SC_NIP19_MAX_CHARS ? SC_ERR_TOO_LARGE : SC_OK;
 }
 
-size_t sc_nip19_encoded_len(const sc_nip19_entity *e)
+size_t sc_nip19_encode_len(const sc_nip19_entity *e)
 {
     size_t chars;
 
@@ -208,7 +208,7 @@ sc_status sc_nip19_encode(char *out, size_t out_cap, size_t *out_len, const sc_n
     }
     st = sc_bech32_finish(&w, out_len); /* wipes the writer's pending key bits */
     if (st != SC_OK || *out_len != need) {
-        sc_memzero(out, need); /* unreachable unless the sizing above is wrong */
+        sc_mem_wipe(out, need); /* unreachable unless the sizing above is wrong */
         *out_len = 0;
         return SC_ERR_INTERNAL;
     }
@@ -217,7 +217,7 @@ sc_status sc_nip19_encode(char *out, size_t out_cap, size_t *out_len, const sc_n
 
 /* ---- decoding ------------------------------------------------------------------------- */
 
-size_t sc_nip19_scratch_len(size_t len)
+size_t sc_nip19_decode_scratch_max(size_t len)
 {
     if (len > SC_NIP19_MAX_CHARS) {
         len = SC_NIP19_MAX_CHARS;
@@ -375,8 +375,8 @@ sc_status sc_nip19_decode(sc_nip19_entity *e, uint8_t *scratch, size_t scratch_c
     st = parse_tlv(e, scratch, n);
 out:
     if (st != SC_OK) {
-        sc_memzero(e, sizeof *e);
-        sc_memzero(scratch, scratch_cap);
+        sc_mem_wipe(e, sizeof *e);
+        sc_mem_wipe(scratch, scratch_cap);
     }
     return st;
 }

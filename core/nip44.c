@@ -5,7 +5,7 @@
  * padded plaintext is encrypted in place, the MAC is computed over nonce || ciphertext as a
  * scatter list (no copy), and the whole is base64-encoded in place, front to back. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/nip44.h>
 
 #include <string.h>
@@ -38,12 +38,12 @@ sc_status sc_nip44_conversation_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
         /* the curve group validates both keys: sec in [1, n-1], pub lifts to a point */
         st = c->curve->ecdh_x(c->st[SC_GROUP_CURVE], x, sec, pub);
         if (st == SC_OK) {
-            st = sc_hkdf_extract(ctx, ck, ck_salt, sizeof ck_salt, x, sizeof x);
+            st = sc_crypto_hkdf_extract(ctx, ck, ck_salt, sizeof ck_salt, x, sizeof x);
         }
     }
-    sc_memzero(x, sizeof x);
+    sc_mem_wipe(x, sizeof x);
     if (st != SC_OK) {
-        sc_memzero(ck, SC_NIP44_KEY_BYTES);
+        sc_mem_wipe(ck, SC_NIP44_KEY_BYTES);
     }
     return st;
 }
@@ -59,7 +59,7 @@ sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[32], uint8_t cha
         ck == NULL || nonce == NULL) {
         st = SC_ERR_ARG;
     } else {
-        st = sc_hkdf_expand(ctx, okm, sizeof okm, ck, SC_NIP44_KEY_BYTES, nonce,
+        st = sc_crypto_hkdf_expand(ctx, okm, sizeof okm, ck, SC_NIP44_KEY_BYTES, nonce,
                             SC_NIP44_NONCE_BYTES);
     }
     if (st == SC_OK) {
@@ -68,11 +68,11 @@ sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[32], uint8_t cha
         memcpy(hmac_key, okm + 44, 32);
     } else {
         /* each output that exists is zeroed, whichever argument was wrong */
-        sc_memzero(chacha_key, chacha_key != NULL ? 32 : 0);
-        sc_memzero(chacha_nonce, chacha_nonce != NULL ? 12 : 0);
-        sc_memzero(hmac_key, hmac_key != NULL ? 32 : 0);
+        sc_mem_wipe(chacha_key, chacha_key != NULL ? 32 : 0);
+        sc_mem_wipe(chacha_nonce, chacha_nonce != NULL ? 12 : 0);
+        sc_mem_wipe(hmac_key, hmac_key != NULL ? 32 : 0);
     }
-    sc_memzero(okm, sizeof okm);
+    sc_mem_wipe(okm, sizeof okm);
     return st;
 }
 
@@ -90,11 +90,11 @@ static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, cons
     if (len >= SC_NIP44_EXTENDED_THRESHOLD && (flags & SC_NIP44_EXTENDED) == 0) {
         return SC_ERR_POLICY; /* u16-only decoders, still widely deployed, cannot read it */
     }
-    *need = sc_nip44_payload_len(len);
+    *need = sc_nip44_encrypt_len(len);
     return *need == 0 ? SC_ERR_ARG : SC_OK; /* 0: the payload does not fit size_t */
 }
 
-sc_status sc_nip44_encrypt_with_nonce(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
+sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
                                       const uint8_t ck[SC_NIP44_KEY_BYTES], const uint8_t nonce[32],
                                       const uint8_t *pt, size_t len, unsigned flags)
 {
@@ -136,26 +136,26 @@ sc_status sc_nip44_encrypt_with_nonce(sc_ctx *ctx, char *out, size_t out_cap, si
     memcpy(ct + pre, pt, len);
     memset(ct + pre + len, 0, body - pre - len);
 
-    st = sc_chacha20_xor(ctx, ct, ct, body, chacha_key, chacha_nonce, 0);
+    st = sc_crypto_chacha20_xor(ctx, ct, ct, body, chacha_key, chacha_nonce, 0);
     if (st == SC_OK) {
         parts[0].data = raw + 1; /* the nonce */
         parts[0].len = SC_NIP44_NONCE_BYTES;
         parts[1].data = ct;
         parts[1].len = body;
-        st = sc_hmac_sha256(ctx, ct + body, hmac_key, sizeof hmac_key, parts, 2);
+        st = sc_crypto_hmac_sha256(ctx, ct + body, hmac_key, sizeof hmac_key, parts, 2);
     }
     if (st == SC_OK) {
         st = sc_nip44_b64_in_place(out, need, raw_len);
     }
     if (st != SC_OK) {
-        sc_memzero(out, need); /* may still hold plaintext */
+        sc_mem_wipe(out, need); /* may still hold plaintext */
         goto cleanup;
     }
     *out_len = need;
 cleanup:
-    sc_memzero(chacha_key, sizeof chacha_key);
-    sc_memzero(chacha_nonce, sizeof chacha_nonce);
-    sc_memzero(hmac_key, sizeof hmac_key);
+    sc_mem_wipe(chacha_key, sizeof chacha_key);
+    sc_mem_wipe(chacha_nonce, sizeof chacha_nonce);
+    sc_mem_wipe(hmac_key, sizeof hmac_key);
     return st;
 }
 
@@ -178,11 +178,11 @@ sc_status sc_nip44_encrypt(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_l
         st = SC_ERR_BUFFER_TOO_SMALL;
     }
     if (st == SC_OK) {
-        st = sc_random(ctx, nonce, sizeof nonce);
+        st = sc_crypto_rng_fill(ctx, nonce, sizeof nonce);
     }
     if (st == SC_OK) {
-        st = sc_nip44_encrypt_with_nonce(ctx, out, out_cap, out_len, ck, nonce, pt, len, flags);
+        st = sc_nip44_encrypt_with_rand(ctx, out, out_cap, out_len, ck, nonce, pt, len, flags);
     }
-    sc_memzero(nonce, sizeof nonce);
+    sc_mem_wipe(nonce, sizeof nonce);
     return st;
 }

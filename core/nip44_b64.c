@@ -6,7 +6,8 @@
  * back in chunks through a small local buffer: after the chunk that ends at group k is read,
  * its 4k characters end at or before the first unread raw byte, at E - R + 3k, because k <= G.
  * sc_base64_encode itself never sees overlapping input and output. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/base64.h>
 
 #include <string.h>
 
@@ -20,7 +21,7 @@ sc_status sc_nip44_b64_in_place(char *buf, size_t enc_len, size_t raw_len)
     const uint8_t *raw;
     size_t done = 0, o = 0;
 
-    if (buf == NULL || enc_len != sc_base64_encoded_len(raw_len) ||
+    if (buf == NULL || enc_len != sc_base64_encode_len(raw_len) ||
         (enc_len == 0 && raw_len != 0)) {
         return SC_ERR_ARG;
     }

@@ -1,6 +1,6 @@
 /* A held NIP-44 conversation: the conversation key in caller memory, behind a magic so that a
  * cleared or never-initialised struct is refused rather than used as an all-zero key. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/nip44.h>
 
 #include <string.h>
@@ -10,40 +10,40 @@
 
 #define SC_CONVERSATION_MAGIC 0x53436376u /* "SCcv" */
 
-typedef struct sc_conversation_impl {
+typedef struct sc_nip44_conversation_impl {
     uint32_t magic;
     uint32_t reserved;
     uint8_t ck[SC_NIP44_KEY_BYTES];
-} sc_conversation_impl;
+} sc_nip44_conversation_impl;
 
-typedef char sc_conversation_fits[(sizeof(sc_conversation_impl) <= sizeof(sc_conversation)) ? 1
+typedef char sc_nip44_conversation_fits[(sizeof(sc_nip44_conversation_impl) <= sizeof(sc_nip44_conversation)) ? 1
                                                                                            : -1];
 
 /* The live conversation behind conv, or NULL if it is NULL, cleared or never initialised. */
-static const sc_conversation_impl *conv_get(const sc_conversation *conv)
+static const sc_nip44_conversation_impl *conv_get(const sc_nip44_conversation *conv)
 {
-    const sc_conversation_impl *i = (const sc_conversation_impl *)(const void *)conv;
+    const sc_nip44_conversation_impl *i = (const sc_nip44_conversation_impl *)(const void *)conv;
     return (i != NULL && i->magic == SC_CONVERSATION_MAGIC) ? i : NULL;
 }
 
-void sc_conversation_clear(sc_conversation *conv)
+void sc_nip44_conversation_clear(sc_nip44_conversation *conv)
 {
     if (conv != NULL) {
-        sc_memzero(conv, sizeof *conv);
+        sc_mem_wipe(conv, sizeof *conv);
     }
 }
 
-sc_status sc_conversation_init(sc_ctx *ctx, sc_conversation *conv, const sc_identity *me,
+sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv, const sc_identity *me,
                                const uint8_t peer[SC_PUBKEY_BYTES])
 {
-    sc_conversation_impl *i = (sc_conversation_impl *)(void *)conv;
+    sc_nip44_conversation_impl *i = (sc_nip44_conversation_impl *)(void *)conv;
     const sc_identity_impl *id = sc_identity_impl_get(me);
     sc_status st;
 
     if (conv == NULL) {
         return SC_ERR_ARG;
     }
-    sc_conversation_clear(conv);
+    sc_nip44_conversation_clear(conv);
     if (ctx == NULL || me == NULL || peer == NULL) {
         return SC_ERR_ARG;
     }
@@ -52,21 +52,21 @@ sc_status sc_conversation_init(sc_ctx *ctx, sc_conversation *conv, const sc_iden
     }
     st = sc_nip44_conversation_key(ctx, i->ck, id->sec, peer);
     if (st != SC_OK) {
-        sc_conversation_clear(conv);
+        sc_nip44_conversation_clear(conv);
         return st;
     }
     i->magic = SC_CONVERSATION_MAGIC;
     return SC_OK;
 }
 
-sc_status sc_conversation_init_key(sc_conversation *conv, const uint8_t ck[SC_NIP44_KEY_BYTES])
+sc_status sc_nip44_conversation_init_key(sc_nip44_conversation *conv, const uint8_t ck[SC_NIP44_KEY_BYTES])
 {
-    sc_conversation_impl *i = (sc_conversation_impl *)(void *)conv;
+    sc_nip44_conversation_impl *i = (sc_nip44_conversation_impl *)(void *)conv;
 
     if (conv == NULL) {
         return SC_ERR_ARG;
     }
-    sc_conversation_clear(conv);
+    sc_nip44_conversation_clear(conv);
     if (ck == NULL) {
         return SC_ERR_ARG;
     }
@@ -77,9 +77,9 @@ sc_status sc_conversation_init_key(sc_conversation *conv, const uint8_t ck[SC_NI
 
 /* The common start of encrypt and decrypt: *out_len zeroed, then the held key in *ck.
  * Returns SC_OK; SC_ERR_ARG (out_len or conv NULL); SC_ERR_STATE (cleared or never set). */
-static sc_status conv_key(const sc_conversation *conv, size_t *out_len, const uint8_t **ck)
+static sc_status conv_key(const sc_nip44_conversation *conv, size_t *out_len, const uint8_t **ck)
 {
-    const sc_conversation_impl *i = conv_get(conv);
+    const sc_nip44_conversation_impl *i = conv_get(conv);
 
     if (out_len == NULL) {
         return SC_ERR_ARG;
@@ -95,7 +95,7 @@ static sc_status conv_key(const sc_conversation *conv, size_t *out_len, const ui
     return SC_OK;
 }
 
-sc_status sc_conversation_encrypt(sc_ctx *ctx, const sc_conversation *conv, char *out,
+sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, const sc_nip44_conversation *conv, char *out,
                                   size_t out_cap, size_t *out_len, const uint8_t *pt, size_t len,
                                   unsigned flags)
 {
@@ -105,7 +105,7 @@ sc_status sc_conversation_encrypt(sc_ctx *ctx, const sc_conversation *conv, char
     return st != SC_OK ? st : sc_nip44_encrypt(ctx, out, out_cap, out_len, ck, pt, len, flags);
 }
 
-sc_status sc_conversation_decrypt(sc_ctx *ctx, const sc_conversation *conv, uint8_t *out,
+sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, const sc_nip44_conversation *conv, uint8_t *out,
                                   size_t out_cap, size_t *out_len, const char *payload,
                                   size_t payload_len, size_t max_payload)
 {

@@ -3,7 +3,8 @@
  * nonce || ciphertext in place, and only then is the ciphertext decrypted in place, unpadded,
  * and the plaintext moved to the front of out. Everything else that was written is zeroed. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/base64.h>
 #include <softchat/nip44.h>
 
 #include <string.h>
@@ -45,11 +46,11 @@ static sc_status open_raw(sc_ctx *ctx, uint8_t *d, size_t n, const uint8_t *ck, 
     parts[0].len = SC_NIP44_NONCE_BYTES;
     parts[1].data = ct;
     parts[1].len = ct_len;
-    st = sc_hmac_sha256(ctx, mac, hmac_key, sizeof hmac_key, parts, 2);
+    st = sc_crypto_hmac_sha256(ctx, mac, hmac_key, sizeof hmac_key, parts, 2);
     if (st != SC_OK) {
         goto cleanup;
     }
-    if (sc_ct_compare(mac, ct + ct_len, SC_NIP44_MAC_BYTES) != 0) {
+    if (sc_mem_ct_compare(mac, ct + ct_len, SC_NIP44_MAC_BYTES) != 0) {
         st = SC_ERR_MAC; /* nothing has been decrypted */
         goto cleanup;
     }
@@ -57,7 +58,7 @@ static sc_status open_raw(sc_ctx *ctx, uint8_t *d, size_t n, const uint8_t *ck, 
         st = SC_ERR_PADDING; /* longer than any padded plaintext (and than ChaCha20's counter) */
         goto cleanup;
     }
-    st = sc_chacha20_xor(ctx, ct, ct, ct_len, chacha_key, chacha_nonce, 0);
+    st = sc_crypto_chacha20_xor(ctx, ct, ct, ct_len, chacha_key, chacha_nonce, 0);
     if (st != SC_OK) {
         goto cleanup;
     }
@@ -66,10 +67,10 @@ static sc_status open_raw(sc_ctx *ctx, uint8_t *d, size_t n, const uint8_t *ck, 
         *off += 1 + SC_NIP44_NONCE_BYTES;
     }
 cleanup:
-    sc_memzero(chacha_key, sizeof chacha_key);
-    sc_memzero(chacha_nonce, sizeof chacha_nonce);
-    sc_memzero(hmac_key, sizeof hmac_key);
-    sc_memzero(mac, sizeof mac);
+    sc_mem_wipe(chacha_key, sizeof chacha_key);
+    sc_mem_wipe(chacha_nonce, sizeof chacha_nonce);
+    sc_mem_wipe(hmac_key, sizeof hmac_key);
+    sc_mem_wipe(mac, sizeof mac);
     return st;
 }
 
@@ -94,7 +95,7 @@ sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
     if (st != SC_OK) {
         return st;
     }
-    cap = sc_nip44_decrypt_cap(payload_len);
+    cap = sc_nip44_decrypt_max(payload_len);
     if (out_cap < cap) {
         *out_len = cap;
         return SC_ERR_BUFFER_TOO_SMALL;
@@ -115,11 +116,11 @@ sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
         st = open_raw(ctx, out, n, ck, &off, &len);
     }
     if (st != SC_OK) {
-        sc_memzero(out, n);
+        sc_mem_wipe(out, n);
         return st;
     }
     memmove(out, out + off, len);
-    sc_memzero(out + len, n - len);
+    sc_mem_wipe(out + len, n - len);
     *out_len = len;
     return SC_OK;
 }

@@ -40,7 +40,7 @@ void sc_nip44_prefix_write(uint8_t *p, uint64_t len);
 sc_status sc_nip44_unpad(const uint8_t *p, size_t n, size_t *off, size_t *len);
 
 /* Base64-encodes, front to back, raw bytes that sit at the end of buf[0..enc_len), where
- * enc_len = sc_base64_encoded_len(raw_len): buf[enc_len - raw_len..enc_len) becomes the
+ * enc_len = sc_base64_encode_len(raw_len): buf[enc_len - raw_len..enc_len) becomes the
  * padded standard base64 in buf[0..enc_len). Never overwrites a byte before reading it.
  * Returns: SC_OK; SC_ERR_ARG (buf NULL, or enc_len is not the encoded length of raw_len). */
 sc_status sc_nip44_b64_in_place(char *buf, size_t enc_len, size_t raw_len);

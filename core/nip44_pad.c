@@ -1,6 +1,7 @@
 /* NIP-44 v2 sizes, length prefix and padding. Pure arithmetic: no context, no crypto.
  * Padded lengths reach 2^32 for a plaintext of 2^32 - 1 bytes, so everything is 64-bit. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
+#include <softchat/base64.h>
 
 #include "nip44_internal.h"
 
@@ -52,7 +53,7 @@ void sc_nip44_prefix_write(uint8_t *p, uint64_t len)
     p[5] = (uint8_t)len;
 }
 
-size_t sc_nip44_payload_len(size_t len)
+size_t sc_nip44_encrypt_len(size_t len)
 {
     uint64_t padded = sc_nip44_padded_len(len), raw, b64;
 
@@ -67,9 +68,9 @@ size_t sc_nip44_payload_len(size_t len)
     return (size_t)b64;
 }
 
-size_t sc_nip44_decrypt_cap(size_t payload_len)
+size_t sc_nip44_decrypt_max(size_t payload_len)
 {
-    return sc_base64_decoded_max(payload_len);
+    return sc_base64_decode_max(payload_len);
 }
 
 sc_status sc_nip44_unpad(const uint8_t *p, size_t n, size_t *off, size_t *len)

@@ -3,7 +3,7 @@
  * Sizes are measured by the same writer that produces the JSON: the seal and the wrap are
  * measured with an empty content and the NIP-44 payload length added, which is exact because
  * base64 never needs escaping. */
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/nip44.h>
 #include <softchat/nip59.h>
 
@@ -108,7 +108,7 @@ sc_status sc_nip59_check_rumor(const sc_event *rumor)
  * content is empty); 0 on overflow. */
 static size_t signed_len(const sc_event *ev, size_t payload)
 {
-    size_t shape = sc_event_json_len(ev, SC_JSON_OBJECT);
+    size_t shape = sc_event_to_json_len(ev, SC_EVENT_JSON_OBJECT);
 
     if (shape == 0 || payload == 0 || payload > (size_t)-1 - shape) {
         return 0;
@@ -129,8 +129,8 @@ sc_status sc_nip59_plan_sizes(sc_nip59_plan *p, const sc_event *rumor, const sc_
         sc_utf8_check(opts->relay, opts->relay_len) != SC_OK) {
         return SC_ERR_UTF8;
     }
-    p->rumor_json = sc_event_json_len(rumor, SC_JSON_OBJECT);
-    p->seal_payload = sc_nip44_payload_len(p->rumor_json);
+    p->rumor_json = sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT);
+    p->seal_payload = sc_nip44_encrypt_len(p->rumor_json);
 
     sc_nip59_tags_init(&seal_tags, NULL, opts);
     memset(&seal, 0, sizeof seal);
@@ -141,7 +141,7 @@ sc_status sc_nip59_plan_sizes(sc_nip59_plan *p, const sc_event *rumor, const sc_
     seal.content.ptr = "";
     seal.flags = shape_flags;
     p->seal_json = signed_len(&seal, p->seal_payload);
-    p->wrap_payload = sc_nip44_payload_len(p->seal_json);
+    p->wrap_payload = sc_nip44_encrypt_len(p->seal_json);
 
     sc_nip59_tags_init(&wrap_tags, zero_key, opts);
     memset(&wrap, 0, sizeof wrap);
@@ -176,14 +176,14 @@ static int bound_plan(sc_nip59_plan *p, const sc_event *rumor, const sc_nip59_op
            sc_nip59_plan_sizes(p, rumor, opts, t, t) == SC_OK;
 }
 
-size_t sc_nip59_wrap_scratch_len(const sc_event *rumor, const sc_nip59_opts *opts)
+size_t sc_nip59_wrap_scratch_max(const sc_event *rumor, const sc_nip59_opts *opts)
 {
     sc_nip59_plan p;
 
     return bound_plan(&p, rumor, opts) ? p.scratch : 0;
 }
 
-size_t sc_nip59_wrap_len(const sc_event *rumor, const sc_nip59_opts *opts)
+size_t sc_nip59_wrap_max(const sc_event *rumor, const sc_nip59_opts *opts)
 {
     sc_nip59_plan p;
 
@@ -207,9 +207,9 @@ sc_status sc_nip59_rumor(sc_ctx *ctx, sc_event *ev, const uint8_t author[SC_PUBK
         tmp.flags |= SC_EVENT_HAS_PUBKEY;
         st = sc_event_compute_id(ctx, id, &tmp);
     }
-    sc_memzero(ev->sig, SC_SIG_BYTES);
+    sc_mem_wipe(ev->sig, SC_SIG_BYTES);
     if (st != SC_OK) {
-        sc_memzero(ev->id, SC_EVENT_ID_BYTES);
+        sc_mem_wipe(ev->id, SC_EVENT_ID_BYTES);
         ev->flags &= ~(unsigned)(SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG);
         return st;
     }

@@ -10,7 +10,7 @@
  *   rumor JSON (back)     -> parse       -> front: the rumor         (rumor JSON then wiped)
  * The rumor ends at the arena's start; everything after it that the call wrote is zeroed. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/nip44.h>
 #include <softchat/nip59.h>
 
@@ -37,13 +37,13 @@ typedef struct unwrapper {
     sc_nip59_info info;
 } unwrapper;
 
-size_t sc_nip59_unwrap_arena_bound(size_t wrap_len)
+size_t sc_nip59_unwrap_arena_max(size_t wrap_len)
 {
     /* Each step holds one front and one back region: a parse of at most wrap_len bytes of
-     * JSON (sc_event_parse_arena_bound at any alignment) and a decryption buffer of
-     * sc_nip44_decrypt_cap(n) = 3 * (n / 4) bytes for a payload of n <= wrap_len characters.
+     * JSON (sc_event_parse_arena_max at any alignment) and a decryption buffer of
+     * sc_nip44_decrypt_max(n) = 3 * (n / 4) bytes for a payload of n <= wrap_len characters.
      * Every inner text is shorter than the payload it came from, so no step needs more. */
-    size_t parse = sc_event_parse_arena_bound(wrap_len), dec = 3 * (wrap_len / 4);
+    size_t parse = sc_event_parse_arena_max(wrap_len), dec = 3 * (wrap_len / 4);
 
     if (parse == (size_t)-1 || parse > (size_t)-1 - dec) {
         return (size_t)-1;
@@ -61,7 +61,7 @@ static void note_peak(unwrapper *u, size_t front, size_t back)
 /* The shortfall of a step before the rumor's: the bound suffices for every step. */
 static sc_status too_small(unwrapper *u, size_t wrap_len)
 {
-    u->need = sc_nip59_unwrap_arena_bound(wrap_len);
+    u->need = sc_nip59_unwrap_arena_max(wrap_len);
     return u->need > u->cap ? SC_ERR_BUFFER_TOO_SMALL : SC_ERR_INTERNAL;
 }
 
@@ -70,7 +70,7 @@ static sc_status too_small(unwrapper *u, size_t wrap_len)
 static sc_status front_parse(unwrapper *u, sc_event *ev, size_t limit, const char *text,
                              size_t len, unsigned require, size_t *used)
 {
-    sc_parse_opts po;
+    sc_event_parse_opts po;
     sc_status st;
 
     memset(&po, 0, sizeof po);
@@ -91,7 +91,7 @@ static sc_status front_parse(unwrapper *u, sc_event *ev, size_t limit, const cha
 static sc_status back_decrypt(unwrapper *u, size_t front, const uint8_t *peer,
                               const sc_str *payload, size_t *off, size_t *len)
 {
-    size_t n = sc_nip44_decrypt_cap(payload->len);
+    size_t n = sc_nip44_decrypt_max(payload->len);
     uint8_t ck[SC_NIP44_KEY_BYTES];
     sc_status st;
 
@@ -110,7 +110,7 @@ static sc_status back_decrypt(unwrapper *u, size_t front, const uint8_t *peer,
         st = sc_nip44_decrypt(u->ctx, n != 0 ? u->base + *off : NULL, n, len, ck, payload->ptr,
                               payload->len, payload->len);
     }
-    sc_memzero(ck, sizeof ck);
+    sc_mem_wipe(ck, sizeof ck);
     return st;
 }
 
@@ -177,7 +177,7 @@ static sc_status open_seal(unwrapper *u, size_t at, size_t len, size_t wrap_len,
     sc_status st;
 
     st = front_parse(u, &s, at, (const char *)u->base + at, len, SC_EVENT_SIGNED, &used);
-    sc_memzero(u->base + at, len); /* the seal names the sender */
+    sc_mem_wipe(u->base + at, len); /* the seal names the sender */
     if (st != SC_OK) {
         return st == SC_ERR_BUFFER_TOO_SMALL ? too_small(u, wrap_len)
                : bad_text(st)                ? SC_ERR_SEAL_JSON
@@ -207,7 +207,7 @@ static sc_status open_rumor(unwrapper *u, sc_event *rumor, size_t at, size_t len
     sc_status st;
 
     st = front_parse(u, rumor, at, (const char *)u->base + at, len, RUMOR_FIELDS, used);
-    sc_memzero(u->base + at, len);
+    sc_mem_wipe(u->base + at, len);
     if (st == SC_ERR_BUFFER_TOO_SMALL) {
         /* every other step fitted: the need is exact */
         u->need = *used + (u->cap - at) > u->peak ? *used + (u->cap - at) : u->peak;
@@ -229,14 +229,14 @@ static sc_status open_rumor(unwrapper *u, sc_event *rumor, size_t at, size_t len
     if (st != SC_OK) {
         return st;
     }
-    return sc_ct_compare(id, rumor->id, SC_EVENT_ID_BYTES) == 0 ? SC_OK : SC_ERR_RUMOR_ID;
+    return sc_mem_ct_compare(id, rumor->id, SC_EVENT_ID_BYTES) == 0 ? SC_OK : SC_ERR_RUMOR_ID;
 }
 
 /* Zeroes base[from..to) (nothing when from >= to). */
 static void wipe(unwrapper *u, size_t from, size_t to)
 {
     if (from < to) {
-        sc_memzero(u->base + from, to - from);
+        sc_mem_wipe(u->base + from, to - from);
     }
 }
 
@@ -291,7 +291,7 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
         wipe(&u, u.back_lo, u.cap);
         memset(rumor, 0, sizeof *rumor);
         *arena_used = st == SC_ERR_BUFFER_TOO_SMALL ? u.need : 0;
-        sc_memzero(&u.info, sizeof u.info);
+        sc_mem_wipe(&u.info, sizeof u.info);
         return st;
     }
     /* the back regions were wiped when their text had been parsed */

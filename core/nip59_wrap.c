@@ -6,7 +6,7 @@
  * bytes; X is wiped as soon as its plaintext has been encrypted, and the whole scratch, the
  * conversation keys and the one-time identity are wiped on every path. */
 #include <softchat/crypto.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 #include <softchat/nip44.h>
 #include <softchat/nip59.h>
 
@@ -161,7 +161,7 @@ static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
     size_t n = 0;
     sc_status st;
 
-    st = sc_event_to_json(x, p->rumor_json, &n, in->rumor, SC_JSON_OBJECT);
+    st = sc_event_to_json(x, p->rumor_json, &n, in->rumor, SC_EVENT_JSON_OBJECT);
     if (st == SC_OK && n != p->rumor_json) {
         st = SC_ERR_INTERNAL;
     }
@@ -169,11 +169,11 @@ static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
         st = sc_nip44_conversation_key(in->ctx, ck, in->author_sec, in->recipient);
     }
     if (st == SC_OK) {
-        st = sc_nip44_encrypt_with_nonce(in->ctx, y, p->seal_payload, &n, ck, rnd->seal_nonce,
+        st = sc_nip44_encrypt_with_rand(in->ctx, y, p->seal_payload, &n, ck, rnd->seal_nonce,
                                          (const uint8_t *)x, p->rumor_json, flags);
     }
-    sc_memzero(ck, sizeof ck);
-    sc_memzero(x, p->rumor_json); /* the rumor in clear */
+    sc_mem_wipe(ck, sizeof ck);
+    sc_mem_wipe(x, p->rumor_json); /* the rumor in clear */
     if (st == SC_OK && n != p->seal_payload) {
         st = SC_ERR_INTERNAL;
     }
@@ -188,9 +188,9 @@ static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
     ev.n_tags = tags.n;
     ev.content.ptr = y;
     ev.content.len = p->seal_payload;
-    st = sc_event_sign_with_aux(in->ctx, &ev, in->author, rnd->seal_aux);
+    st = sc_event_sign_with_rand(in->ctx, &ev, in->author, rnd->seal_aux);
     if (st == SC_OK) {
-        st = sc_event_to_json(x, p->seal_json, &n, &ev, SC_JSON_OBJECT);
+        st = sc_event_to_json(x, p->seal_json, &n, &ev, SC_EVENT_JSON_OBJECT);
     }
     if (st == SC_OK && n != p->seal_json) {
         st = SC_ERR_INTERNAL; /* the plan and the writer disagree: cannot happen */
@@ -213,11 +213,11 @@ static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
 
     st = sc_nip44_conversation_key(in->ctx, ck, oi->sec, in->recipient);
     if (st == SC_OK) {
-        st = sc_nip44_encrypt_with_nonce(in->ctx, y, p->wrap_payload, &n, ck, rnd->wrap_nonce,
+        st = sc_nip44_encrypt_with_rand(in->ctx, y, p->wrap_payload, &n, ck, rnd->wrap_nonce,
                                          (const uint8_t *)x, p->seal_json, flags);
     }
-    sc_memzero(ck, sizeof ck);
-    sc_memzero(x, p->seal_json); /* the seal names the sender */
+    sc_mem_wipe(ck, sizeof ck);
+    sc_mem_wipe(x, p->seal_json); /* the seal names the sender */
     if (st == SC_OK && n != p->wrap_payload) {
         st = SC_ERR_INTERNAL;
     }
@@ -232,12 +232,12 @@ static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
     ev.n_tags = tags.n;
     ev.content.ptr = y;
     ev.content.len = p->wrap_payload;
-    st = sc_event_sign_with_aux(in->ctx, &ev, one, rnd->wrap_aux);
+    st = sc_event_sign_with_rand(in->ctx, &ev, one, rnd->wrap_aux);
     if (st == SC_OK) {
-        st = sc_event_to_json(out, p->wrap_json, out_len, &ev, SC_JSON_OBJECT);
+        st = sc_event_to_json(out, p->wrap_json, out_len, &ev, SC_EVENT_JSON_OBJECT);
     }
     if (st == SC_OK && *out_len != p->wrap_json) {
-        sc_memzero(out, *out_len); /* the plan and the writer disagree: cannot happen */
+        sc_mem_wipe(out, *out_len); /* the plan and the writer disagree: cannot happen */
         st = SC_ERR_INTERNAL;
     }
     return st;
@@ -255,14 +255,14 @@ static sc_status seal_and_wrap(const wrap_in *in, const sc_nip59_plan *p,
     if (st == SC_OK) {
         st = wrap(in, p, rnd, one, x, y, out, out_len);
     }
-    sc_memzero(scratch, p->scratch);
+    sc_mem_wipe(scratch, p->scratch);
     if (st != SC_OK) {
         *out_len = 0; /* out is written by the last step only, and never when it fails */
     }
     return st;
 }
 
-sc_status sc_nip59_wrap_with(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
+sc_status sc_nip59_wrap_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
                              void *scratch, size_t scratch_cap, const sc_event *rumor,
                              const sc_identity *author, const uint8_t recipient[SC_PUBKEY_BYTES],
                              const sc_nip59_opts *opts, const sc_nip59_rand *rnd)
@@ -295,7 +295,7 @@ sc_status sc_nip59_wrap_with(sc_ctx *ctx, char *out, size_t out_cap, size_t *out
     if (st == SC_OK) {
         st = seal_and_wrap(&in, &p, rnd, &one, out, out_len, scratch);
     }
-    sc_identity_erase(&one);
+    sc_identity_clear(&one);
     return st;
 }
 
@@ -311,7 +311,7 @@ static sc_status draw_backdate(sc_ctx *ctx, uint32_t *out)
     sc_status st;
 
     for (tries = 0; tries < 64; tries++) {
-        st = sc_random(ctx, b, sizeof b);
+        st = sc_crypto_rng_fill(ctx, b, sizeof b);
         if (st != SC_OK) {
             return st;
         }
@@ -334,7 +334,7 @@ static sc_status draw_rand(sc_ctx *ctx, sc_nip59_rand *r, sc_identity *one)
 
     /* a uniform 256-bit value is out of range with probability about 2^-128 per try */
     for (tries = 0; tries < 8 && st == SC_ERR_INVALID_KEY; tries++) {
-        st = sc_random(ctx, r->wrap_seckey, sizeof r->wrap_seckey);
+        st = sc_crypto_rng_fill(ctx, r->wrap_seckey, sizeof r->wrap_seckey);
         if (st == SC_OK) {
             st = sc_identity_import(ctx, one, r->wrap_seckey);
         }
@@ -343,16 +343,16 @@ static sc_status draw_rand(sc_ctx *ctx, sc_nip59_rand *r, sc_identity *one)
         st = SC_ERR_RNG;
     }
     if (st == SC_OK) {
-        st = sc_random(ctx, r->seal_nonce, sizeof r->seal_nonce);
+        st = sc_crypto_rng_fill(ctx, r->seal_nonce, sizeof r->seal_nonce);
     }
     if (st == SC_OK) {
-        st = sc_random(ctx, r->wrap_nonce, sizeof r->wrap_nonce);
+        st = sc_crypto_rng_fill(ctx, r->wrap_nonce, sizeof r->wrap_nonce);
     }
     if (st == SC_OK) {
-        st = sc_random(ctx, r->seal_aux, sizeof r->seal_aux);
+        st = sc_crypto_rng_fill(ctx, r->seal_aux, sizeof r->seal_aux);
     }
     if (st == SC_OK) {
-        st = sc_random(ctx, r->wrap_aux, sizeof r->wrap_aux);
+        st = sc_crypto_rng_fill(ctx, r->wrap_aux, sizeof r->wrap_aux);
     }
     if (st == SC_OK) {
         st = draw_backdate(ctx, &r->seal_backdate);
@@ -398,7 +398,7 @@ sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
     if (st == SC_OK) {
         st = seal_and_wrap(&in, &p, &rnd, &one, out, out_len, scratch);
     }
-    sc_memzero(&rnd, sizeof rnd);
-    sc_identity_erase(&one);
+    sc_mem_wipe(&rnd, sizeof rnd);
+    sc_identity_clear(&one);
     return st;
 }

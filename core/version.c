@@ -6,15 +6,15 @@
 #define SC_SECP256K1_VERSION "unknown"
 #endif
 
-#define SC_STR2(x) #x
-#define SC_STR(x) SC_STR2(x)
+#define SC_STRINGIFY2(x) #x
+#define SC_STRINGIFY(x) SC_STRINGIFY2(x)
 
 const char *sc_version(void)
 {
-    return SC_STR(SC_VERSION_MAJOR) "." SC_STR(SC_VERSION_MINOR) "." SC_STR(SC_VERSION_PATCH);
+    return SC_STRINGIFY(SC_VERSION_MAJOR) "." SC_STRINGIFY(SC_VERSION_MINOR) "." SC_STRINGIFY(SC_VERSION_PATCH);
 }
 
-const char *sc_secp256k1_version(void)
+const char *sc_version_secp256k1(void)
 {
     return SC_SECP256K1_VERSION;
 }

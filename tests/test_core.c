@@ -116,18 +116,18 @@ static void test_names_and_version(void **state)
 
     (void)state;
     for (i = 0; i < SC_GROUP_COUNT; i++) {
-        assert_string_equal(sc_group_name((sc_group)i), groups[i]);
+        assert_string_equal(sc_backend_group_name((sc_group)i), groups[i]);
     }
     for (i = 0; i < SC_CAP_COUNT; i++) {
-        assert_string_equal(sc_cap_name((sc_cap)i), caps[i]);
+        assert_string_equal(sc_backend_cap_name((sc_cap)i), caps[i]);
     }
-    assert_null(sc_group_name((sc_group)SC_GROUP_COUNT));
-    assert_null(sc_group_name((sc_group)-1));
-    assert_null(sc_cap_name((sc_cap)SC_CAP_COUNT));
-    assert_null(sc_cap_name((sc_cap)-1));
+    assert_null(sc_backend_group_name((sc_group)SC_GROUP_COUNT));
+    assert_null(sc_backend_group_name((sc_group)-1));
+    assert_null(sc_backend_cap_name((sc_cap)SC_CAP_COUNT));
+    assert_null(sc_backend_cap_name((sc_cap)-1));
     snprintf(want, sizeof want, "%d.%d.%d", SC_VERSION_MAJOR, SC_VERSION_MINOR, SC_VERSION_PATCH);
     assert_string_equal(sc_version(), want);
-    assert_non_null(sc_secp256k1_version());
+    assert_non_null(sc_version_secp256k1());
     assert_int_equal(sc_ctx_bytes(), sizeof(sc_ctx));
 }
 
@@ -165,7 +165,7 @@ static void test_ctx_lifecycle(void **state)
     VT_ASSERT_STATUS(sc_ctx_init(&ctx, "OPENSSL-not-a-name"), SC_ERR_NOT_FOUND);
     VT_ASSERT_STATUS(sc_ctx_init((sc_ctx *)vt_null(), NULL), SC_ERR_ARG);
     memset(&ctx, 0xa5, sizeof ctx);
-    VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, (const sc_backend *)vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_ctx_init_table(&ctx, (const sc_backend *)vt_null()), SC_ERR_ARG);
     assert_memory_equal(&ctx, zero, sizeof ctx);
     /* NULL name: the default backend */
     VT_ASSERT_STATUS(sc_ctx_init(&ctx, NULL), SC_OK);
@@ -201,19 +201,19 @@ static void expect_state_errors(sc_ctx *ctx)
     part.data = key;
     part.len = sizeof key;
     assert_null(sc_ctx_backend(ctx));
-    VT_ASSERT_STATUS(sc_sha256(ctx, out, key, 32), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_sha256_init(ctx, &s), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_sha256_update(ctx, &s, key, 32), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_sha256_final(ctx, &s, out), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_hmac_sha256(ctx, out, key, 32, &part, 1), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_hkdf_extract(ctx, out, key, 32, key, 32), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_hkdf_expand(ctx, out, 64, key, 32, NULL, 0), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_chacha20_xor(ctx, out, out, 64, key, key, 0), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(ctx, out, tag, key, key, 12, NULL, 0, out, 16),
+    VT_ASSERT_STATUS(sc_crypto_sha256(ctx, out, key, 32), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_sha256_init(ctx, &s), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_sha256_update(ctx, &s, key, 32), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_sha256_final(ctx, &s, out), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(ctx, out, key, 32, &part, 1), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_extract(ctx, out, key, 32, key, 32), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(ctx, out, 64, key, 32, NULL, 0), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(ctx, out, out, 64, key, key, 0), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(ctx, out, tag, key, key, 12, NULL, 0, out, 16),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_aes256gcm_open(ctx, out, key, key, 12, NULL, 0, out, 16, tag),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(ctx, out, key, key, 12, NULL, 0, out, 16, tag),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_random(ctx, out, 16), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(ctx, out, 16), SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_ctx_selftest(ctx, SC_GROUP_HASH), SC_ERR_STATE);
 }
 
@@ -240,29 +240,29 @@ static void test_null_args(void **state)
     (void)state;
     memset(buf, 0, sizeof buf);
     VT_ASSERT_STATUS(sc_ctx_init(&ctx, NULL), SC_OK);
-    VT_ASSERT_STATUS(sc_sha256(&ctx, null, buf, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256(&ctx, buf, null, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256_init(&ctx, (sc_sha256_state *)vt_null()), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256_update(&ctx, (sc_sha256_state *)vt_null(), buf, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256_final(&ctx, (sc_sha256_state *)vt_null(), buf), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&ctx, null, buf, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&ctx, buf, null, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256_init(&ctx, (sc_sha256_state *)vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256_update(&ctx, (sc_sha256_state *)vt_null(), buf, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256_final(&ctx, (sc_sha256_state *)vt_null(), buf), SC_ERR_ARG);
     part.data = null;
     part.len = 1;
-    VT_ASSERT_STATUS(sc_hmac_sha256(&ctx, buf, buf, 1, &part, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hmac_sha256(&ctx, null, buf, 1, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&ctx, buf, 0, buf, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&ctx, buf, 8161, buf, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&ctx, buf, 32, buf, 31, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&ctx, buf, buf, 1, null, buf, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&ctx, buf, null, buf, buf, 12, NULL, 0, buf, 1),
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&ctx, buf, buf, 1, &part, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&ctx, null, buf, 1, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&ctx, buf, 0, buf, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&ctx, buf, 8161, buf, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&ctx, buf, 32, buf, 31, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&ctx, buf, buf, 1, null, buf, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&ctx, buf, null, buf, buf, 12, NULL, 0, buf, 1),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_open(&ctx, buf, buf, null, 12, NULL, 0, buf, 1, buf),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&ctx, buf, buf, null, 12, NULL, 0, buf, 1, buf),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_random(&ctx, null, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&ctx, null, 1), SC_ERR_ARG);
     /* argument errors take precedence over a bad context */
     sc_ctx_clear(&ctx);
-    VT_ASSERT_STATUS(sc_sha256(&ctx, null, buf, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&ctx, buf, buf, 65, buf, buf, 0xffffffffu), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&ctx, buf, 0, buf, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&ctx, null, buf, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&ctx, buf, buf, 65, buf, buf, 0xffffffffu), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&ctx, buf, 0, buf, 32, NULL, 0), SC_ERR_ARG);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* Hex, strict base64, sc_ct_compare and sc_memzero. Base64 is checked against an independent
+/* Hex, strict base64, sc_mem_ct_compare and sc_mem_wipe. Base64 is checked against an independent
  * encoder written here, and every base64 case runs through each kernel the CPU has (the
  * portable one always), which must agree on status, length and every output byte. */
 #include "test_core.h"
@@ -39,8 +39,8 @@ void test_hex_encode(void **state)
     VT_ASSERT_STATUS(sc_hex_encode(out, sizeof out, &len, in, sizeof in), SC_OK);
     assert_int_equal(len, 16);
     assert_memory_equal(out, "00017f80abcdefff", 16); /* lowercase, no terminator needed */
-    assert_int_equal(sc_hex_encoded_len(8), 16);
-    assert_int_equal(sc_hex_encoded_len(0), 0);
+    assert_int_equal(sc_hex_encode_len(8), 16);
+    assert_int_equal(sc_hex_encode_len(0), 0);
     /* too small: *out_len is the need and nothing is written */
     memset(out, SENTINEL, sizeof out);
     len = 0;
@@ -218,7 +218,7 @@ void test_base64_round_trip(void **state)
             memset(in, n % 2 ? 0xff : 0x00, n); /* all-zero and all-one bytes too */
         }
         rlen = ref_base64(ref, in, n);
-        assert_int_equal(sc_base64_encoded_len(n), rlen);
+        assert_int_equal(sc_base64_encode_len(n), rlen);
         VT_ASSERT_STATUS(b64_enc(enc, sizeof enc, &len, in, n), SC_OK);
         assert_int_equal(len, rlen);
         assert_memory_equal(enc, ref, rlen);
@@ -226,7 +226,7 @@ void test_base64_round_trip(void **state)
         VT_ASSERT_STATUS(b64_dec(back, sizeof back, &len, enc, rlen), SC_OK);
         assert_int_equal(len, n);
         assert_memory_equal(back, in, n);
-        assert_true(sc_base64_decoded_max(rlen) >= n);
+        assert_true(sc_base64_decode_max(rlen) >= n);
         /* exact capacity suffices */
         VT_ASSERT_STATUS(b64_dec(back, n, &len, enc, rlen), SC_OK);
         assert_int_equal(len, n);
@@ -265,7 +265,7 @@ void test_base64_known(void **state)
     assert_int_equal(out[0], 0xfb);
     assert_int_equal(out[1], 0xff);
     assert_int_equal(out[2], 0xbf);
-    assert_int_equal(sc_base64_decoded_max(8), 6);
+    assert_int_equal(sc_base64_decode_max(8), 6);
 }
 
 void test_base64_rejects(void **state)
@@ -420,7 +420,7 @@ void test_base64_kernels_agree(void **state)
             la--; /* length no longer a multiple of 4 */
         }
         for (i = 0; i < 2; i++) { /* room for the longest decoding, then 3 bytes less */
-            size_t cap = sc_base64_decoded_max(la) - i * 3 * (la >= 4), da = 0, db = 0;
+            size_t cap = sc_base64_decode_max(la) - i * 3 * (la >= 4), da = 0, db = 0;
             memset(dec_a, SENTINEL, sizeof dec_a);
             memset(dec_b, SENTINEL, sizeof dec_b);
             sa = sc_b64_decode_with(SC_B64_PORTABLE, dec_a, cap, &da, b64, la);
@@ -443,19 +443,19 @@ void test_ct_compare(void **state)
     for (i = 0; i < sizeof a; i++) {
         a[i] = b[i] = (uint8_t)(i * 37 + 5);
     }
-    assert_int_equal(sc_ct_compare(a, b, sizeof a), 0);
-    assert_int_equal(sc_ct_compare(a, b, 0), 0);
+    assert_int_equal(sc_mem_ct_compare(a, b, sizeof a), 0);
+    assert_int_equal(sc_mem_ct_compare(a, b, 0), 0);
     for (i = 0; i < sizeof a; i++) {
         for (bit = 0; bit < 8; bit++) {
             b[i] ^= (uint8_t)(1u << bit);
-            assert_int_not_equal(sc_ct_compare(a, b, sizeof a), 0);
-            assert_int_equal(sc_ct_compare(a, b, i), 0); /* the prefix before it still equal */
+            assert_int_not_equal(sc_mem_ct_compare(a, b, sizeof a), 0);
+            assert_int_equal(sc_mem_ct_compare(a, b, i), 0); /* the prefix before it still equal */
             b[i] ^= (uint8_t)(1u << bit);
         }
     }
     memset(b, 0, sizeof b);
     memset(a, 0xff, sizeof a);
-    assert_int_not_equal(sc_ct_compare(a, b, sizeof a), 0);
+    assert_int_not_equal(sc_mem_ct_compare(a, b, sizeof a), 0);
 }
 
 void test_memzero(void **state)
@@ -464,11 +464,11 @@ void test_memzero(void **state)
 
     (void)state;
     memset(buf, 0x5a, sizeof buf);
-    sc_memzero(buf + 10, 80);
+    sc_mem_wipe(buf + 10, 80);
     assert_true(all(buf, 10, 0x5a));
     assert_true(all(buf + 10, 80, 0));
     assert_true(all(buf + 90, 10, 0x5a));
-    sc_memzero(vt_null(), 0);
-    sc_memzero(buf, 0);
+    sc_mem_wipe(vt_null(), 0);
+    sc_mem_wipe(buf, 0);
     assert_int_equal(buf[0], 0x5a);
 }

@@ -129,8 +129,8 @@ void test_cross_bip340(void **state)
             s1[vt_rand_below(64)] ^= (uint8_t)(1u << vt_rand_below(8));
             VT_ASSERT_STATUS(cb.k->verify(cb.st, s1, msg, len, pub), SC_ERR_INVALID_SIG);
             VT_ASSERT_STATUS(ca.k->verify(ca.st, s1, msg, len, pub), SC_ERR_INVALID_SIG);
-            sc_memzero(&ka, sizeof ka);
-            sc_memzero(&kb, sizeof kb);
+            sc_mem_wipe(&ka, sizeof ka);
+            sc_mem_wipe(&kb, sizeof kb);
             cases++;
         }
     }
@@ -173,8 +173,8 @@ void test_cross_ecdh(void **state)
                 fail_msg("ecdh with a random x: %s and %s disagree", x->name[a], x->name[b]);
             }
             rejected += r1 != SC_OK;
-            sc_memzero(&ka, sizeof ka);
-            sc_memzero(&kb, sizeof kb);
+            sc_mem_wipe(&ka, sizeof ka);
+            sc_mem_wipe(&kb, sizeof kb);
             cases++;
         }
     }

@@ -27,12 +27,12 @@ static sc_status sha_split(sc_ctx *ctx, uint8_t out[32], const uint8_t *msg, siz
     sc_iov parts[8];
     sc_sha256_state s;
     size_t n = random_parts(parts, 8, msg, len), i;
-    sc_status st = sc_sha256_init(ctx, &s);
+    sc_status st = sc_crypto_sha256_init(ctx, &s);
 
     for (i = 0; st == SC_OK && i < n; i++) {
-        st = sc_sha256_update(ctx, &s, parts[i].data, parts[i].len);
+        st = sc_crypto_sha256_update(ctx, &s, parts[i].data, parts[i].len);
     }
-    return st == SC_OK ? sc_sha256_final(ctx, &s, out) : st;
+    return st == SC_OK ? sc_crypto_sha256_final(ctx, &s, out) : st;
 }
 
 static void report(const char *what, size_t pairs, size_t cases, size_t skipped_pairs,
@@ -61,10 +61,10 @@ void test_cross_sha256(void **state)
             size_t len = vt_rand_below(k % 4 == 0 ? XC_BUF : 200);
 
             vt_rand_bytes(msg, len);
-            VT_ASSERT_STATUS(sc_sha256(&x->ctx[a], d[0], msg, len), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_sha256(&x->ctx[a], d[0], msg, len), SC_OK);
             VT_ASSERT_STATUS(sha_split(&x->ctx[b], d[1], msg, len), SC_OK);
             VT_ASSERT_STATUS(sha_split(&x->ctx[a], d[2], msg, len), SC_OK);
-            VT_ASSERT_STATUS(sc_sha256(&x->ctx[b], d[3], msg, len), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_sha256(&x->ctx[b], d[3], msg, len), SC_OK);
             if (memcmp(d[0], d[1], 32) || memcmp(d[0], d[2], 32) || memcmp(d[0], d[3], 32)) {
                 fail_msg("sha256 of %zu bytes: %s and %s disagree", len, x->name[a], x->name[b]);
             }
@@ -91,8 +91,8 @@ void test_cross_hmac(void **state)
             one.data = msg;
             one.len = len;
             n = random_parts(parts, 8, msg, len);
-            VT_ASSERT_STATUS(sc_hmac_sha256(&x->ctx[a], m1, key, klen, &one, 1), SC_OK);
-            VT_ASSERT_STATUS(sc_hmac_sha256(&x->ctx[b], m2, key, klen, parts, n), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&x->ctx[a], m1, key, klen, &one, 1), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&x->ctx[b], m2, key, klen, parts, n), SC_OK);
             if (memcmp(m1, m2, 32) != 0) {
                 fail_msg("hmac key %zu msg %zu (%zu parts): %s and %s disagree", klen, len, n,
                          x->name[a], x->name[b]);
@@ -118,10 +118,10 @@ void test_cross_hkdf(void **state)
             vt_rand_bytes(salt, sl);
             vt_rand_bytes(ikm, il);
             vt_rand_bytes(info, nl);
-            VT_ASSERT_STATUS(sc_hkdf_extract(&x->ctx[a], p1, salt, sl, ikm, il), SC_OK);
-            VT_ASSERT_STATUS(sc_hkdf_extract(&x->ctx[b], p2, salt, sl, ikm, il), SC_OK);
-            VT_ASSERT_STATUS(sc_hkdf_expand(&x->ctx[a], o1, len, p1, 32, info, nl), SC_OK);
-            VT_ASSERT_STATUS(sc_hkdf_expand(&x->ctx[b], o2, len, p2, 32, info, nl), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_hkdf_extract(&x->ctx[a], p1, salt, sl, ikm, il), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_hkdf_extract(&x->ctx[b], p2, salt, sl, ikm, il), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&x->ctx[a], o1, len, p1, 32, info, nl), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&x->ctx[b], o2, len, p2, 32, info, nl), SC_OK);
             if (memcmp(p1, p2, 32) != 0 || memcmp(o1, o2, len) != 0) {
                 fail_msg("hkdf salt %zu ikm %zu info %zu L %zu: %s and %s disagree", sl, il, nl,
                          len, x->name[a], x->name[b]);
@@ -160,8 +160,8 @@ void test_cross_chacha20(void **state)
             vt_rand_bytes(nonce, 12);
             vt_rand_bytes(in, len);
             memcpy(o2, in, len);
-            VT_ASSERT_STATUS(sc_chacha20_xor(&x->ctx[a], o1, in, len, key, nonce, counter), SC_OK);
-            VT_ASSERT_STATUS(sc_chacha20_xor(&x->ctx[b], o2, o2, len, key, nonce, counter), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&x->ctx[a], o1, in, len, key, nonce, counter), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&x->ctx[b], o2, o2, len, key, nonce, counter), SC_OK);
             if (memcmp(o1, o2, len) != 0) {
                 fail_msg("chacha20 len %zu counter %u: %s and %s disagree", len, counter,
                          x->name[a], x->name[b]);
@@ -187,19 +187,19 @@ static void gcm_pair_case(xc_env *x, size_t a, size_t b, size_t iv_len)
     vt_rand_bytes(aad, alen);
     vt_rand_bytes(pt, len);
     VT_ASSERT_STATUS(
-        sc_aes256gcm_seal(&x->ctx[a], c1, t1, key, iv, iv_len, aad, alen, pt, len), SC_OK);
+        sc_crypto_aes256gcm_seal(&x->ctx[a], c1, t1, key, iv, iv_len, aad, alen, pt, len), SC_OK);
     VT_ASSERT_STATUS(
-        sc_aes256gcm_seal(&x->ctx[b], c2, t2, key, iv, iv_len, aad, alen, pt, len), SC_OK);
+        sc_crypto_aes256gcm_seal(&x->ctx[b], c2, t2, key, iv, iv_len, aad, alen, pt, len), SC_OK);
     if (memcmp(c1, c2, len) != 0 || memcmp(t1, t2, 16) != 0) {
         fail_msg("aes-gcm iv %zu len %zu: %s and %s seal differently", iv_len, len, x->name[a],
                  x->name[b]);
     }
     VT_ASSERT_STATUS(
-        sc_aes256gcm_open(&x->ctx[b], back, key, iv, iv_len, aad, alen, c1, len, t1), SC_OK);
+        sc_crypto_aes256gcm_open(&x->ctx[b], back, key, iv, iv_len, aad, alen, c1, len, t1), SC_OK);
     assert_memory_equal(back, pt, len);
     t1[vt_rand_below(16)] ^= (uint8_t)(1u << vt_rand_below(8));
     VT_ASSERT_STATUS(
-        sc_aes256gcm_open(&x->ctx[b], back, key, iv, iv_len, aad, alen, c1, len, t1), SC_ERR_AUTH);
+        sc_crypto_aes256gcm_open(&x->ctx[b], back, key, iv, iv_len, aad, alen, c1, len, t1), SC_ERR_AUTH);
     if (ia->aead->probe(SC_AEAD_STREAM, iv_len, &why) == SC_OK) {
         size_t off = 0;
         sc_status st = ia->aead->start(ia->st[SC_GROUP_AEAD], 0, key, iv, iv_len, aad, alen);
@@ -211,7 +211,7 @@ static void gcm_pair_case(xc_env *x, size_t a, size_t b, size_t iv_len)
             off += n;
         }
         if (st == SC_OK) {
-            st = ia->aead->finish(ia->st[SC_GROUP_AEAD], 0, t1);
+            st = ia->aead->final(ia->st[SC_GROUP_AEAD], 0, t1);
         } else {
             ia->aead->abort(ia->st[SC_GROUP_AEAD]);
         }

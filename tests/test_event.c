@@ -20,7 +20,7 @@ void ev_identity(ev_env *env, sc_identity *id)
 }
 
 sc_status ev_parse_exact(sc_event *ev, void *arena, size_t cap, size_t *used, const char *json,
-                         size_t len, const sc_parse_opts *opts)
+                         size_t len, const sc_event_parse_opts *opts)
 {
     char *copy = len != 0 ? malloc(len) : NULL;
     sc_status st;
@@ -38,7 +38,7 @@ sc_status ev_parse_exact(sc_event *ev, void *arena, size_t cap, size_t *used, co
 
 char *ev_to_json(const sc_event *ev, unsigned flags, size_t *len)
 {
-    size_t need = sc_event_json_len(ev, flags), got = 0;
+    size_t need = sc_event_to_json_len(ev, flags), got = 0;
     char *out;
 
     assert_true(need != 0);
@@ -85,7 +85,7 @@ static int has_caps(ev_env *env)
 
         if (sc_backend_has(b, need[k], &why) != SC_OK) {
             fprintf(stderr, "test_event: backend %s lacks %s (%s)\n", env->backend,
-                    sc_cap_name(need[k]), why != NULL ? why : "no reason given");
+                    sc_backend_cap_name(need[k]), why != NULL ? why : "no reason given");
             return 0;
         }
     }

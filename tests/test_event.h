@@ -35,7 +35,7 @@ void ev_identity(ev_env *env, sc_identity *id);
 /* Parses json[0..len) from an exact-size heap copy, so a read past the end is caught by
  * ASan and valgrind. */
 sc_status ev_parse_exact(sc_event *ev, void *arena, size_t cap, size_t *used, const char *json,
-                         size_t len, const sc_parse_opts *opts);
+                         size_t len, const sc_event_parse_opts *opts);
 
 /* Serializes ev into a malloc'd buffer (the caller frees); fails the test on error. */
 char *ev_to_json(const sc_event *ev, unsigned flags, size_t *len);

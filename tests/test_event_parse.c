@@ -35,10 +35,10 @@ static void make_signed(ev_env *env, signed_event *s)
     sc_event_builder_tag(&b, e_tag, 2);
     sc_event_builder_tag(&b, t_tag, 2);
     sc_event_builder_content(&b, content, sizeof content - 1);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &s->ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &s->ev), SC_OK);
     ev_identity(env, &who);
-    VT_ASSERT_STATUS(sc_event_sign_with_aux(&env->ctx, &s->ev, &who, zero_aux), SC_OK);
-    sc_identity_erase(&who);
+    VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, &s->ev, &who, zero_aux), SC_OK);
+    sc_identity_clear(&who);
     VT_ASSERT_STATUS(sc_hex_encode(s->id, 64, &n, s->ev.id, 32), SC_OK);
     VT_ASSERT_STATUS(sc_hex_encode(s->pk, 64, &n, s->ev.pubkey, 32), SC_OK);
     VT_ASSERT_STATUS(sc_hex_encode(s->sig, 128, &n, s->ev.sig, 64), SC_OK);
@@ -116,7 +116,7 @@ void test_parse_alternatives(void **state)
     make_signed(env, &s);
     for (k = 0; k <= sizeof k_alternatives / sizeof k_alternatives[0]; k++) {
         if (k == 0) {
-            char *obj = ev_to_json(&s.ev, SC_JSON_OBJECT, &n); /* the library's own form */
+            char *obj = ev_to_json(&s.ev, SC_EVENT_JSON_OBJECT, &n); /* the library's own form */
 
             assert_true(n < sizeof json);
             memcpy(json, obj, n);
@@ -304,7 +304,7 @@ static const reject k_rejects[] = {
     R("a tag item 3 deep, limit 2", "{\"tags\":[[\"e\",[[[]]]]]}", SC_ERR_TOO_LARGE, O_DEPTH2),
 };
 
-static const sc_parse_opts *opts_of(int which, sc_parse_opts *o)
+static const sc_event_parse_opts *opts_of(int which, sc_event_parse_opts *o)
 {
     memset(o, 0, sizeof *o);
     switch (which) {
@@ -326,7 +326,7 @@ void test_parse_rejects(void **state)
 {
     uint8_t arena[1024];
     size_t k, used, per[5] = {0};
-    sc_parse_opts o;
+    sc_event_parse_opts o;
     sc_event ev;
 
     (void)state;
@@ -389,13 +389,13 @@ void test_parse_arena(void **state)
     char *json;
 
     make_signed(env, &s);
-    json = ev_to_json(&s.ev, SC_JSON_OBJECT, &len);
+    json = ev_to_json(&s.ev, SC_EVENT_JSON_OBJECT, &len);
 
     /* measuring with no arena gives the exact need; the bound covers it */
     VT_ASSERT_STATUS(sc_event_parse(&ev, NULL, 0, &need, json, len, NULL),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(need, exact);
-    assert_true(sc_event_parse_arena_bound(len) >= need);
+    assert_true(sc_event_parse_arena_max(len) >= need);
     assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));
 
     for (off = 0; off < 8; off++) {
@@ -430,7 +430,7 @@ void test_parse_arena(void **state)
     /* no tags and empty content need no arena at all */
     {
         static const char empty[] = "{\"tags\":[],\"content\":\"\",\"kind\":7}";
-        sc_parse_opts o = {0, 0, 0};
+        sc_event_parse_opts o = {0, 0, 0};
 
         VT_ASSERT_STATUS(ev_parse_exact(&ev, NULL, 0, &used, empty, sizeof empty - 1, &o), SC_OK);
         assert_int_equal(used, 0);
@@ -465,7 +465,7 @@ void test_parse_opts(void **state)
                                 "\"kind\":1,\"tags\":[],\"content\":\"\"}";
     static char big[(1 << 20) + 64];
     static uint8_t arena[(1 << 20) + 64];
-    sc_parse_opts o = {0, 0, 0};
+    sc_event_parse_opts o = {0, 0, 0};
     sc_event ev;
     size_t used, n, depth, worst;
     char *deep;
@@ -491,12 +491,12 @@ void test_parse_opts(void **state)
 
     /* max_depth: exactly at the limit passes, one more is too deep */
     deep = (char *)vt_alloc(4200);
-    for (depth = 1; depth <= SC_PARSE_MAX_DEPTH_LIMIT + 1; depth++) {
-        unsigned limit = depth <= 40 ? 0u : (unsigned)SC_PARSE_MAX_DEPTH_LIMIT;
+    for (depth = 1; depth <= SC_EVENT_PARSE_MAX_DEPTH + 1; depth++) {
+        unsigned limit = depth <= 40 ? 0u : (unsigned)SC_EVENT_PARSE_MAX_DEPTH;
         unsigned eff = limit == 0 ? 32u : limit;
         size_t k;
 
-        if (depth > 40 && depth < SC_PARSE_MAX_DEPTH_LIMIT - 1) {
+        if (depth > 40 && depth < SC_EVENT_PARSE_MAX_DEPTH - 1) {
             continue;
         }
         n = (size_t)snprintf(deep, 16, "{\"x\":");
@@ -516,7 +516,7 @@ void test_parse_opts(void **state)
         VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, deep, n, &o),
                          depth <= eff ? SC_OK : SC_ERR_TOO_LARGE);
     }
-    o.max_depth = SC_PARSE_MAX_DEPTH_LIMIT + 1;
+    o.max_depth = SC_EVENT_PARSE_MAX_DEPTH + 1;
     VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, "{}", 2, &o), SC_ERR_ARG);
     o.max_depth = 0;
     free(deep);
@@ -544,14 +544,14 @@ void test_parse_opts(void **state)
 
         n = tags_text(big, sizeof big, shapes[worst], 5000);
         VT_ASSERT_STATUS(sc_event_parse(&ev, NULL, 0, &need, big, n, &o), SC_ERR_BUFFER_TOO_SMALL);
-        assert_true(need <= sc_event_parse_arena_bound(n));
-        VT_ASSERT_STATUS(sc_event_parse(&ev, arena + 3, sc_event_parse_arena_bound(n), &used,
+        assert_true(need <= sc_event_parse_arena_max(n));
+        VT_ASSERT_STATUS(sc_event_parse(&ev, arena + 3, sc_event_parse_arena_max(n), &used,
                                         big, n, &o),
                          SC_OK);
         assert_int_equal(ev.n_tags, 5000);
     }
-    assert_true(sc_event_parse_arena_bound((size_t)-1) == (size_t)-1);
-    assert_true(sc_event_parse_arena_bound(0) >= 1);
+    assert_true(sc_event_parse_arena_max((size_t)-1) == (size_t)-1);
+    assert_true(sc_event_parse_arena_max(0) >= 1);
 
     /* argument checks */
     VT_ASSERT_STATUS(sc_event_parse(vt_null(), arena, 64, &used, "{}", 2, &o), SC_ERR_ARG);
@@ -629,7 +629,7 @@ void test_parse_mutations(void **state)
         case SC_OK: {
             /* whatever was accepted serializes and reparses to itself */
             size_t olen;
-            char *obj = ev_to_json(&ev, SC_JSON_OBJECT, &olen);
+            char *obj = ev_to_json(&ev, SC_EVENT_JSON_OBJECT, &olen);
             static uint8_t arena2[8192];
 
             VT_ASSERT_STATUS(ev_parse_exact(&back, arena2, sizeof arena2, &used, obj, olen, NULL),

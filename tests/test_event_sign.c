@@ -20,7 +20,7 @@ static void build(sc_event *ev, void *buf, size_t cap, const char *content)
     sc_event_builder_content(&b, content, strlen(content));
     sc_event_builder_tag(&b, e_tag, 4);
     sc_event_builder_tag(&b, t_tag, 2);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
 }
 
 void test_sign_verify(void **state)
@@ -53,12 +53,12 @@ void test_sign_verify(void **state)
     VT_ASSERT_STATUS(sc_event_verify(&env->ctx, &ev2), SC_OK);
 
     /* through JSON and back */
-    obj = ev_to_json(&ev, SC_JSON_OBJECT, &len);
+    obj = ev_to_json(&ev, SC_EVENT_JSON_OBJECT, &len);
     VT_ASSERT_STATUS(ev_parse_exact(&back, arena, sizeof arena, &used, obj, len, NULL), SC_OK);
     VT_ASSERT_STATUS(sc_event_verify(&env->ctx, &back), SC_OK);
     free(obj);
-    sc_identity_erase(&who);
-    sc_identity_erase(&other);
+    sc_identity_clear(&who);
+    sc_identity_clear(&other);
 }
 
 void test_sign_reproduces_vector(void **state)
@@ -88,10 +88,10 @@ void test_sign_reproduces_vector(void **state)
     sc_event_builder_created_at(&b, 4294967296);
     sc_event_builder_tag(&b, d_tag, 2);
     sc_event_builder_content(&b, "k", 1);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
     ev_identity(env, &who);
-    VT_ASSERT_STATUS(sc_event_sign_with_aux(&env->ctx, &ev, &who, zero_aux), SC_OK);
-    canon = ev_to_json(&ev, SC_JSON_CANONICAL, &len);
+    VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, &ev, &who, zero_aux), SC_OK);
+    canon = ev_to_json(&ev, SC_EVENT_JSON_CANONICAL, &len);
     assert_int_equal(len, sizeof want_canon - 1);
     assert_memory_equal(canon, want_canon, len);
     assert_true(vt_hex_to_bytes(want_id, &id) && vt_hex_to_bytes(want_sig, &sig));
@@ -101,7 +101,7 @@ void test_sign_reproduces_vector(void **state)
     free(canon);
     vt_bytes_free(&id);
     vt_bytes_free(&sig);
-    sc_identity_erase(&who);
+    sc_identity_clear(&who);
 }
 
 void test_tamper(void **state)
@@ -179,7 +179,7 @@ void test_tamper(void **state)
     VT_ASSERT_STATUS(sc_event_verify(&env->ctx, &t), SC_ERR_EVENT_RANGE);
     VT_ASSERT_STATUS(sc_event_verify(vt_null(), &ev), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_event_verify(&env->ctx, vt_null()), SC_ERR_ARG);
-    sc_identity_erase(&who);
+    sc_identity_clear(&who);
 }
 
 /* id and sig zeroed, their flags cleared; pubkey unchanged. */
@@ -202,10 +202,10 @@ void test_sign_failures(void **state)
 
     ev_identity(env, &who);
     ev_identity(env, &erased);
-    sc_identity_erase(&erased);
+    sc_identity_clear(&erased);
     memset(&dead, 0, sizeof dead);
     build(&ev, buf, sizeof buf, "x");
-    VT_ASSERT_STATUS(sc_event_sign_with_aux(&env->ctx, &ev, &who, aux), SC_OK);
+    VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, &ev, &who, aux), SC_OK);
     signed_ev = ev;
     memcpy(pubkey, ev.pubkey, 32);
 
@@ -219,7 +219,7 @@ void test_sign_failures(void **state)
     VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &ev, &who), SC_ERR_EVENT_RANGE);
     assert_unsigned(&ev, pubkey, signed_ev.flags);
     ev = signed_ev;
-    VT_ASSERT_STATUS(sc_event_sign_with_aux(&env->ctx, &ev, &who, vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, &ev, &who, vt_null()), SC_ERR_ARG);
     assert_unsigned(&ev, pubkey, signed_ev.flags);
     ev = signed_ev;
     VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &ev, vt_null()), SC_ERR_ARG);
@@ -228,12 +228,12 @@ void test_sign_failures(void **state)
     VT_ASSERT_STATUS(sc_event_sign(vt_null(), &ev, &who), SC_ERR_ARG);
     assert_unsigned(&ev, pubkey, signed_ev.flags);
     VT_ASSERT_STATUS(sc_event_sign(&env->ctx, vt_null(), &who), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_event_sign_with_aux(&env->ctx, vt_null(), &who, aux), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, vt_null(), &who, aux), SC_ERR_ARG);
     /* the same aux signs deterministically */
     ev = signed_ev;
-    VT_ASSERT_STATUS(sc_event_sign_with_aux(&env->ctx, &ev, &who, aux), SC_OK);
+    VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, &ev, &who, aux), SC_OK);
     assert_memory_equal(ev.sig, signed_ev.sig, 64);
-    sc_identity_erase(&who);
+    sc_identity_clear(&who);
 }
 
 void test_builder_happy(void **state)
@@ -254,7 +254,7 @@ void test_builder_happy(void **state)
 
     /* defaults, with no buffer at all */
     VT_ASSERT_STATUS(sc_event_builder_init(&b, NULL, 0), SC_OK);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
     assert_int_equal(ev.kind, 1);
     assert_int_equal(ev.created_at, 0);
     assert_int_equal(ev.n_tags, 0);
@@ -275,19 +275,19 @@ void test_builder_happy(void **state)
         sc_event_builder_content(&b, content, 8);
         sc_event_builder_tag(&b, e_tag, 4);
         sc_event_builder_tag(&b, t_tag, 2);
-        VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_OK);
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
         assert_int_equal((uintptr_t)ev.tags % sizeof(void *), 0);
         assert_int_equal((uintptr_t)ev.tags[0].items % sizeof(void *), 0);
         assert_int_equal((uintptr_t)ev.tags[1].items % sizeof(void *), 0);
         assert_true((uint8_t *)ev.tags >= raw + off && (uint8_t *)(ev.tags + 2) <= raw + sizeof raw);
         VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &ev, &who), SC_OK);
-        canon = ev_to_json(&ev, SC_JSON_CANONICAL, &len);
+        canon = ev_to_json(&ev, SC_EVENT_JSON_CANONICAL, &len);
         assert_int_equal(len, sizeof want - 1);
         assert_memory_equal(canon, want, len);
         free(canon);
         VT_ASSERT_STATUS(sc_event_verify(&env->ctx, &ev), SC_OK);
         /* finish again: the same event (the tags are not reversed twice) */
-        VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev2), SC_OK);
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev2), SC_OK);
         assert_ptr_equal(ev2.tags, ev.tags);
         assert_int_equal(ev2.tags[0].n_items, 4);
         assert_memory_equal(ev2.tags[0].items[3].ptr, "root", 4);
@@ -301,7 +301,7 @@ void test_builder_happy(void **state)
     VT_ASSERT_STATUS(sc_event_builder_init(&b, raw, sizeof raw), SC_OK);
     sc_event_builder_tag(&b, items, 2);
     sc_event_builder_content(&b, content, 2);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
     memset(item0, 'X', sizeof item0);
     memset(item1, 'X', sizeof item1);
     memset(content, 'X', sizeof content);
@@ -317,13 +317,13 @@ void test_builder_happy(void **state)
 
         sc_event_builder_tag(&b, &one, 1);
     }
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
     assert_int_equal(ev.n_tags, 10);
     for (off = 0; off < 10; off++) {
         assert_int_equal(ev.tags[off].n_items, 1);
         assert_int_equal(ev.tags[off].items[0].ptr[0], '0' + (int)off);
     }
-    sc_identity_erase(&who);
+    sc_identity_clear(&who);
 }
 
 void test_builder_errors(void **state)
@@ -345,9 +345,9 @@ void test_builder_errors(void **state)
         sc_event_builder_tag(&b, good, 1);                                                    \
         sc_event_builder_content(&b, "ok", 2);                                                \
         memset(&ev, 0x55, sizeof ev);                                                         \
-        VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), (want));                           \
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), (want));                           \
         assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                            \
-        VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), (want));                           \
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), (want));                           \
     } while (0)
 
     EXPECT_STICKY(sc_event_builder_kind(&b, SC_EVENT_KIND_MAX + 1), SC_ERR_EVENT_RANGE);
@@ -370,13 +370,13 @@ void test_builder_errors(void **state)
     sc_event_builder_kind(&b, SC_EVENT_KIND_MAX);
     sc_event_builder_created_at(&b, INT64_MAX);
     sc_event_builder_content(&b, vt_null(), 0);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
     assert_int_equal(ev.kind, SC_EVENT_KIND_MAX);
     assert_true(ev.created_at == INT64_MAX);
 
     /* a change after finish is refused, stickily */
     sc_event_builder_tag(&b, good, 1);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_ERR_STATE);
 
     /* arguments and state */
     VT_ASSERT_STATUS(sc_event_builder_init(vt_null(), raw, sizeof raw), SC_ERR_ARG);
@@ -385,10 +385,10 @@ void test_builder_errors(void **state)
     sc_event_builder_kind(&b, 3);
     sc_event_builder_tag(&b, good, 1);
     sc_event_builder_content(&b, "x", 1);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_event_builder_finish(vt_null(), &ev), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_event_builder_final(vt_null(), &ev), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_event_builder_init(&b, raw, sizeof raw), SC_OK);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, vt_null()), SC_ERR_ARG);
     sc_event_builder_kind(vt_null(), 1);
     sc_event_builder_created_at(vt_null(), 1);
     sc_event_builder_content(vt_null(), "x", 1);
@@ -411,7 +411,7 @@ static sc_status build_into(uint8_t *buf, size_t cap, sc_event *ev)
     sc_event_builder_tag(&b, t1, 2);
     sc_event_builder_tag(&b, t2, 1);
     sc_event_builder_tag(&b, t3, 3);
-    return sc_event_builder_finish(&b, ev);
+    return sc_event_builder_final(&b, ev);
 }
 
 void test_builder_capacity(void **state)
@@ -465,22 +465,22 @@ void test_verify_key_cache(void **state)
     for (i = 0; i < SIGNERS; i++) {
         memset(msg[i], (int)(0x40 + i), 32);
         VT_ASSERT_STATUS(sc_identity_generate(&env->ctx, &id), SC_OK);
-        VT_ASSERT_STATUS(sc_identity_pubkey(&id, pub[i]), SC_OK);
-        VT_ASSERT_STATUS(sc_identity_sign_with_aux(&env->ctx, sig[i], &id, msg[i], aux), SC_OK);
-        sc_identity_erase(&id);
+        VT_ASSERT_STATUS(sc_identity_pubkey(pub[i], &id), SC_OK);
+        VT_ASSERT_STATUS(sc_identity_sign_with_rand(&env->ctx, sig[i], &id, msg[i], aux), SC_OK);
+        sc_identity_clear(&id);
     }
     for (round = 0; round < 400; round++) {
         i = (round * 7 + round / 5) % SIGNERS;
         j = (i + 1 + round % (SIGNERS - 1)) % SIGNERS; /* never i */
-        VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, sig[i], msg[i], pub[i]), SC_OK);
-        VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, sig[i], msg[i], pub[j]), SC_ERR_INVALID_SIG);
+        VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, sig[i], msg[i], pub[i]), SC_OK);
+        VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, sig[i], msg[i], pub[j]), SC_ERR_INVALID_SIG);
         if (round % 5 == 0) {
             memcpy(t, sig[i], 64);
             t[round % 64] ^= (uint8_t)(1u << (round % 8));
-            VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, t, msg[i], pub[i]), SC_ERR_INVALID_SIG);
+            VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, t, msg[i], pub[i]), SC_ERR_INVALID_SIG);
         }
         if (round % 9 == 0) {
-            VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, sig[i], msg[i], bad), SC_ERR_INVALID_SIG);
+            VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, sig[i], msg[i], bad), SC_ERR_INVALID_SIG);
         }
     }
     printf("[%s] verify key cache: %d signers, 400 rounds, every signature verified under its own "

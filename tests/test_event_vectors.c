@@ -121,7 +121,7 @@ static int fields_match(const cJSON *obj, const sc_event *ev, char *err, size_t 
 static int round_trip(const sc_event *ev, char *err, size_t cap)
 {
     size_t len1 = 0, len2 = 0, need = 0, used = 0;
-    char *j1 = ev_to_json(ev, SC_JSON_OBJECT, &len1), *j2 = NULL;
+    char *j1 = ev_to_json(ev, SC_EVENT_JSON_OBJECT, &len1), *j2 = NULL;
     uint8_t *arena;
     sc_event back;
     sc_status st;
@@ -141,7 +141,7 @@ static int round_trip(const sc_event *ev, char *err, size_t cap)
     } else if (!ev_same(ev, &back, err, cap)) {
         /* err says why */
     } else {
-        j2 = ev_to_json(&back, SC_JSON_OBJECT, &len2);
+        j2 = ev_to_json(&back, SC_EVENT_JSON_OBJECT, &len2);
         ok = len1 == len2 && memcmp(j1, j2, len1) == 0;
         if (!ok) {
             snprintf(err, cap, "second OBJECT text differs");
@@ -164,8 +164,8 @@ static int resign(ev_env *env, const sc_event *ev, char *err, size_t cap)
     ev_identity(env, &who);
     memset(copy.sig, 0, sizeof copy.sig);
     memset(copy.id, 0, sizeof copy.id);
-    st = sc_event_sign_with_aux(&env->ctx, &copy, &who, zero_aux);
-    sc_identity_erase(&who);
+    st = sc_event_sign_with_rand(&env->ctx, &copy, &who, zero_aux);
+    sc_identity_clear(&who);
     if (st != SC_OK || memcmp(copy.id, ev->id, 32) != 0 || memcmp(copy.sig, ev->sig, 64) != 0) {
         snprintf(err, cap, "re-signing: %s, id/sig differ", sc_status_name(st));
         return 0;
@@ -182,7 +182,7 @@ static int run_entry(ev_env *env, const cJSON *entry, const char *raw, size_t ra
     const cJSON *valid = cJSON_GetObjectItemCaseSensitive(entry, "valid");
     const cJSON *obj = cJSON_GetObjectItemCaseSensitive(entry, "event");
     const expect_fail *x = NULL;
-    size_t need = sc_event_parse_arena_bound(raw_len), used = 0, len = 0;
+    size_t need = sc_event_parse_arena_max(raw_len), used = 0, len = 0;
     uint8_t *arena = vt_alloc(need), id[32], want_id[32];
     char *canon = NULL, h[80];
     sc_event ev;
@@ -215,7 +215,7 @@ static int run_entry(ev_env *env, const cJSON *entry, const char *raw, size_t ra
     if (!fields_match(obj, &ev, err, cap)) {
         goto out;
     }
-    canon = ev_to_json(&ev, SC_JSON_CANONICAL, &len);
+    canon = ev_to_json(&ev, SC_EVENT_JSON_CANONICAL, &len);
     if (len != strlen(serialized) || memcmp(canon, serialized, len) != 0) {
         snprintf(err, cap, "%s: canonical text differs from \"serialized\" (%zu vs %zu bytes)",
                  name, len, strlen(serialized));
@@ -223,7 +223,7 @@ static int run_entry(ev_env *env, const cJSON *entry, const char *raw, size_t ra
     }
     st = sc_event_compute_id(&env->ctx, id, &ev);
     if (st != SC_OK ||
-        sc_sha256(&env->ctx, want_id, (const uint8_t *)serialized, strlen(serialized)) != SC_OK ||
+        sc_crypto_sha256(&env->ctx, want_id, (const uint8_t *)serialized, strlen(serialized)) != SC_OK ||
         memcmp(id, want_id, 32) != 0) {
         snprintf(err, cap, "%s: id %s is not sha256(serialized)", name,
                  vt_hexstr(h, sizeof h, id, 32));

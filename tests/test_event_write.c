@@ -41,14 +41,14 @@ static void expect_canonical(ev_env *env, const sc_event *ev, const char *want, 
 {
     uint8_t id[32], ref[32];
     size_t len = 0;
-    char *got = ev_to_json(ev, SC_JSON_CANONICAL, &len);
+    char *got = ev_to_json(ev, SC_EVENT_JSON_CANONICAL, &len);
 
     if (len != want_len || memcmp(got, want, len) != 0) {
         fail_msg("canonical text\n  got:  %.*s\n  want: %.*s", (int)len, got, (int)want_len,
                  want);
     }
     VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, ev), SC_OK);
-    VT_ASSERT_STATUS(sc_sha256(&env->ctx, ref, (const uint8_t *)want, want_len), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, ref, (const uint8_t *)want, want_len), SC_OK);
     assert_memory_equal(id, ref, 32);
     free(got);
 }
@@ -120,11 +120,11 @@ void test_nul_in_content(void **state)
     make_event(&ev, &tag, items, "a\0b", 3, "\0", 1);
     expect_canonical(env, &ev, want, sizeof want - 1);
     /* and back: the NUL survives parsing with its length */
-    obj = ev_to_json(&ev, SC_JSON_OBJECT, &len);
+    obj = ev_to_json(&ev, SC_EVENT_JSON_OBJECT, &len);
     VT_ASSERT_STATUS(sc_event_parse(&back, arena, sizeof arena, &used, obj, len, NULL),
                      SC_ERR_EVENT_FIELD); /* no id or sig: all seven are required by default */
     {
-        sc_parse_opts opts = {0, 0, 0};
+        sc_event_parse_opts opts = {0, 0, 0};
 
         VT_ASSERT_STATUS(sc_event_parse(&back, arena, sizeof arena, &used, obj, len, &opts),
                          SC_OK);
@@ -161,7 +161,7 @@ void test_object_form(void **state)
     vt_bytes_free(&sig);
 
     /* pubkey only: neither id nor sig, although the arrays hold bytes */
-    got = ev_to_json(&ev, SC_JSON_OBJECT, &len);
+    got = ev_to_json(&ev, SC_EVENT_JSON_OBJECT, &len);
     n = snprintf(want, sizeof want, "{%s}", base);
     assert_int_equal(len, (size_t)n);
     assert_memory_equal(got, want, len);
@@ -169,7 +169,7 @@ void test_object_form(void **state)
 
     /* a rumor: id, no sig */
     ev.flags |= SC_EVENT_HAS_ID;
-    got = ev_to_json(&ev, SC_JSON_OBJECT, &len);
+    got = ev_to_json(&ev, SC_EVENT_JSON_OBJECT, &len);
     n = snprintf(want, sizeof want, "{\"id\":\"%s\",%s}", id_hex, base);
     assert_int_equal(len, (size_t)n);
     assert_memory_equal(got, want, len);
@@ -177,7 +177,7 @@ void test_object_form(void **state)
 
     /* signed: all seven in the NIP-01 order */
     ev.flags |= SC_EVENT_HAS_SIG;
-    got = ev_to_json(&ev, SC_JSON_OBJECT, &len);
+    got = ev_to_json(&ev, SC_EVENT_JSON_OBJECT, &len);
     n = snprintf(want, sizeof want, "{\"id\":\"%s\",%s,\"sig\":\"%s\"}", id_hex, base, sig_hex);
     assert_int_equal(len, (size_t)n);
     assert_memory_equal(got, want, len);
@@ -186,7 +186,7 @@ void test_object_form(void **state)
 
 void test_json_len_and_buffer(void **state)
 {
-    static const unsigned k_flags[] = {SC_JSON_CANONICAL, SC_JSON_OBJECT};
+    static const unsigned k_flags[] = {SC_EVENT_JSON_CANONICAL, SC_EVENT_JSON_OBJECT};
     char buf[512];
     size_t need, len, k, i;
     sc_str items[2];
@@ -197,7 +197,7 @@ void test_json_len_and_buffer(void **state)
     make_event(&ev, &tag, items, "h\x01\"i", 4, "\xf0\x9f\x98\x80", 4);
     ev.flags |= SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG;
     for (k = 0; k < 2; k++) {
-        need = sc_event_json_len(&ev, k_flags[k]);
+        need = sc_event_to_json_len(&ev, k_flags[k]);
         assert_true(need > 0 && need < sizeof buf);
         /* one byte short: the need is reported and nothing is written */
         memset(buf, 0xaa, sizeof buf);
@@ -221,19 +221,19 @@ void test_json_len_and_buffer(void **state)
         VT_ASSERT_STATUS(sc_event_to_json(NULL, need, &len, &ev, k_flags[k]), SC_ERR_ARG);
     }
     /* unknown flags */
-    assert_int_equal(sc_event_json_len(&ev, 2), 0);
+    assert_int_equal(sc_event_to_json_len(&ev, 2), 0);
     VT_ASSERT_STATUS(sc_event_to_json(buf, sizeof buf, &len, &ev, 2), SC_ERR_ARG);
     /* no pubkey */
     ev.flags = 0;
-    assert_int_equal(sc_event_json_len(&ev, SC_JSON_CANONICAL), 0);
-    assert_int_equal(sc_event_json_len(&ev, SC_JSON_OBJECT), 0);
-    VT_ASSERT_STATUS(sc_event_to_json(buf, sizeof buf, &len, &ev, SC_JSON_OBJECT),
+    assert_int_equal(sc_event_to_json_len(&ev, SC_EVENT_JSON_CANONICAL), 0);
+    assert_int_equal(sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT), 0);
+    VT_ASSERT_STATUS(sc_event_to_json(buf, sizeof buf, &len, &ev, SC_EVENT_JSON_OBJECT),
                      SC_ERR_EVENT_FIELD);
     assert_int_equal(len, 0);
     /* NULL arguments */
     VT_ASSERT_STATUS(sc_event_to_json(buf, sizeof buf, vt_null(), &ev, 0), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_event_to_json(buf, sizeof buf, &len, vt_null(), 0), SC_ERR_ARG);
-    assert_int_equal(sc_event_json_len(vt_null(), 0), 0);
+    assert_int_equal(sc_event_to_json_len(vt_null(), 0), 0);
 }
 
 void test_check_rejects(void **state)
@@ -249,7 +249,7 @@ void test_check_rejects(void **state)
     ev.kind = SC_EVENT_KIND_MAX;
     ev.created_at = INT64_MAX;
     VT_ASSERT_STATUS(sc_event_check(&ev), SC_OK);
-    assert_true(sc_event_json_len(&ev, SC_JSON_CANONICAL) > 0);
+    assert_true(sc_event_to_json_len(&ev, SC_EVENT_JSON_CANONICAL) > 0);
 
 #define EXPECT_BAD(want)                                                                      \
     do {                                                                                      \
@@ -257,7 +257,7 @@ void test_check_rejects(void **state)
         memset(id, 0x55, sizeof id);                                                          \
         VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), (want));                    \
         assert_true(vt_all_zero(id, sizeof id));                                              \
-        assert_int_equal(sc_event_json_len(&ev, SC_JSON_CANONICAL), 0);                       \
+        assert_int_equal(sc_event_to_json_len(&ev, SC_EVENT_JSON_CANONICAL), 0);                       \
         make_event(&ev, &tag, items, "c", 1, "y", 1);                                         \
     } while (0)
 
@@ -371,7 +371,7 @@ void test_utf8_table(void **state)
         sc_status want = c->ok ? SC_OK : SC_ERR_UTF8;
         char json[64];
         uint8_t arena[64];
-        sc_parse_opts opts = {0, 0, 0};
+        sc_event_parse_opts opts = {0, 0, 0};
         sc_event_builder b;
         size_t n, used;
 
@@ -385,7 +385,7 @@ void test_utf8_table(void **state)
         /* through the builder */
         VT_ASSERT_STATUS(sc_event_builder_init(&b, arena, sizeof arena), SC_OK);
         sc_event_builder_content(&b, c->s, c->len);
-        VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), want);
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), want);
         /* through the parser, raw in a JSON string (NUL must be escaped there) */
         if (memchr(c->s, 0, c->len) != NULL) {
             continue;
@@ -441,7 +441,7 @@ void test_streamed_id_matches_text(void **state)
     sc_tag tags[MAX_TAGS];
     size_t round, t, i, len, used, need;
     uint8_t id[32], ref[32];
-    sc_parse_opts opts = {0, 0, 0};
+    sc_event_parse_opts opts = {0, 0, 0};
 
     vt_rand_seed(0x5eed0001);
     for (round = 0; round < ROUNDS; round++) {
@@ -468,14 +468,14 @@ void test_streamed_id_matches_text(void **state)
         ev.content.ptr = content;
         ev.content.len = random_text(content, sizeof content);
 
-        canon = ev_to_json(&ev, SC_JSON_CANONICAL, &len);
+        canon = ev_to_json(&ev, SC_EVENT_JSON_CANONICAL, &len);
         VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), SC_OK);
-        VT_ASSERT_STATUS(sc_sha256(&env->ctx, ref, (const uint8_t *)canon, len), SC_OK);
+        VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, ref, (const uint8_t *)canon, len), SC_OK);
         assert_memory_equal(id, ref, 32);
         free(canon);
 
-        obj = ev_to_json(&ev, SC_JSON_OBJECT, &len);
-        need = sc_event_parse_arena_bound(len);
+        obj = ev_to_json(&ev, SC_EVENT_JSON_OBJECT, &len);
+        need = sc_event_parse_arena_max(len);
         arena = vt_alloc(need);
         VT_ASSERT_STATUS(ev_parse_exact(&back, arena, need, &used, obj, len, &opts), SC_OK);
         ev.flags |= SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |

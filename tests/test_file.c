@@ -131,7 +131,7 @@ static size_t piece(size_t chunk, size_t left)
 
 void ft_sha256(ft_env *env, const uint8_t *p, size_t n, uint8_t out[32])
 {
-    VT_ASSERT_STATUS(sc_sha256(&env->ctx, out, p, n), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, out, p, n), SC_OK);
 }
 
 sc_status ft_encrypt(ft_env *env, const uint8_t key[32], const uint8_t *iv, size_t iv_len,

@@ -13,7 +13,9 @@
 #include <cjson/cJSON.h>
 #include <softchat/crypto.h>
 #include <softchat/ctx.h>
-#include <softchat/encoding.h>
+#include <softchat/base64.h>
+#include <softchat/hex.h>
+#include <softchat/mem.h>
 #include <softchat/file.h>
 
 #include "vectors_util.h"

@@ -151,9 +151,9 @@ static int run_case(ft_env *env, const char *dir, const cJSON *c, size_t *opens,
         goto out;
     }
     /* node's digests are the digests of the files it wrote */
-    if (sc_sha256(&env->ctx, h, blob, blob_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "x")) ||
-        sc_sha256(&env->ctx, h, pt, pt_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "ox"))) {
-        snprintf(err, cap, "manifest digests differ from sc_sha256 of the files");
+    if (sc_crypto_sha256(&env->ctx, h, blob, blob_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "x")) ||
+        sc_crypto_sha256(&env->ctx, h, pt, pt_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "ox"))) {
+        snprintf(err, cap, "manifest digests differ from sc_crypto_sha256 of the files");
         goto out;
     }
     if (!check_open(env, c, &key, &iv, pt, pt_len, blob, blob_len, FT_CHUNK_RANDOM, err, cap) ||

@@ -26,7 +26,7 @@ static uint8_t *oneshot_blob(ft_env *env, const uint8_t key[32], const uint8_t *
 {
     uint8_t *blob = vt_alloc(len + 16);
 
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, blob, blob + len, key, iv, iv_len, NULL, 0, pt,
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, blob, blob + len, key, iv, iv_len, NULL, 0, pt,
                                        len),
                      SC_OK);
     return blob;
@@ -418,7 +418,7 @@ void test_lease(void **state)
     /* the aead self-test needs the streaming state too */
     VT_ASSERT_STATUS(sc_ctx_selftest(&env->ctx, SC_GROUP_AEAD), SC_ERR_STATE);
     /* one-shot AES-GCM does not disturb the running stream */
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, ct, tag, s.key, s.iv, 16, NULL, 0, s.pt, 32),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, s.key, s.iv, 16, NULL, 0, s.pt, 32),
                      SC_OK);
     /* another context is independent */
     VT_ASSERT_STATUS(sc_ctx_init(&other, env->backend), SC_OK);
@@ -642,7 +642,7 @@ static sc_status w_finish(sc_bstate *st, int decrypt, uint8_t tag[16])
         real_aead->abort(st); /* a failing finish still ends the operation */
         return SC_ERR_INTERNAL;
     }
-    return real_aead->finish(st, decrypt, tag);
+    return real_aead->final(st, decrypt, tag);
 }
 
 static void w_abort(sc_bstate *st)
@@ -680,13 +680,13 @@ void test_backend_failures(void **state)
     g = *real->aead;
     g.start = w_start;
     g.update = w_update;
-    g.finish = w_finish;
+    g.final = w_finish;
     g.abort = w_abort;
     t = *real;
     t.name = "file-faults";
     t.aead = &g;
     faults(0, 0, 0);
-    VT_ASSERT_STATUS(sc_ctx_init_with(&c, &t), SC_OK);
+    VT_ASSERT_STATUS(sc_ctx_init_table(&c, &t), SC_OK);
     sample_make(env, &s, 4096);
 
     /* start fails: init reports it, nothing is held, the sink is never called */

@@ -208,7 +208,7 @@ static int run_case(ft_env *env, const kcase *c, vt_report *r, char *err, size_t
         return 0;
     }
     ct = vt_alloc(c->pt.n);
-    st = sc_aes256gcm_seal(&env->ctx, ct, ct_tag, c->key.p, ivs[1], 32, NULL, 0, c->pt.p,
+    st = sc_crypto_aes256gcm_seal(&env->ctx, ct, ct_tag, c->key.p, ivs[1], 32, NULL, 0, c->pt.p,
                            c->pt.n);
     ok = st == SC_OK && memcmp(ct, c->blob.p, c->pt.n) == 0 && memcmp(ct_tag, c->tag.p, 16) == 0;
     free(ct);

@@ -15,7 +15,9 @@
 #include <cmocka.h>
 #include <softchat/crypto.h>
 #include <softchat/ctx.h>
-#include <softchat/encoding.h>
+#include <softchat/base64.h>
+#include <softchat/hex.h>
+#include <softchat/mem.h>
 #include <softchat/identity.h>
 
 #include "vectors_util.h"
@@ -134,7 +136,7 @@ static void test_import_range(void **state)
         }
         memset(&id, 0x5a, sizeof id);
         st = sc_identity_import(&env->ctx, &id, sec);
-        if (st != SC_ERR_INVALID_KEY || sc_identity_pubkey(&id, pub) != SC_ERR_STATE ||
+        if (st != SC_ERR_INVALID_KEY || sc_identity_pubkey(pub, &id) != SC_ERR_STATE ||
             !vt_all_zero((const uint8_t *)&id, sizeof id)) {
             vt_case_fail(&r, "secret %s: %s (expected SC_ERR_INVALID_KEY and an erased id)",
                          what[i], sc_status_name(st));
@@ -150,14 +152,14 @@ static void test_import_range(void **state)
             n_plus(-1, sec);
         }
         if (sc_identity_import(&env->ctx, &id, sec) != SC_OK ||
-            sc_identity_pubkey(&id, pub) != SC_OK || memcmp(pub, gx, 32) != 0 ||
-            sc_identity_seckey(&id, back) != SC_OK || memcmp(back, sec, 32) != 0) {
+            sc_identity_pubkey(pub, &id) != SC_OK || memcmp(pub, gx, 32) != 0 ||
+            sc_identity_seckey(back, &id) != SC_OK || memcmp(back, sec, 32) != 0) {
             vt_case_fail(&r, "secret %s: not imported with public key x(G)",
                          i == 0 ? "1" : "n - 1");
         } else {
             vt_case_pass(&r);
         }
-        sc_identity_erase(&id);
+        sc_identity_clear(&id);
     }
     assert_int_equal(sc_identity_bytes(), sizeof(sc_identity));
     vt_report_finish(&r, 6);
@@ -188,18 +190,18 @@ static void test_bip340_rows(void **state)
         if (has_sec) {
             memset(got_pub, 0, sizeof got_pub);
             if ((st = sc_identity_import(&env->ctx, &id, sec)) != SC_OK ||
-                (st = sc_identity_pubkey(&id, got_pub)) != SC_OK ||
+                (st = sc_identity_pubkey(got_pub, &id)) != SC_OK ||
                 memcmp(got_pub, pub, 32) != 0) {
                 vt_case_fail(&r, "row %s: import/pubkey %s, pub %s", rw->f[0],
                              sc_status_name(st), vt_hexstr(h, sizeof h, got_pub, 32));
-                sc_identity_erase(&id);
+                sc_identity_clear(&id);
                 continue;
             }
         }
         if (strlen(rw->f[4]) != 64 || !field(rw, 4, msg, 32)) {
             /* the identity API signs 32-byte event ids only: the public key is all that
              * applies here */
-            sc_identity_erase(&id);
+            sc_identity_clear(&id);
             if (has_sec) {
                 pub_only++;
                 vt_case_pass(&r);
@@ -209,8 +211,8 @@ static void test_bip340_rows(void **state)
             continue;
         }
         if (has_sec) {
-            st = sc_identity_sign_with_aux(&env->ctx, got_sig, &id, msg, aux);
-            sc_identity_erase(&id);
+            st = sc_identity_sign_with_rand(&env->ctx, got_sig, &id, msg, aux);
+            sc_identity_clear(&id);
             if (st != SC_OK || memcmp(got_sig, sig, 64) != 0) {
                 vt_case_fail(&r, "row %s: sign_with_aux %s, sig %s", rw->f[0],
                              sc_status_name(st), vt_hexstr(h, sizeof h, got_sig, 64));
@@ -218,7 +220,7 @@ static void test_bip340_rows(void **state)
             }
             signed_rows++;
         }
-        st = sc_schnorr_verify(&env->ctx, sig, msg, pub);
+        st = sc_identity_verify(&env->ctx, sig, msg, pub);
         if (st != (want_ok ? SC_OK : SC_ERR_INVALID_SIG)) {
             vt_case_fail(&r, "row %s: verify %s, expected %s (%s)", rw->f[0], sc_status_name(st),
                          want_ok ? "SC_OK" : "SC_ERR_INVALID_SIG", rw->f[7]);
@@ -247,25 +249,25 @@ static void test_generate(void **state)
     memset(msg, 0x33, sizeof msg);
     VT_ASSERT_STATUS(sc_identity_generate(&env->ctx, &a), SC_OK);
     VT_ASSERT_STATUS(sc_identity_generate(&env->ctx, &b), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_seckey(&a, s1), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_seckey(&b, s2), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&a, p1), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&b, p2), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_seckey(s1, &a), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_seckey(s2, &b), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(p1, &a), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(p2, &b), SC_OK);
     assert_memory_not_equal(s1, s2, 32);
     assert_memory_not_equal(p1, p2, 32);
     assert_false(vt_all_zero(s1, 32));
     /* the cached public key is that of the secret key */
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &c, s1), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&c, p3), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(p3, &c), SC_OK);
     assert_memory_equal(p1, p3, 32);
     VT_ASSERT_STATUS(sc_identity_sign(&env->ctx, sig, &a, msg), SC_OK);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, sig, msg, p1), SC_OK);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, sig, msg, p2), SC_ERR_INVALID_SIG);
-    sc_identity_erase(&a);
-    sc_identity_erase(&b);
-    sc_identity_erase(&c);
-    sc_memzero(s1, sizeof s1);
-    sc_memzero(s2, sizeof s2);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, sig, msg, p1), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, sig, msg, p2), SC_ERR_INVALID_SIG);
+    sc_identity_clear(&a);
+    sc_identity_clear(&b);
+    sc_identity_clear(&c);
+    sc_mem_wipe(s1, sizeof s1);
+    sc_mem_wipe(s2, sizeof s2);
     printf("[%s] own: generate: 2 distinct keys, cached pubkey matches import, signs\n",
            env->backend);
 }
@@ -278,19 +280,19 @@ static void test_erase(void **state)
 
     sec[31] = 9;
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id, sec), SC_OK);
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     assert_true(vt_all_zero((const uint8_t *)&id, sizeof id));
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id, pub), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_identity_seckey(&id, sec), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub, &id), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_identity_seckey(sec, &id), SC_ERR_STATE);
     memset(sig, 0x5a, sizeof sig);
     VT_ASSERT_STATUS(sc_identity_sign(&env->ctx, sig, &id, msg), SC_ERR_STATE);
     assert_true(vt_all_zero(sig, sizeof sig));
     memset(sig, 0x5a, sizeof sig);
-    VT_ASSERT_STATUS(sc_identity_sign_with_aux(&env->ctx, sig, &id, msg, aux), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_identity_sign_with_rand(&env->ctx, sig, &id, msg, aux), SC_ERR_STATE);
     assert_true(vt_all_zero(sig, sizeof sig));
     memset(&never, 0, sizeof never);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&never, pub), SC_ERR_STATE);
-    sc_identity_erase(NULL);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub, &never), SC_ERR_STATE);
+    sc_identity_clear(NULL);
     printf("[%s] own: erase: pubkey, seckey, sign, sign_with_aux give SC_ERR_STATE\n",
            env->backend);
 }
@@ -307,30 +309,30 @@ static void test_sign_verify(void **state)
         msg[i] = (uint8_t)(0xf0 ^ i);
     }
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id, sec), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id, pub), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub, &id), SC_OK);
     sec[0] ^= 1;
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id2, sec), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id2, other), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(other, &id2), SC_OK);
     /* fresh aux each time: two different valid signatures */
     VT_ASSERT_STATUS(sc_identity_sign(&env->ctx, s1, &id, msg), SC_OK);
     VT_ASSERT_STATUS(sc_identity_sign(&env->ctx, s2, &id, msg), SC_OK);
     assert_memory_not_equal(s1, s2, 64);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, s1, msg, pub), SC_OK);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, s2, msg, pub), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, s1, msg, pub), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, s2, msg, pub), SC_OK);
     /* any bit of the signature, the message or the key */
     for (i = 0; i < 64; i += 7) {
         memcpy(bad, s1, 64);
         bad[i] ^= (uint8_t)(1u << (i % 8));
-        VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, bad, msg, pub), SC_ERR_INVALID_SIG);
+        VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, bad, msg, pub), SC_ERR_INVALID_SIG);
     }
     msg[31] ^= 1;
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, s1, msg, pub), SC_ERR_INVALID_SIG);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, s1, msg, pub), SC_ERR_INVALID_SIG);
     msg[31] ^= 1;
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, s1, msg, other), SC_ERR_INVALID_SIG);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, s1, msg, other), SC_ERR_INVALID_SIG);
     memset(other, 0xff, 32); /* x >= p: not a key */
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, s1, msg, other), SC_ERR_INVALID_SIG);
-    sc_identity_erase(&id);
-    sc_identity_erase(&id2);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, s1, msg, other), SC_ERR_INVALID_SIG);
+    sc_identity_clear(&id);
+    sc_identity_clear(&id2);
     printf("[%s] own: sign/verify: random aux differs, tampering is SC_ERR_INVALID_SIG\n",
            env->backend);
 }
@@ -350,19 +352,19 @@ static void test_args(void **state)
     VT_ASSERT_STATUS(sc_identity_generate(&env->ctx, idnull), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_identity_generate(&dead, &id), SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id, sec), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id, null), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_identity_pubkey(idnull, buf), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_identity_seckey(&id, null), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_identity_pubkey(null, &id), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_identity_pubkey(buf, idnull), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_identity_seckey(null, &id), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_identity_sign(&env->ctx, null, &id, msg), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_identity_sign(&env->ctx, buf, idnull, msg), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_identity_sign(&env->ctx, buf, &id, null), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_identity_sign_with_aux(&env->ctx, buf, &id, msg, null), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_identity_sign_with_aux(&dead, buf, &id, msg, msg), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, null, msg, msg), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, buf, null, msg), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&env->ctx, buf, msg, null), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_schnorr_verify(&dead, buf, msg, msg), SC_ERR_STATE);
-    sc_identity_erase(&id);
+    VT_ASSERT_STATUS(sc_identity_sign_with_rand(&env->ctx, buf, &id, msg, null), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_identity_sign_with_rand(&dead, buf, &id, msg, msg), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, null, msg, msg), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, buf, null, msg), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, buf, msg, null), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_identity_verify(&dead, buf, msg, msg), SC_ERR_STATE);
+    sc_identity_clear(&id);
     printf("[%s] own: identity argument and state checks passed\n", env->backend);
 }
 

@@ -29,7 +29,7 @@ static void parsed_free(it_parsed *p)
 /* Parses json[0..len) with opts NULL (all seven fields required). */
 static sc_status parse_text(it_parsed *p, const char *json, size_t len)
 {
-    size_t cap = sc_event_parse_arena_bound(len);
+    size_t cap = sc_event_parse_arena_max(len);
 
     memset(p, 0, sizeof *p);
     p->arena = vt_alloc(cap);
@@ -49,13 +49,13 @@ static int event_is_zero(const sc_event *ev)
 static const char *check_json(char *err, const sc_event *ev, unsigned flags, const char *want,
                               size_t want_len, const char *what)
 {
-    size_t need = sc_event_json_len(ev, flags), got_len = 0, small_len = 0;
+    size_t need = sc_event_to_json_len(ev, flags), got_len = 0, small_len = 0;
     char *out = (char *)vt_alloc(want_len + 1);
     sc_status st;
     const char *res = NULL;
 
     if (need != want_len) {
-        snprintf(err, ERRMAX, "%s: sc_event_json_len = %zu, nostr-tools' text is %zu bytes", what,
+        snprintf(err, ERRMAX, "%s: sc_event_to_json_len = %zu, nostr-tools' text is %zu bytes", what,
                  need, want_len);
         res = err;
         goto out;
@@ -96,9 +96,9 @@ static const char *check_resign(char *err, it_env *env, const sc_event *src,
     memset(ev.id, 0, sizeof ev.id);
     memset(ev.sig, 0, sizeof ev.sig);
     ev.flags &= ~(SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG);
-    st = sc_event_sign_with_aux(&env->ctx, &ev, who, aux);
+    st = sc_event_sign_with_rand(&env->ctx, &ev, who, aux);
     if (st != SC_OK) {
-        snprintf(err, ERRMAX, "%s: sc_event_sign_with_aux: %s", what, sc_status_name(st));
+        snprintf(err, ERRMAX, "%s: sc_event_sign_with_rand: %s", what, sc_status_name(st));
         return err;
     }
     if ((ev.flags & (SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG)) !=
@@ -155,7 +155,7 @@ static const char *check_builder(char *err, it_env *env, const sc_event *src,
     for (i = 0; i < src->n_tags; i++) {
         sc_event_builder_tag(&b, src->tags[i].items, src->tags[i].n_items);
     }
-    st = sc_event_builder_finish(&b, &ev);
+    st = sc_event_builder_final(&b, &ev);
     if (st != SC_OK) {
         snprintf(err, ERRMAX, "builder finish (cap %zu): %s", cap, sc_status_name(st));
         free(buf);
@@ -191,7 +191,7 @@ static const char *check_event(char *err, it_env *env, const cJSON *c)
         return "malformed vector";
     }
     /* The vector itself: id = sha256(serialized). */
-    if (sc_sha256(&env->ctx, got, (const uint8_t *)ser, ser_len) != SC_OK ||
+    if (sc_crypto_sha256(&env->ctx, got, (const uint8_t *)ser, ser_len) != SC_OK ||
         memcmp(got, id, 32) != 0) {
         return "vector: id is not sha256(serialized)";
     }
@@ -202,9 +202,9 @@ static const char *check_event(char *err, it_env *env, const cJSON *c)
         snprintf(err, ERRMAX, "parse with no arena: %s, need %zu", sc_status_name(st), need);
         return err;
     }
-    if (need > sc_event_parse_arena_bound(json_len)) {
+    if (need > sc_event_parse_arena_max(json_len)) {
         snprintf(err, ERRMAX, "parse with no arena: %s, need %zu (bound %zu)", sc_status_name(st),
-                 need, sc_event_parse_arena_bound(json_len));
+                 need, sc_event_parse_arena_max(json_len));
         return err;
     }
     st = parse_text(&p, json, json_len);
@@ -247,8 +247,8 @@ static const char *check_event(char *err, it_env *env, const cJSON *c)
         res = err;
         goto out;
     }
-    if ((res = check_json(err, &p.ev, SC_JSON_CANONICAL, ser, ser_len, "canonical")) != NULL ||
-        (res = check_json(err, &p.ev, SC_JSON_OBJECT, json, json_len, "object")) != NULL) {
+    if ((res = check_json(err, &p.ev, SC_EVENT_JSON_CANONICAL, ser, ser_len, "canonical")) != NULL ||
+        (res = check_json(err, &p.ev, SC_EVENT_JSON_OBJECT, json, json_len, "object")) != NULL) {
         goto out;
     }
     st = sc_event_compute_id(&env->ctx, got, &p.ev);
@@ -265,7 +265,7 @@ static const char *check_event(char *err, it_env *env, const cJSON *c)
         goto out;
     }
     st = sc_identity_import(&env->ctx, &who, sk);
-    if (st != SC_OK || sc_identity_pubkey(&who, got) != SC_OK || memcmp(got, pub, 32) != 0) {
+    if (st != SC_OK || sc_identity_pubkey(got, &who) != SC_OK || memcmp(got, pub, 32) != 0) {
         snprintf(err, ERRMAX, "identity from sk: %s, pubkey %s", sc_status_name(st),
                  vt_hexstr(h1, sizeof h1, got, 32));
         res = err;
@@ -276,7 +276,7 @@ static const char *check_event(char *err, it_env *env, const cJSON *c)
         goto out;
     }
 out:
-    sc_identity_erase(&who);
+    sc_identity_clear(&who);
     parsed_free(&p);
     return res;
 }
@@ -343,7 +343,7 @@ static const char *check_alternate(char *err, it_env *env, const char *json, siz
         res = err;
         goto out;
     }
-    if ((res = check_json(err, &p.ev, SC_JSON_CANONICAL, ser, ser_len, "canonical")) != NULL) {
+    if ((res = check_json(err, &p.ev, SC_EVENT_JSON_CANONICAL, ser, ser_len, "canonical")) != NULL) {
         goto out;
     }
     st = sc_event_verify(&env->ctx, &p.ev);

@@ -3,7 +3,7 @@
  * Conversation keys agree in both directions; encrypting the same plaintext under the same
  * conversation key and nonce gives nostr-tools' payload exactly (or its sha256 for the long
  * ones); we decrypt their payload to the exact plaintext, through sc_nip44_decrypt and a held
- * sc_conversation; tampered payloads fail with the recorded status and a zeroed output. */
+ * sc_nip44_conversation; tampered payloads fail with the recorded status and a zeroed output. */
 #include "test_interop.h"
 
 #include <stdio.h>
@@ -52,19 +52,19 @@ void test_interop_nip44_conversation_keys(void **state)
         }
         memset(&who, 0, sizeof who);
         s3 = sc_identity_import(&env->ctx, &who, sec1);
-        if (s3 != SC_OK || sc_identity_pubkey(&who, pub) != SC_OK || memcmp(pub, pub1, 32) != 0) {
+        if (s3 != SC_OK || sc_identity_pubkey(pub, &who) != SC_OK || memcmp(pub, pub1, 32) != 0) {
             vt_case_fail(&r, "pubkey of sec1: %s", sc_status_name(s3));
-            sc_identity_erase(&who);
+            sc_identity_clear(&who);
             continue;
         }
         {
-            sc_conversation conv;
-            sc_status s4 = sc_conversation_init(&env->ctx, &conv, &who, pub2);
+            sc_nip44_conversation conv;
+            sc_status s4 = sc_nip44_conversation_init(&env->ctx, &conv, &who, pub2);
 
-            sc_conversation_clear(&conv);
-            sc_identity_erase(&who);
+            sc_nip44_conversation_clear(&conv);
+            sc_identity_clear(&who);
             if (s4 != SC_OK) {
-                vt_case_fail(&r, "sc_conversation_init: %s", sc_status_name(s4));
+                vt_case_fail(&r, "sc_nip44_conversation_init: %s", sc_status_name(s4));
                 continue;
             }
         }
@@ -103,7 +103,7 @@ static int case_plaintext(it_env *env, const cJSON *c, size_t len, vt_bytes *pt)
         memcpy(pt->p + i * pattern.n, pattern.p, pattern.n);
     }
     memcpy(pt->p + k * pattern.n, filler, len - k * pattern.n);
-    ok = want.n == 32 && sc_sha256(&env->ctx, got, pt->p, len) == SC_OK &&
+    ok = want.n == 32 && sc_crypto_sha256(&env->ctx, got, pt->p, len) == SC_OK &&
          memcmp(got, want.p, 32) == 0;
     vt_bytes_free(&pattern);
     vt_bytes_free(&want);
@@ -113,20 +113,20 @@ static int case_plaintext(it_env *env, const cJSON *c, size_t len, vt_bytes *pt)
     return ok;
 }
 
-/* Decrypts payload into a FILL-ed buffer of exactly sc_nip44_decrypt_cap bytes and checks the
+/* Decrypts payload into a FILL-ed buffer of exactly sc_nip44_decrypt_max bytes and checks the
  * plaintext and that the rest of the buffer is zeroed. Also through a held conversation. */
 static const char *check_decrypt(char *err, it_env *env, const uint8_t ck[32], const char *payload,
                                  size_t payload_len, const vt_bytes *pt)
 {
-    size_t cap = sc_nip44_decrypt_cap(payload_len), out_len = 0, need = 0;
+    size_t cap = sc_nip44_decrypt_max(payload_len), out_len = 0, need = 0;
     uint8_t *out = vt_alloc(cap);
-    sc_conversation conv;
+    sc_nip44_conversation conv;
     const char *res = NULL;
     uint8_t fill;
     sc_status st;
 
     if (cap < pt->n) {
-        snprintf(err, ERRMAX, "sc_nip44_decrypt_cap(%zu) = %zu < %zu", payload_len, cap, pt->n);
+        snprintf(err, ERRMAX, "sc_nip44_decrypt_max(%zu) = %zu < %zu", payload_len, cap, pt->n);
         res = err;
         goto out;
     }
@@ -155,13 +155,13 @@ static const char *check_decrypt(char *err, it_env *env, const uint8_t ck[32], c
         goto out;
     }
     memset(out, FILL_A, cap);
-    st = sc_conversation_init_key(&conv, ck);
+    st = sc_nip44_conversation_init_key(&conv, ck);
     if (st == SC_OK) {
-        st = sc_conversation_decrypt(&env->ctx, &conv, out, cap, &out_len, payload, payload_len, 0);
+        st = sc_nip44_conversation_decrypt(&env->ctx, &conv, out, cap, &out_len, payload, payload_len, 0);
     }
-    sc_conversation_clear(&conv);
+    sc_nip44_conversation_clear(&conv);
     if (st != SC_OK || out_len != pt->n || memcmp(out, pt->p, pt->n) != 0) {
-        snprintf(err, ERRMAX, "sc_conversation_decrypt: %s", sc_status_name(st));
+        snprintf(err, ERRMAX, "sc_nip44_conversation_decrypt: %s", sc_status_name(st));
         res = err;
     }
 out:
@@ -206,14 +206,14 @@ static const char *check_encrypt_case(char *err, it_env *env, const cJSON *c, in
         res = err;
         goto out;
     }
-    if (sc_nip44_payload_len(len) != plen) {
-        snprintf(err, ERRMAX, "sc_nip44_payload_len(%zu) = %zu, nostr-tools %zu", len,
-                 sc_nip44_payload_len(len), plen);
+    if (sc_nip44_encrypt_len(len) != plen) {
+        snprintf(err, ERRMAX, "sc_nip44_encrypt_len(%zu) = %zu, nostr-tools %zu", len,
+                 sc_nip44_encrypt_len(len), plen);
         res = err;
         goto out;
     }
     out = (char *)vt_alloc(plen);
-    st = sc_nip44_encrypt_with_nonce(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len, flags);
+    st = sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len, flags);
     if (st != SC_OK || out_len != plen) {
         snprintf(err, ERRMAX, "encrypt: %s, %zu chars (want %zu)", sc_status_name(st), out_len,
                  plen);
@@ -221,7 +221,7 @@ static const char *check_encrypt_case(char *err, it_env *env, const cJSON *c, in
         goto out;
     }
     if (want != NULL ? memcmp(out, want, plen) != 0
-                     : (sc_sha256(&env->ctx, got, (const uint8_t *)out, plen) != SC_OK ||
+                     : (sc_crypto_sha256(&env->ctx, got, (const uint8_t *)out, plen) != SC_OK ||
                         memcmp(got, want_hash.p, 32) != 0)) {
         snprintf(err, ERRMAX, "our payload differs from nostr-tools' (first difference at %zu)",
                  want != NULL ? it_first_diff(out, plen, want, plen) : (size_t)0);
@@ -232,7 +232,7 @@ static const char *check_encrypt_case(char *err, it_env *env, const cJSON *c, in
         /* Without the opt-in, a plaintext this long is refused, with nothing written. */
         memset(out, FILL_A, plen);
         out_len = 1;
-        st = sc_nip44_encrypt_with_nonce(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len, 0);
+        st = sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len, 0);
         if (st != SC_ERR_POLICY || out_len != 0 ||
             !vt_only_zero_or((const uint8_t *)out, plen, FILL_A)) {
             snprintf(err, ERRMAX, "encrypt of %zu bytes without SC_NIP44_EXTENDED: %s, out_len %zu",
@@ -240,7 +240,7 @@ static const char *check_encrypt_case(char *err, it_env *env, const cJSON *c, in
             res = err;
             goto out;
         }
-        if (sc_nip44_encrypt_with_nonce(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len,
+        if (sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len,
                                         flags) != SC_OK) {
             res = "re-encrypt failed";
             goto out;
@@ -315,7 +315,7 @@ void test_interop_nip44_rejects(void **state)
             vt_case_fail(&r, "%s: malformed vector", name);
             continue;
         }
-        cap = sc_nip44_decrypt_cap(plen) + 64; /* room past the need: must stay clean too */
+        cap = sc_nip44_decrypt_max(plen) + 64; /* room past the need: must stay clean too */
         out = vt_alloc(cap);
         for (fill = FILL_A;; fill = FILL_B) {
             out_len = 12345;

@@ -20,7 +20,7 @@ void n17_hex(char out[65], const uint8_t in[32])
 sc_status n17_receive(gw_env *env, const char *json, size_t len, const sc_identity *me,
                       sc_nip17_received *msg, uint8_t **arena, size_t *used)
 {
-    size_t cap = sc_nip17_receive_arena_bound(len);
+    size_t cap = sc_nip17_receive_arena_max(len);
     char *copy = (char *)vt_alloc(len);
     uint8_t *a = vt_alloc(cap);
     sc_status st;

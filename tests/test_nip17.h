@@ -12,7 +12,7 @@
 void n17_hex(char out[65], const uint8_t in[32]);
 
 /* sc_nip17_receive of an exact-size heap copy of json into a heap arena of exactly
- * sc_nip17_receive_arena_bound(len) bytes filled with 0xa5 (the caller frees *arena). On
+ * sc_nip17_receive_arena_max(len) bytes filled with 0xa5 (the caller frees *arena). On
  * failure it checks that msg is zero, *used is 0 (but for SC_ERR_BUFFER_TOO_SMALL) and the
  * arena holds only 0 and 0xa5; on success that the room lies in the arena right after the
  * rumor and that nothing after the room was left written. */

@@ -47,16 +47,16 @@ void test_nip17_args(void **state)
     VT_ASSERT_STATUS(sc_nip17_file_parse(vt_null(), NULL, 0, &ev), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip17_file_parse(&f, NULL, 0, vt_null()), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip17_file_parse(&f, vt_null(), 2, &ev), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(relays, 1, vt_null(), &ev), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(relays, 1, &n, vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_inbox_parse(relays, 1, vt_null(), &ev), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_inbox_parse(relays, 1, &n, vt_null()), SC_ERR_ARG);
     assert_int_equal(n, 0);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(vt_null(), 1, &n, &ev), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(vt_null(), buf, sizeof buf, relays, 0, 1),
+    VT_ASSERT_STATUS(sc_nip17_inbox_parse(vt_null(), 1, &n, &ev), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(vt_null(), buf, sizeof buf, relays, 0, 1),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, vt_null(), 10, relays, 0, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, buf, sizeof buf, vt_null(), 1, 1),
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, vt_null(), 10, relays, 0, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, vt_null(), 1, 1),
                      SC_ERR_ARG);
-    assert_int_equal(sc_nip17_inbox_relays_buf_len(vt_null(), 1), 0);
+    assert_int_equal(sc_nip17_inbox_build_buf_max(vt_null(), 1), 0);
 
     /* receiving */
     VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, vt_null(), arena, sizeof arena, &used, "{}", 2,
@@ -78,7 +78,7 @@ void test_nip17_args(void **state)
                      SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, &used, "{}", 2, &me),
                      SC_ERR_EVENT_FIELD);
-    assert_true(sc_nip17_receive_arena_bound(100) > sc_nip59_unwrap_arena_bound(100));
-    assert_int_equal(sc_nip17_receive_arena_bound((size_t)-1), (size_t)-1);
-    sc_identity_erase(&me);
+    assert_true(sc_nip17_receive_arena_max(100) > sc_nip59_unwrap_arena_max(100));
+    assert_int_equal(sc_nip17_receive_arena_max((size_t)-1), (size_t)-1);
+    sc_identity_clear(&me);
 }

@@ -27,9 +27,9 @@ static void people_init(gw_env *env, people *p)
 
 static void people_clear(people *p)
 {
-    sc_identity_erase(&p->alice);
-    sc_identity_erase(&p->bob);
-    sc_identity_erase(&p->carol);
+    sc_identity_clear(&p->alice);
+    sc_identity_clear(&p->bob);
+    sc_identity_clear(&p->carol);
 }
 
 static sc_str str_of(const char *s)
@@ -150,7 +150,7 @@ void test_chat_buffers(void **state)
 
     people_init(env, &p);
     full_init(&f, &p);
-    bound = sc_nip17_chat_rumor_buf_len(&f.m);
+    bound = sc_nip17_chat_rumor_buf_max(&f.m);
     assert_true(bound > 0);
     VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ref, refbuf, sizeof refbuf, &f.m, p.a),
                      SC_OK);
@@ -182,7 +182,7 @@ void test_chat_buffers(void **state)
     VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ev, refbuf, least - 1, &f.m, p.a),
                      SC_ERR_BUFFER_TOO_SMALL);
     printf("[%s] kind 14 of 6 tags: least buffer %zu, bound %zu\n", env->backend, least, bound);
-    assert_int_equal(sc_nip17_chat_rumor_buf_len(vt_null()), 0);
+    assert_int_equal(sc_nip17_chat_rumor_buf_max(vt_null()), 0);
     people_clear(&p);
 }
 
@@ -421,7 +421,7 @@ void test_receive_arena(void **state)
 
     /* the least arena, and the need reported one byte below it */
     lo = 0;
-    hi = sc_nip17_receive_arena_bound(len);
+    hi = sc_nip17_receive_arena_max(len);
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
 
@@ -440,7 +440,7 @@ void test_receive_arena(void **state)
     assert_true(rcap >= hi);
     VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, &msg, block, hi, &used, w, len, &p.bob), SC_OK);
     printf("[%s] room of %zu: wrap %zu bytes, receive bound %zu, least arena %zu\n",
-           env->backend, msg.n_room, len, sc_nip17_receive_arena_bound(len), hi);
+           env->backend, msg.n_room, len, sc_nip17_receive_arena_max(len), hi);
     free(block);
     free(w);
     free(buf);

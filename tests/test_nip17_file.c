@@ -154,7 +154,7 @@ void test_file_roundtrip(void **state)
 
     /* the buffer bound suffices at every alignment */
     file_init(&x);
-    bound = sc_nip17_file_rumor_buf_len(&x.m, &x.f);
+    bound = sc_nip17_file_rumor_buf_max(&x.m, &x.f);
     for (off = 0; off < 8; off++) {
         uint8_t *block = vt_alloc(bound + off);
 
@@ -173,8 +173,8 @@ void test_file_roundtrip(void **state)
         assert_true(vt_all_zero(block, bound / 2)); /* the key's hex was there */
         free(block);
     }
-    sc_identity_erase(&alice);
-    sc_identity_erase(&bob);
+    sc_identity_clear(&alice);
+    sc_identity_clear(&bob);
 }
 
 /* The rumor the views of the last parse_tags point into. */
@@ -377,8 +377,8 @@ void test_file_build_errors(void **state)
     REFUSE(SC_ERR_UTF8);
     assert_true(vt_all_zero(buf, sizeof buf)); /* wiped: it held the key's hex */
 #undef REFUSE
-    assert_int_equal(sc_nip17_file_rumor_buf_len(vt_null(), &x.f), 0);
-    assert_int_equal(sc_nip17_file_rumor_buf_len(&x.m, vt_null()), 0);
+    assert_int_equal(sc_nip17_file_rumor_buf_max(vt_null(), &x.f), 0);
+    assert_int_equal(sc_nip17_file_rumor_buf_max(&x.m, vt_null()), 0);
 }
 
 void test_inbox_relays(void **state)
@@ -394,7 +394,7 @@ void test_inbox_relays(void **state)
     relays[0] = str_of("wss://inbox.example");
     relays[1] = str_of("wss://backup.example/\xc3\xbc");
     relays[2] = str_of("wss://third.example");
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, buf, sizeof buf, relays, 3, 1700000000),
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 1700000000),
                      SC_OK);
     assert_int_equal(ev.kind, 10050);
     assert_int_equal(ev.created_at, 1700000000);
@@ -408,20 +408,20 @@ void test_inbox_relays(void **state)
     /* signed, serialized, parsed back and read */
     gw_key(env, &me, pub, 0x71);
     VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &ev, &me), SC_OK);
-    len = sc_event_json_len(&ev, SC_JSON_OBJECT);
+    len = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
     json = (char *)vt_alloc(len);
-    VT_ASSERT_STATUS(sc_event_to_json(json, len, &n, &ev, SC_JSON_OBJECT), SC_OK);
+    VT_ASSERT_STATUS(sc_event_to_json(json, len, &n, &ev, SC_EVENT_JSON_OBJECT), SC_OK);
     arena = gw_parse(&back, json, len);
     VT_ASSERT_STATUS(sc_event_verify(&env->ctx, &back), SC_OK);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(got, 4, &n, &back), SC_OK);
+    VT_ASSERT_STATUS(sc_nip17_inbox_parse(got, 4, &n, &back), SC_OK);
     assert_int_equal(n, 3);
     assert_true(got[2].len == relays[2].len && memcmp(got[2].ptr, relays[2].ptr, got[2].len) == 0);
     /* too few slots: the count, nothing written */
     memset(got, 0x6b, sizeof got);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(got, 2, &n, &back), SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_nip17_inbox_parse(got, 2, &n, &back), SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(n, 3);
     assert_int_equal(((uint8_t *)got)[0], 0x6b);
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(NULL, 0, &n, &back), SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_nip17_inbox_parse(NULL, 0, &n, &back), SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(n, 3);
     free(arena);
     free(json);
@@ -433,35 +433,35 @@ void test_inbox_relays(void **state)
         uint8_t rb[1024];
 
         gw_rumor(env, &back, rb, sizeof rb, pub, 10050, 1, "", 0, t);
-        VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(got, 4, &n, &back), SC_OK);
+        VT_ASSERT_STATUS(sc_nip17_inbox_parse(got, 4, &n, &back), SC_OK);
         assert_int_equal(n, 2);
         assert_true(got[1].len == 7 && memcmp(got[1].ptr, "wss://c", 7) == 0);
         back.kind = 10002;
-        VT_ASSERT_STATUS(sc_nip17_inbox_relays_parse(got, 4, &n, &back), SC_ERR_MESSAGE);
+        VT_ASSERT_STATUS(sc_nip17_inbox_parse(got, 4, &n, &back), SC_ERR_MESSAGE);
         assert_int_equal(n, 0);
     }
 
     /* no relays is a valid (empty) list; the bound suffices at every alignment */
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, NULL, 0, NULL, 0, 5), SC_OK);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, NULL, 0, NULL, 0, 5), SC_OK);
     assert_int_equal(ev.n_tags, 0);
-    bound = sc_nip17_inbox_relays_buf_len(relays, 3);
+    bound = sc_nip17_inbox_build_buf_max(relays, 3);
     for (off = 0; off < 8; off++) {
         uint8_t *block = vt_alloc(bound + off);
 
-        VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, block + off, bound, relays, 3, 5),
+        VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, block + off, bound, relays, 3, 5),
                          SC_OK);
         free(block);
     }
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, buf, 40, relays, 3, 5),
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, 40, relays, 3, 5),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));
     relays[1] = str_of("");
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, buf, sizeof buf, relays, 3, 5), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 5), SC_ERR_ARG);
     relays[1] = str_of("\xc3");
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, buf, sizeof buf, relays, 3, 5),
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 5),
                      SC_ERR_UTF8);
     relays[1] = str_of("wss://ok");
-    VT_ASSERT_STATUS(sc_nip17_inbox_relays_build(&ev, buf, sizeof buf, relays, 3, -1),
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, -1),
                      SC_ERR_EVENT_RANGE);
-    sc_identity_erase(&me);
+    sc_identity_clear(&me);
 }

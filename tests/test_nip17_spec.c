@@ -84,8 +84,8 @@ static void spec_wrap(gw_env *env, const cJSON *keys, const cJSON *w, vt_report 
         vt_case_pass(r);
     }
     free(arena);
-    sc_identity_erase(&me);
-    sc_identity_erase(&not_me);
+    sc_identity_clear(&me);
+    sc_identity_clear(&not_me);
     cJSON_free(text);
     cJSON_free(rtext);
     free(ra);
@@ -176,8 +176,8 @@ void test_dm_spec_rebuild(void **state)
         free(arena);
         free(wrap);
     }
-    sc_identity_erase(&alice);
-    sc_identity_erase(&bob);
+    sc_identity_clear(&alice);
+    sc_identity_clear(&bob);
     cJSON_free(rtext);
     free(ra);
     cJSON_Delete(root);
@@ -284,9 +284,9 @@ static int k15_case(gw_env *env, const cJSON *c, char *err, size_t cap, int *dec
                !same_text(&f.nonce_text, tag_value(&ev, "decryption-nonce")) ||
                f.file_type.len != 9 || memcmp(f.file_type.ptr, "image/png", 9) != 0) {
         snprintf(err, cap, "parsed parameters differ from the case");
-    } else if (sc_sha256(&env->ctx, digest, blob.p, blob.n) != SC_OK ||
+    } else if (sc_crypto_sha256(&env->ctx, digest, blob.p, blob.n) != SC_OK ||
                memcmp(digest, f.x, 32) != 0 ||
-               sc_sha256(&env->ctx, digest, pt.p, pt.n) != SC_OK ||
+               sc_crypto_sha256(&env->ctx, digest, pt.p, pt.n) != SC_OK ||
                memcmp(digest, f.ox, 32) != 0) {
         snprintf(err, cap, "x / ox are not the digests of the blob / plaintext");
     } else {
@@ -319,7 +319,7 @@ static int k15_case(gw_env *env, const cJSON *c, char *err, size_t cap, int *dec
         uint8_t *out = vt_alloc(blob.n);
         const uint8_t *ivp = used_iv.n != 0 ? used_iv.p : f.nonce;
         size_t ivn = used_iv.n != 0 ? used_iv.n : f.nonce_len;
-        sc_status st = sc_aes256gcm_open(&env->ctx, out, f.key, ivp, ivn, NULL, 0, blob.p,
+        sc_status st = sc_crypto_aes256gcm_open(&env->ctx, out, f.key, ivp, ivn, NULL, 0, blob.p,
                                          blob.n - 16, blob.p + blob.n - 16);
 
         if (st == SC_OK) {

@@ -215,7 +215,7 @@ static int run_case(const cJSON *c, size_t *reencoded, size_t *not_canonical, ch
                      sc_status_name(want_st));
             goto done;
         }
-        if (!nt_entity_zero(&got) || !vt_all_zero(scratch, SC_NIP19_SCRATCH_MAX)) {
+        if (!nt_entity_zero(&got) || !vt_all_zero(scratch, SC_NIP19_DECODE_SCRATCH_MAX)) {
             snprintf(why, cap, "%.40s...: entity or scratch not zeroed on failure", s);
             goto done;
         }
@@ -245,7 +245,7 @@ static int run_case(const cJSON *c, size_t *reencoded, size_t *not_canonical, ch
         size_t n = 0;
         st = sc_nip19_encode(out, SC_NIP19_MAX_CHARS, &n, &got);
         ok = st == SC_OK && n == strlen(s) && memcmp(out, s, n) == 0 &&
-             sc_nip19_encoded_len(&got) == n;
+             sc_nip19_encode_len(&got) == n;
         if (!ok) {
             snprintf(why, cap, "%.40s...: re-encoding gives %s \"%.*s\"", s, sc_status_name(st),
                      (int)n, out);

@@ -52,7 +52,7 @@ void nt_assert_entity_equal(const sc_nip19_entity *got, const sc_nip19_entity *w
 /* 1 when every byte of the entity is zero. */
 int nt_entity_zero(const sc_nip19_entity *e);
 
-/* Decodes with a fresh scratch buffer of SC_NIP19_SCRATCH_MAX bytes (kept in *scratch_out,
+/* Decodes with a fresh scratch buffer of SC_NIP19_DECODE_SCRATCH_MAX bytes (kept in *scratch_out,
  * malloc'd, when non-NULL; freed otherwise). */
 sc_status nt_decode(sc_nip19_entity *e, uint8_t **scratch_out, const char *s);
 
@@ -74,14 +74,14 @@ void nt_fill32(uint8_t *p, uint8_t v);
 /* An entity of the type with a patterned key (none for naddr) and nothing else set. */
 sc_nip19_entity nt_entity(sc_nip19_type type);
 void nt_add_relay(sc_nip19_entity *e, const char *url);
-/* Decodes s[0..len) and requires `want`; on failure the entity and all SC_NIP19_SCRATCH_MAX
+/* Decodes s[0..len) and requires `want`; on failure the entity and all SC_NIP19_DECODE_SCRATCH_MAX
  * scratch bytes (filled with NT_SENTINEL first) must be zero. */
 void nt_expect_decode(const char *s, size_t len, sc_status want);
 void nt_expect_decode_str(const char *s, sc_status want);
 /* The same for the bech32 string of payload t under hrp. */
 void nt_expect_payload(const char *hrp, const nt_tlv *t, sc_status want);
 /* Encodes e: the reference string, the announced length, nothing written past it, and a
- * decode (with scratch of exactly sc_nip19_scratch_len) that gives e back. */
+ * decode (with scratch of exactly sc_nip19_decode_scratch_max) that gives e back. */
 void nt_round_trip(const sc_nip19_entity *e);
 
 /* ---- tests ----------------------------------------------------------------------------- */

@@ -207,8 +207,8 @@ int nt_entity_zero(const sc_nip19_entity *e)
 
 sc_status nt_decode(sc_nip19_entity *e, uint8_t **scratch_out, const char *s)
 {
-    uint8_t *scratch = vt_alloc(SC_NIP19_SCRATCH_MAX);
-    sc_status st = sc_nip19_decode(e, scratch, SC_NIP19_SCRATCH_MAX, s, strlen(s));
+    uint8_t *scratch = vt_alloc(SC_NIP19_DECODE_SCRATCH_MAX);
+    sc_status st = sc_nip19_decode(e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, s, strlen(s));
 
     if (scratch_out != NULL) {
         *scratch_out = scratch;

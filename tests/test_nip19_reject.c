@@ -33,7 +33,7 @@ void test_single_substitutions(void **state)
         const char *s = strings[i];
         size_t n = strlen(s);
         char *m = (char *)vt_alloc(n + 1);
-        uint8_t *scratch = vt_alloc(SC_NIP19_SCRATCH_MAX);
+        uint8_t *scratch = vt_alloc(SC_NIP19_DECODE_SCRATCH_MAX);
 
         for (pos = 0; pos < n; pos++) {
             char subs[64];
@@ -57,7 +57,7 @@ void test_single_substitutions(void **state)
                 }
                 memcpy(m, s, n + 1);
                 m[pos] = subs[k];
-                st = sc_nip19_decode(&e, scratch, SC_NIP19_SCRATCH_MAX, m, n);
+                st = sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, m, n);
                 if (st != SC_ERR_BECH32) {
                     fail_msg("%s with position %zu set to 0x%02x: %s, want SC_ERR_BECH32", s,
                              pos, (unsigned)(unsigned char)subs[k], sc_status_name(st));
@@ -450,7 +450,7 @@ void test_relay_limit(void **state)
         size_t n = 5;
         memset(out, NT_SENTINEL, sizeof out);
         e.n_relays = SC_NIP19_MAX_RELAYS + 1;
-        assert_int_equal(sc_nip19_encoded_len(&e), 0);
+        assert_int_equal(sc_nip19_encode_len(&e), 0);
         VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, &e), SC_ERR_ARG);
         assert_int_equal(n, 0);
         assert_true(nt_all(out, sizeof out, NT_SENTINEL));
@@ -465,7 +465,7 @@ static void expect_encode_arg(const sc_nip19_entity *e)
     size_t n = 99;
 
     memset(out, NT_SENTINEL, sizeof out);
-    assert_int_equal(sc_nip19_encoded_len(e), 0);
+    assert_int_equal(sc_nip19_encode_len(e), 0);
     VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, e), SC_ERR_ARG);
     assert_int_equal(n, 0);
     assert_true(nt_all(out, sizeof out, NT_SENTINEL));
@@ -530,11 +530,11 @@ void test_encode_rejects(void **state)
     e.n_relays = 1;
     expect_encode_arg(&e);
     e.relay_lens[0] = 255;
-    assert_int_equal(sc_nip19_encoded_len(&e) > 0, 1);
+    assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
     e.relays[0] = NULL;
     expect_encode_arg(&e);
     e.relay_lens[0] = 0; /* an empty relay may be NULL */
-    assert_int_equal(sc_nip19_encoded_len(&e) > 0, 1);
+    assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
     e.relays[0] = "wss://a b";
     e.relay_lens[0] = 9;
     expect_encode_arg(&e);
@@ -548,11 +548,11 @@ void test_encode_rejects(void **state)
     e.identifier_len = 256;
     expect_encode_arg(&e);
     e.identifier_len = 255;
-    assert_int_equal(sc_nip19_encoded_len(&e) > 0, 1);
+    assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
     e.identifier = NULL;
     expect_encode_arg(&e);
     e.identifier_len = 0; /* an empty identifier may be NULL */
-    assert_int_equal(sc_nip19_encoded_len(&e) > 0, 1);
+    assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
     e.identifier = "\xed\xa0\x80";
     e.identifier_len = 3;
     expect_encode_arg(&e);
@@ -569,7 +569,7 @@ void test_buffer_too_small(void **state)
 
     (void)state;
     nt_add_relay(&e, "wss://r.x.com");
-    need = sc_nip19_encoded_len(&e);
+    need = sc_nip19_encode_len(&e);
     assert_true(need > 90);
     /* size query */
     n = 0;
@@ -591,7 +591,7 @@ void test_buffer_too_small(void **state)
 
     /* decoding: scratch of the payload size exactly, one short, none */
     payload = 2 + 32 + 2 + 13;
-    assert_true(payload <= sc_nip19_scratch_len(need));
+    assert_true(payload <= sc_nip19_decode_scratch_max(need));
     memset(scratch, NT_SENTINEL, sizeof scratch);
     VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload - 1, out, need),
                      SC_ERR_BUFFER_TOO_SMALL);
@@ -603,8 +603,8 @@ void test_buffer_too_small(void **state)
     VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload, out, need), SC_OK);
     nt_assert_entity_equal(&d, &e);
     assert_true(nt_all(scratch + payload, sizeof scratch - payload, NT_SENTINEL));
-    /* with exactly sc_nip19_scratch_len(len) */
-    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, sc_nip19_scratch_len(need), out, need), SC_OK);
+    /* with exactly sc_nip19_decode_scratch_max(len) */
+    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, sc_nip19_decode_scratch_max(need), out, need), SC_OK);
     nt_assert_entity_equal(&d, &e);
 }
 
@@ -618,7 +618,7 @@ void test_scratch_zeroed_on_failure(void **state)
     (void)state;
     nt_fill32(pk, 0x81);
     /* each fails after the payload was written to scratch; expect_decode checks both the
-     * entity and all SC_NIP19_SCRATCH_MAX bytes of scratch (filled with a sentinel first) */
+     * entity and all SC_NIP19_DECODE_SCRATCH_MAX bytes of scratch (filled with a sentinel first) */
     base_nprofile(&t, pk);
     nt_tlv_raw(&t, "\x01\x20wss://", 8);
     nt_expect_payload("nprofile", &t, SC_ERR_TLV);
@@ -651,7 +651,7 @@ void test_scratch_zeroed_on_failure(void **state)
         VT_ASSERT_STATUS(
             sc_nip19_decode(&e, small, sizeof small, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
         assert_true(nt_all(small, sizeof small, NT_SENTINEL));
-        sc_memzero(&e, sizeof e);
+        sc_mem_wipe(&e, sizeof e);
     }
 }
 
@@ -680,5 +680,5 @@ void test_null_args(void **state)
     VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, (const sc_nip19_entity *)vt_null()),
                      SC_ERR_ARG);
     assert_int_equal(n, 0);
-    assert_int_equal(sc_nip19_encoded_len((const sc_nip19_entity *)vt_null()), 0);
+    assert_int_equal(sc_nip19_encode_len((const sc_nip19_entity *)vt_null()), 0);
 }

@@ -61,7 +61,7 @@ void test_spec_examples(void **state)
     nt_assert_entity_equal(&e, &want);
     /* the views point into scratch */
     assert_true((const uint8_t *)e.relays[0] >= scratch &&
-                (const uint8_t *)e.relays[1] + e.relay_lens[1] <= scratch + SC_NIP19_SCRATCH_MAX);
+                (const uint8_t *)e.relays[1] + e.relay_lens[1] <= scratch + SC_NIP19_DECODE_SCRATCH_MAX);
     VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, &want), SC_OK);
     assert_int_equal(n, 131);
     assert_memory_equal(out, nt_spec_nprofile, 131);
@@ -83,16 +83,16 @@ void test_nsec_matches_npub(void **state)
     assert_int_equal(sec.type, SC_NIP19_NSEC);
     VT_ASSERT_STATUS(sc_ctx_init(&ctx, sc_backend_default()->name), SC_OK);
     st = sc_identity_import(&ctx, &id, sec.key);
-    sc_memzero(&sec, sizeof sec);
+    sc_mem_wipe(&sec, sizeof sec);
     if (st == SC_ERR_UNSUPPORTED) {
         sc_ctx_clear(&ctx);
         print_message("default backend has no curve group: nsec/npub pairing not checked\n");
         skip();
     }
     VT_ASSERT_STATUS(st, SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id, derived), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(derived, &id), SC_OK);
     assert_memory_equal(derived, pub.key, 32);
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     sc_ctx_clear(&ctx);
 }
 
@@ -376,7 +376,7 @@ void test_round_trip_random(void **state)
             if (strlen(ref) > SC_NIP19_MAX_CHARS) {
                 size_t n = 1;
                 char out[8];
-                assert_int_equal(sc_nip19_encoded_len(&e), 0);
+                assert_int_equal(sc_nip19_encode_len(&e), 0);
                 VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, &e), SC_ERR_TOO_LARGE);
                 assert_int_equal(n, 0);
                 too_large++;
@@ -499,24 +499,24 @@ void test_length_cap(void **state)
 {
     static char relays[SC_NIP19_MAX_RELAYS][255];
     char *s;
-    uint8_t *scratch = vt_alloc(SC_NIP19_SCRATCH_MAX);
+    uint8_t *scratch = vt_alloc(SC_NIP19_DECODE_SCRATCH_MAX);
     sc_nip19_entity e;
     size_t i, n, len;
 
     (void)state;
     /* decoding: 5000 characters (3117-byte payload) pass, 5001 fail */
-    s = naddr_of_size(SC_NIP19_SCRATCH_MAX);
+    s = naddr_of_size(SC_NIP19_DECODE_SCRATCH_MAX);
     assert_int_equal(strlen(s), SC_NIP19_MAX_CHARS);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_SCRATCH_MAX, s, strlen(s)), SC_OK);
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, s, strlen(s)), SC_OK);
     assert_int_equal(e.type, SC_NIP19_NADDR);
     assert_int_equal(e.kind, 30023);
     assert_int_equal(e.identifier_len, 1);
     assert_memory_equal(e.identifier, "d", 1);
     /* it needs all of the worst-case scratch */
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_SCRATCH_MAX - 1, s, strlen(s)),
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX - 1, s, strlen(s)),
                      SC_ERR_BUFFER_TOO_SMALL);
     free(s);
-    s = naddr_of_size(SC_NIP19_SCRATCH_MAX + 1);
+    s = naddr_of_size(SC_NIP19_DECODE_SCRATCH_MAX + 1);
     assert_int_equal(strlen(s), SC_NIP19_MAX_CHARS + 1);
     nt_expect_decode_str(s, SC_ERR_BECH32);
     free(s);
@@ -532,19 +532,19 @@ void test_length_cap(void **state)
     e.identifier = "";
     n = 2 + 34 + 6; /* identifier, author, kind records */
     for (i = 0; i < SC_NIP19_MAX_RELAYS; i++) {
-        size_t rl = (SC_NIP19_SCRATCH_MAX - n) / (SC_NIP19_MAX_RELAYS - i) - 2;
+        size_t rl = (SC_NIP19_DECODE_SCRATCH_MAX - n) / (SC_NIP19_MAX_RELAYS - i) - 2;
         memset(relays[i], 'a' + (int)i, rl);
         e.relays[i] = relays[i];
         e.relay_lens[i] = rl;
         e.n_relays++;
         n += 2 + rl;
     }
-    assert_int_equal(n, SC_NIP19_SCRATCH_MAX);
-    assert_int_equal(sc_nip19_encoded_len(&e), SC_NIP19_MAX_CHARS);
+    assert_int_equal(n, SC_NIP19_DECODE_SCRATCH_MAX);
+    assert_int_equal(sc_nip19_encode_len(&e), SC_NIP19_MAX_CHARS);
     nt_round_trip(&e);
     e.relay_lens[0]++;
     relays[0][e.relay_lens[0] - 1] = 'z';
-    assert_int_equal(sc_nip19_encoded_len(&e), 0);
+    assert_int_equal(sc_nip19_encode_len(&e), 0);
     {
         char out[16];
         memset(out, NT_SENTINEL, sizeof out);
@@ -562,16 +562,16 @@ void test_length_cap(void **state)
     free(s);
 
     /* the scratch bound */
-    assert_int_equal(sc_nip19_scratch_len(SC_NIP19_MAX_CHARS), SC_NIP19_SCRATCH_MAX);
-    assert_int_equal(sc_nip19_scratch_len((size_t)-1), SC_NIP19_SCRATCH_MAX);
-    assert_int_equal(sc_nip19_scratch_len(0), 0);
+    assert_int_equal(sc_nip19_decode_scratch_max(SC_NIP19_MAX_CHARS), SC_NIP19_DECODE_SCRATCH_MAX);
+    assert_int_equal(sc_nip19_decode_scratch_max((size_t)-1), SC_NIP19_DECODE_SCRATCH_MAX);
+    assert_int_equal(sc_nip19_decode_scratch_max(0), 0);
     for (len = 0; len <= SC_NIP19_MAX_CHARS; len++) {
         static const char *const tlv_prefixes[] = {"nprofile", "nevent", "naddr"};
-        assert_true(sc_nip19_scratch_len(len) <= SC_NIP19_SCRATCH_MAX);
+        assert_true(sc_nip19_decode_scratch_max(len) <= SC_NIP19_DECODE_SCRATCH_MAX);
         for (i = 0; i < 3; i++) {
             size_t overhead = strlen(tlv_prefixes[i]) + 7;
             if (len >= overhead) {
-                assert_true((len - overhead) * 5 / 8 <= sc_nip19_scratch_len(len));
+                assert_true((len - overhead) * 5 / 8 <= sc_nip19_decode_scratch_max(len));
             }
         }
     }

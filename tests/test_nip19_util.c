@@ -72,15 +72,15 @@ void nt_add_relay(sc_nip19_entity *e, const char *url)
 /* Decodes s and requires `want`, with the entity and every scratch byte zero on failure. */
 void nt_expect_decode(const char *s, size_t len, sc_status want)
 {
-    uint8_t *scratch = vt_alloc(SC_NIP19_SCRATCH_MAX);
+    uint8_t *scratch = vt_alloc(SC_NIP19_DECODE_SCRATCH_MAX);
     sc_nip19_entity e;
 
-    memset(scratch, NT_SENTINEL, SC_NIP19_SCRATCH_MAX);
+    memset(scratch, NT_SENTINEL, SC_NIP19_DECODE_SCRATCH_MAX);
     memset(&e, NT_SENTINEL, sizeof e);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_SCRATCH_MAX, s, len), want);
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, s, len), want);
     if (want != SC_OK) {
         assert_true(nt_entity_zero(&e));
-        assert_true(nt_all(scratch, SC_NIP19_SCRATCH_MAX, 0));
+        assert_true(nt_all(scratch, SC_NIP19_DECODE_SCRATCH_MAX, 0));
     }
     free(scratch);
 }
@@ -110,13 +110,13 @@ void nt_round_trip(const sc_nip19_entity *e)
     sc_nip19_entity back;
 
     memset(out, NT_SENTINEL, want_len + 8);
-    assert_int_equal(sc_nip19_encoded_len(e), want_len);
+    assert_int_equal(sc_nip19_encode_len(e), want_len);
     VT_ASSERT_STATUS(sc_nip19_encode(out, want_len + 8, &n, e), SC_OK);
     assert_int_equal(n, want_len);
     assert_memory_equal(out, want, want_len);
     assert_true(nt_all(out + want_len, 8, NT_SENTINEL)); /* nothing past the string */
-    scratch = vt_alloc(sc_nip19_scratch_len(n));
-    VT_ASSERT_STATUS(sc_nip19_decode(&back, scratch, sc_nip19_scratch_len(n), out, n), SC_OK);
+    scratch = vt_alloc(sc_nip19_decode_scratch_max(n));
+    VT_ASSERT_STATUS(sc_nip19_decode(&back, scratch, sc_nip19_decode_scratch_max(n), out, n), SC_OK);
     nt_assert_entity_equal(&back, e);
     free(scratch);
     free(out);

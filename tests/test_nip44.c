@@ -68,7 +68,7 @@ int nt_sha256_is(nt_env *env, const uint8_t *p, size_t n, const char *want)
 {
     uint8_t got[32];
 
-    return sc_sha256(&env->ctx, got, p, n) == SC_OK && vt_hex_is(got, 32, want);
+    return sc_crypto_sha256(&env->ctx, got, p, n) == SC_OK && vt_hex_is(got, 32, want);
 }
 
 uint8_t *nt_repeat(const char *pattern, size_t repeat, size_t *len)
@@ -126,19 +126,19 @@ char *nt_build_payload(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32
     uint8_t key[32], cn[12], hk[32];
     size_t raw_len = 65 + n;
     uint8_t *raw = vt_alloc(raw_len);
-    char *b64 = (char *)vt_alloc(sc_base64_encoded_len(raw_len) + 1);
+    char *b64 = (char *)vt_alloc(sc_base64_encode_len(raw_len) + 1);
     sc_iov parts[2];
 
     raw[0] = version;
     memcpy(raw + 1, nonce, 32);
     VT_ASSERT_STATUS(sc_nip44_message_keys(&env->ctx, key, cn, hk, ck, nonce), SC_OK);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, raw + 33, padded, n, key, cn, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, raw + 33, padded, n, key, cn, 0), SC_OK);
     parts[0].data = raw + 1;
     parts[0].len = 32;
     parts[1].data = raw + 33;
     parts[1].len = n;
-    VT_ASSERT_STATUS(sc_hmac_sha256(&env->ctx, raw + 33 + n, hk, 32, parts, 2), SC_OK);
-    VT_ASSERT_STATUS(sc_base64_encode(b64, sc_base64_encoded_len(raw_len), len, raw, raw_len),
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&env->ctx, raw + 33 + n, hk, 32, parts, 2), SC_OK);
+    VT_ASSERT_STATUS(sc_base64_encode(b64, sc_base64_encode_len(raw_len), len, raw, raw_len),
                      SC_OK);
     b64[*len] = '\0';
     free(raw);
@@ -172,7 +172,7 @@ int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
                      const uint8_t *pt, size_t len, unsigned flags, char *err, size_t cap)
 {
     const size_t canary = 8;
-    size_t n = 0, ref_len = 0, need = sc_nip44_payload_len(len), out_len = 0, dcap, dlen = 0;
+    size_t n = 0, ref_len = 0, need = sc_nip44_encrypt_len(len), out_len = 0, dcap, dlen = 0;
     uint8_t *padded = nt_pad(pt, len, &n), *dec = NULL;
     char *ref = nt_build_payload(env, ck, nonce, 2, padded, n, &ref_len);
     char *out = (char *)vt_alloc(need + canary);
@@ -181,9 +181,9 @@ int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
 
     memset(out, 0xa5, need + canary);
     if (need != ref_len) {
-        snprintf(err, cap, "len %zu: sc_nip44_payload_len %zu, reference %zu", len, need,
+        snprintf(err, cap, "len %zu: sc_nip44_encrypt_len %zu, reference %zu", len, need,
                  ref_len);
-    } else if ((st = sc_nip44_encrypt_with_nonce(&env->ctx, out, need + canary, &out_len, ck,
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need + canary, &out_len, ck,
                                                  nonce, pt, len, flags)) != SC_OK) {
         snprintf(err, cap, "len %zu: encrypt returned %s", len, sc_status_name(st));
     } else if (out_len != need || memcmp(out, ref, need) != 0) {
@@ -191,7 +191,7 @@ int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
     } else if (out[need] != (char)0xa5 || memcmp(out + need, out + need + 1, canary - 1) != 0) {
         snprintf(err, cap, "len %zu: bytes past the payload were written", len);
     } else {
-        dcap = sc_nip44_decrypt_cap(need);
+        dcap = sc_nip44_decrypt_max(need);
         dec = vt_alloc(dcap);
         memset(dec, 0xa5, dcap);
         st = sc_nip44_decrypt(&env->ctx, dec, dcap, &dlen, ck, out, need, need);

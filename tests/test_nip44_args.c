@@ -17,14 +17,14 @@ void test_own_args(void **state)
     sc_ctx *ctxnull = (sc_ctx *)vt_null(), dead;
     char out[256], payload[256];
     size_t len = 0, plen = 0, *lnull = (size_t *)vt_null();
-    sc_conversation conv, *cvnull = (sc_conversation *)vt_null();
+    sc_nip44_conversation conv, *cvnull = (sc_nip44_conversation *)vt_null();
     sc_identity id;
 
     memset(&dead, 0, sizeof dead); /* a context never initialised */
     sec[31] = 7;
     memset(ck, 0x42, sizeof ck);
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id, sec), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id, pub), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub, &id), SC_OK);
 
     /* conversation key: NULL anywhere is SC_ERR_ARG, a dead context SC_ERR_STATE; ck zeroed */
     VT_ASSERT_STATUS(sc_nip44_conversation_key(&env->ctx, null, sec, pub), SC_ERR_ARG);
@@ -56,57 +56,57 @@ void test_own_args(void **state)
     assert_true(vt_all_zero(k, 32));
 
     /* encrypt */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, lnull, ck, nonce,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, lnull, ck, nonce,
                                                  pt, 8, 0),
                      SC_ERR_ARG);
     len = 5;
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, null, nonce,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, null, nonce,
                                                  pt, 8, 0),
                      SC_ERR_ARG);
     assert_int_equal(len, 0);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck, null, pt,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, null, pt,
                                                  8, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck, nonce,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce,
                                                  null, 8, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck, nonce,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce,
                                                  null, 0, 0),
                      SC_ERR_ARG); /* the spec has no empty plaintext */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, (char *)null, sizeof out, &len, ck,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, (char *)null, sizeof out, &len, ck,
                                                  nonce, pt, 8, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(ctxnull, out, sizeof out, &len, ck, nonce, pt, 8,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(ctxnull, out, sizeof out, &len, ck, nonce, pt, 8,
                                                  0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&dead, out, sizeof out, &len, ck, nonce, pt, 8,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&dead, out, sizeof out, &len, ck, nonce, pt, 8,
                                                  0),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
                                                  8, 2u),
                      SC_ERR_ARG); /* unknown flag */
     VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, &len, ck, pt, 8, 0x80000000u),
                      SC_ERR_ARG);
 #if SIZE_MAX > 0xffffffffu
     /* beyond 2^32 - 1: refused from the length alone, before pt is read */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
                                                  (size_t)4294967296u, SC_NIP44_EXTENDED),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
                                                  (size_t)-1, 0),
                      SC_ERR_ARG);
 #endif
     /* pt or nonce inside the payload area: out is written before they are read */
     memcpy(out + 40, pt, 8);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck, nonce,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce,
                                                  (uint8_t *)out + 40, 8, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck,
                                                  (uint8_t *)out + 100, pt, 8, 0),
                      SC_ERR_ARG);
     /* ...but a plaintext right after the payload area is fine */
     memcpy(out + 132, pt, 8);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, 132, &len, ck, nonce,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, 132, &len, ck, nonce,
                                                  (uint8_t *)out + 132, 8, 0),
                      SC_OK);
     VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, &len, null, pt, 8, 0),
@@ -116,7 +116,7 @@ void test_own_args(void **state)
     VT_ASSERT_STATUS(sc_nip44_encrypt(&dead, out, sizeof out, &len, ck, pt, 8, 0), SC_ERR_STATE);
 
     /* decrypt */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, payload, sizeof payload, &plen, ck,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, payload, sizeof payload, &plen, ck,
                                                  nonce, pt, 8, 0),
                      SC_OK);
     VT_ASSERT_STATUS(sc_nip44_decrypt(&env->ctx, dec, sizeof dec, lnull, ck, payload, plen, 0),
@@ -144,37 +144,37 @@ void test_own_args(void **state)
     assert_int_equal(len, 8);
 
     /* held conversations */
-    VT_ASSERT_STATUS(sc_conversation_init(&env->ctx, cvnull, &id, pub), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_init_key(&conv, ck), SC_OK);
-    VT_ASSERT_STATUS(sc_conversation_init(&env->ctx, &conv, (const sc_identity *)vt_null(), pub),
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, cvnull, &id, pub), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, ck), SC_OK);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &conv, (const sc_identity *)vt_null(), pub),
                      SC_ERR_ARG);
     assert_true(vt_all_zero((const uint8_t *)&conv, sizeof conv));
-    VT_ASSERT_STATUS(sc_conversation_init(&env->ctx, &conv, &id, null), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_init(ctxnull, &conv, &id, pub), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_init(&dead, &conv, &id, pub), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &conv, &id, null), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(ctxnull, &conv, &id, pub), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&dead, &conv, &id, pub), SC_ERR_STATE);
     assert_true(vt_all_zero((const uint8_t *)&conv, sizeof conv));
-    VT_ASSERT_STATUS(sc_conversation_init_key(cvnull, ck), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_init_key(&conv, ck), SC_OK);
-    VT_ASSERT_STATUS(sc_conversation_init_key(&conv, null), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init_key(cvnull, ck), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, ck), SC_OK);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, null), SC_ERR_ARG);
     assert_true(vt_all_zero((const uint8_t *)&conv, sizeof conv));
-    VT_ASSERT_STATUS(sc_conversation_init_key(&conv, ck), SC_OK);
-    VT_ASSERT_STATUS(sc_conversation_encrypt(&env->ctx, cvnull, out, sizeof out, &len, pt, 8, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, ck), SC_OK);
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, cvnull, out, sizeof out, &len, pt, 8, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_encrypt(&env->ctx, &conv, out, sizeof out, lnull, pt, 8, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, &conv, out, sizeof out, lnull, pt, 8, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_decrypt(&env->ctx, cvnull, dec, sizeof dec, &len, payload,
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, cvnull, dec, sizeof dec, &len, payload,
                                              plen, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_decrypt(&env->ctx, &conv, dec, sizeof dec, lnull, payload,
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, &conv, dec, sizeof dec, lnull, payload,
                                              plen, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_conversation_decrypt(&dead, &conv, dec, sizeof dec, &len, payload, plen,
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&dead, &conv, dec, sizeof dec, &len, payload, plen,
                                              0),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_conversation_decrypt(&env->ctx, &conv, dec, sizeof dec, &len, payload,
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, &conv, dec, sizeof dec, &len, payload,
                                              plen, 0),
                      SC_OK);
-    sc_conversation_clear(&conv);
-    sc_identity_erase(&id);
+    sc_nip44_conversation_clear(&conv);
+    sc_identity_clear(&id);
     printf("[%s] own: argument and state checks passed\n", env->backend);
 }

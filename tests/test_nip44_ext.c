@@ -14,14 +14,14 @@
 static int prefix_is(nt_env *env, const uint8_t ck[32], const char *b64, size_t n,
                      size_t plain_len, long prefix_len)
 {
-    uint8_t *raw = vt_alloc(sc_base64_decoded_max(n)), key[32], cn[12], hk[32], pre[6];
+    uint8_t *raw = vt_alloc(sc_base64_decode_max(n)), key[32], cn[12], hk[32], pre[6];
     size_t raw_len = 0;
     int ok = 0;
 
-    if (sc_base64_decode(raw, sc_base64_decoded_max(n), &raw_len, b64, n) == SC_OK &&
+    if (sc_base64_decode(raw, sc_base64_decode_max(n), &raw_len, b64, n) == SC_OK &&
         raw_len > 65 + 6 &&
         sc_nip44_message_keys(&env->ctx, key, cn, hk, ck, raw + 1) == SC_OK &&
-        sc_chacha20_xor(&env->ctx, pre, raw + 33, sizeof pre, key, cn, 0) == SC_OK) {
+        sc_crypto_chacha20_xor(&env->ctx, pre, raw + 33, sizeof pre, key, cn, 0) == SC_OK) {
         if (prefix_len == 2) {
             ok = pre[0] == (uint8_t)(plain_len >> 8) && pre[1] == (uint8_t)plain_len &&
                  plain_len < 65536;
@@ -54,8 +54,8 @@ static int valid_row(nt_env *env, const cJSON *c, char *err, size_t cap)
         return 0;
     }
     pt = nt_repeat(pattern, (size_t)repeat, &len);
-    need = sc_nip44_payload_len(len);
-    dcap = sc_nip44_decrypt_cap(need);
+    need = sc_nip44_encrypt_len(len);
+    dcap = sc_nip44_decrypt_max(need);
     out = (char *)vt_alloc(need);
     dec = vt_alloc(dcap);
     if (!nt_sha256_is(env, pt, len, vt_json_str(c, "plaintext_sha256"))) {
@@ -63,11 +63,11 @@ static int valid_row(nt_env *env, const cJSON *c, char *err, size_t cap)
     } else if (sc_nip44_padded_len(len) != (uint64_t)padded_len || need != (size_t)b64_len) {
         snprintf(err, cap, "padded_len %llu (want %ld), payload_len %zu (want %ld)",
                  (unsigned long long)sc_nip44_padded_len(len), padded_len, need, b64_len);
-    } else if ((st = sc_nip44_encrypt_with_nonce(&env->ctx, out, need, &out_len, ck, nonce, pt,
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt,
                                                  len, 0)) !=
                (len >= 65536 ? SC_ERR_POLICY : SC_OK)) {
         snprintf(err, cap, "encrypt without SC_NIP44_EXTENDED returned %s", sc_status_name(st));
-    } else if ((st = sc_nip44_encrypt_with_nonce(&env->ctx, out, need, &out_len, ck, nonce, pt,
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt,
                                                  len, SC_NIP44_EXTENDED)) != SC_OK ||
                out_len != need) {
         snprintf(err, cap, "encrypt with SC_NIP44_EXTENDED returned %s", sc_status_name(st));
@@ -190,7 +190,7 @@ void test_ext_invalid_decrypt(void **state)
             vt_case_fail(&r, "\"%s\": neither payload nor construction", note);
             continue;
         }
-        cap = sc_nip44_decrypt_cap(plen);
+        cap = sc_nip44_decrypt_max(plen);
         dec = vt_alloc(cap);
         memset(dec, 0x5a, cap);
         st = sc_nip44_decrypt(&env->ctx, dec, cap, &dlen, ck, given ? given : payload, plen, 0);

@@ -59,11 +59,11 @@ void test_own_sizes(void **state)
         }
         raw = 65 + (len >= 65536 ? 6 : 2) + nt_padded_len(len);
         if (sc_nip44_padded_len(len) != nt_padded_len(len) ||
-            (uint64_t)sc_nip44_payload_len((size_t)len) != (raw + 2) / 3 * 4) {
+            (uint64_t)sc_nip44_encrypt_len((size_t)len) != (raw + 2) / 3 * 4) {
             if (mismatches++ < 5) {
                 vt_case_fail(&r, "len %llu: padded %llu / payload %zu", (unsigned long long)len,
                              (unsigned long long)sc_nip44_padded_len(len),
-                             sc_nip44_payload_len((size_t)len));
+                             sc_nip44_encrypt_len((size_t)len));
             }
         }
     }
@@ -71,11 +71,11 @@ void test_own_sizes(void **state)
         vt_case_pass(&r);
     }
     /* payload and decrypt capacities */
-    b = sc_nip44_payload_len(1) == 132 && sc_nip44_payload_len(65535) == 87472 &&
-        sc_nip44_payload_len(65536) == 87476 && sc_nip44_payload_len(0) == 0 &&
-        sc_nip44_payload_len((size_t)-1) == 0 && sc_nip44_decrypt_cap(132) == 99 &&
-        sc_nip44_decrypt_cap(87472) == 65604 && sc_nip44_decrypt_cap(0) == 0 &&
-        sc_nip44_decrypt_cap(131) == 96 && sc_nip44_decrypt_cap((size_t)-1) == (size_t)-1 / 4 * 3 &&
+    b = sc_nip44_encrypt_len(1) == 132 && sc_nip44_encrypt_len(65535) == 87472 &&
+        sc_nip44_encrypt_len(65536) == 87476 && sc_nip44_encrypt_len(0) == 0 &&
+        sc_nip44_encrypt_len((size_t)-1) == 0 && sc_nip44_decrypt_max(132) == 99 &&
+        sc_nip44_decrypt_max(87472) == 65604 && sc_nip44_decrypt_max(0) == 0 &&
+        sc_nip44_decrypt_max(131) == 96 && sc_nip44_decrypt_max((size_t)-1) == (size_t)-1 / 4 * 3 &&
         sc_nip44_key_bytes() == 32 && sc_nip44_nonce_bytes() == 32;
     if (b) {
         vt_case_pass(&r);
@@ -84,13 +84,13 @@ void test_own_sizes(void **state)
     }
 #if SIZE_MAX > 0xffffffffu
     /* the largest plaintext: 65 + 6 + 2^32 raw bytes */
-    if (sc_nip44_payload_len((size_t)4294967295u) == (size_t)5726623156u &&
-        sc_nip44_payload_len((size_t)4294967296u) == 0) {
+    if (sc_nip44_encrypt_len((size_t)4294967295u) == (size_t)5726623156u &&
+        sc_nip44_encrypt_len((size_t)4294967296u) == 0) {
         vt_case_pass(&r);
     } else {
         vt_case_fail(&r, "payload_len(2^32 - 1) = %zu, payload_len(2^32) = %zu",
-                     sc_nip44_payload_len((size_t)4294967295u),
-                     sc_nip44_payload_len((size_t)4294967296u));
+                     sc_nip44_encrypt_len((size_t)4294967295u),
+                     sc_nip44_encrypt_len((size_t)4294967296u));
     }
 #endif
     vt_report_finish(&r, 0);
@@ -108,8 +108,8 @@ static craft b64_of(const uint8_t *raw, size_t n)
 {
     craft c;
 
-    c.p = (char *)vt_alloc(sc_base64_encoded_len(n) + 1);
-    VT_ASSERT_STATUS(sc_base64_encode(c.p, sc_base64_encoded_len(n), &c.n, raw, n), SC_OK);
+    c.p = (char *)vt_alloc(sc_base64_encode_len(n) + 1);
+    VT_ASSERT_STATUS(sc_base64_encode(c.p, sc_base64_encode_len(n), &c.n, raw, n), SC_OK);
     return c;
 }
 
@@ -159,7 +159,7 @@ static craft ext_form(nt_env *env, uint32_t l, size_t n)
 static void expect(nt_env *env, vt_report *r, const char *what, craft c, size_t max,
                    sc_status want, size_t written, const char *want_pt)
 {
-    size_t cap = sc_nip44_decrypt_cap(c.n) + 8, len = 77, k;
+    size_t cap = sc_nip44_decrypt_max(c.n) + 8, len = 77, k;
     uint8_t *out = vt_alloc(cap);
     sc_status st;
 
@@ -390,7 +390,7 @@ void test_own_buffers(void **state)
 {
     nt_env *env = nt_env_of(state);
     const uint8_t pt[] = "buffer sizing";
-    size_t pl = sizeof pt - 1, need = sc_nip44_payload_len(pl), len, cap;
+    size_t pl = sizeof pt - 1, need = sc_nip44_encrypt_len(pl), len, cap;
     char payload[200], out[200];
     uint8_t dec[200];
     vt_report r;
@@ -400,13 +400,13 @@ void test_own_buffers(void **state)
     /* encrypt: one byte short reports the exact need and writes nothing */
     memset(out, FILL, sizeof out);
     len = 0;
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, need - 1, &len, ck_a, nonce_a,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, need - 1, &len, ck_a, nonce_a,
                                                  pt, pl, 0),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, need);
     assert_int_equal(nt_zeroed_prefix((uint8_t *)out, sizeof out, FILL), 0);
     len = 0;
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, NULL, 0, &len, ck_a, nonce_a, pt, pl,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, NULL, 0, &len, ck_a, nonce_a, pt, pl,
                                                  0),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, need);
@@ -416,13 +416,13 @@ void test_own_buffers(void **state)
     assert_int_equal(len, need);
     vt_case_pass(&r);
     /* exact capacity works */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, payload, need, &len, ck_a, nonce_a,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, payload, need, &len, ck_a, nonce_a,
                                                  pt, pl, 0),
                      SC_OK);
     assert_int_equal(len, need);
     vt_case_pass(&r);
     /* decrypt: one byte short reports the exact capacity and writes nothing */
-    cap = sc_nip44_decrypt_cap(need);
+    cap = sc_nip44_decrypt_max(need);
     memset(dec, FILL, sizeof dec);
     len = 0;
     VT_ASSERT_STATUS(sc_nip44_decrypt(&env->ctx, dec, cap - 1, &len, ck_a, payload, need, 0),
@@ -445,7 +445,7 @@ void test_own_buffers(void **state)
         uint8_t *bigpt = vt_alloc(65536);
         len = 3;
         memset(out, FILL, sizeof out);
-        VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &len, ck_a,
+        VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck_a,
                                                      nonce_a, bigpt, 65536, 0),
                          SC_ERR_POLICY);
         assert_int_equal(len, 0);
@@ -462,14 +462,14 @@ void test_own_buffers(void **state)
 /* ---- held conversations ------------------------------------------------------------------ */
 
 /* Decrypts payload under the one-shot key ck and under conv; both must give pt. */
-static int both_decrypt(nt_env *env, const uint8_t ck[32], const sc_conversation *conv,
+static int both_decrypt(nt_env *env, const uint8_t ck[32], const sc_nip44_conversation *conv,
                         const char *payload, size_t n, const uint8_t *pt, size_t pl)
 {
     uint8_t a[256], b[256];
     size_t la = 0, lb = 0;
 
     return sc_nip44_decrypt(&env->ctx, a, sizeof a, &la, ck, payload, n, 0) == SC_OK &&
-           sc_conversation_decrypt(&env->ctx, conv, b, sizeof b, &lb, payload, n, 0) == SC_OK &&
+           sc_nip44_conversation_decrypt(&env->ctx, conv, b, sizeof b, &lb, payload, n, 0) == SC_OK &&
            la == pl && lb == pl && memcmp(a, pt, pl) == 0 && memcmp(b, pt, pl) == 0;
 }
 
@@ -494,8 +494,8 @@ void test_own_peer_cache(void **state)
         sec[i][0] = (uint8_t)(0x10 + i);
         sec[i][31] = (uint8_t)(0x31 * i + 1);
         VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id, sec[i]), SC_OK);
-        VT_ASSERT_STATUS(sc_identity_pubkey(&id, pub[i]), SC_OK);
-        sc_identity_erase(&id);
+        VT_ASSERT_STATUS(sc_identity_pubkey(pub[i], &id), SC_OK);
+        sc_identity_clear(&id);
     }
     for (round = 0; round < 300; round++) {
         i = (round * 5) % PEERS;
@@ -524,7 +524,7 @@ void test_own_conversation(void **state)
     const uint8_t pt[] = "held conversation";
     size_t pl = sizeof pt - 1, len = 0, n1 = 0, n2 = 0;
     uint8_t sec1[32] = {0}, sec2[32] = {0}, pub1[32], pub2[32], ck[32], dec[256], ff[32];
-    sc_conversation c12, c21, ck_held, zero;
+    sc_nip44_conversation c12, c21, ck_held, zero;
     sc_identity id1, id2;
     char p1[256], p2[256];
     vt_report r;
@@ -536,20 +536,20 @@ void test_own_conversation(void **state)
     sec2[31] = 0x99;
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id1, sec1), SC_OK);
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &id2, sec2), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id1, pub1), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&id2, pub2), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub1, &id1), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub2, &id2), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_conversation_key(&env->ctx, ck, sec1, pub2), SC_OK);
-    VT_ASSERT_STATUS(sc_conversation_init(&env->ctx, &c12, &id1, pub2), SC_OK);
-    VT_ASSERT_STATUS(sc_conversation_init(&env->ctx, &c21, &id2, pub1), SC_OK);
-    VT_ASSERT_STATUS(sc_conversation_init_key(&ck_held, ck), SC_OK);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &c12, &id1, pub2), SC_OK);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &c21, &id2, pub1), SC_OK);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&ck_held, ck), SC_OK);
 
     /* held encryption (fresh nonce) decrypts one-shot and held, from either side */
-    VT_ASSERT_STATUS(sc_conversation_encrypt(&env->ctx, &c12, p1, sizeof p1, &n1, pt, pl, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, &c12, p1, sizeof p1, &n1, pt, pl, 0),
                      SC_OK);
     assert_true(both_decrypt(env, ck, &c21, p1, n1, pt, pl));
     assert_true(both_decrypt(env, ck, &ck_held, p1, n1, pt, pl));
     /* one-shot encryption decrypts under every held form */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_nonce(&env->ctx, p2, sizeof p2, &n2, ck, nonce_a, pt,
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, p2, sizeof p2, &n2, ck, nonce_a, pt,
                                                  pl, 0),
                      SC_OK);
     assert_true(both_decrypt(env, ck, &c12, p2, n2, pt, pl));
@@ -557,36 +557,36 @@ void test_own_conversation(void **state)
     vt_case_pass(&r);
 
     /* cleared: the whole struct is wiped and every use is SC_ERR_STATE */
-    sc_conversation_clear(&c12);
+    sc_nip44_conversation_clear(&c12);
     assert_true(vt_all_zero((const uint8_t *)&c12, sizeof c12));
     len = 9;
-    VT_ASSERT_STATUS(sc_conversation_encrypt(&env->ctx, &c12, p1, sizeof p1, &len, pt, pl, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, &c12, p1, sizeof p1, &len, pt, pl, 0),
                      SC_ERR_STATE);
     assert_int_equal(len, 0);
     len = 9;
-    VT_ASSERT_STATUS(sc_conversation_decrypt(&env->ctx, &c12, dec, sizeof dec, &len, p2, n2, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, &c12, dec, sizeof dec, &len, p2, n2, 0),
                      SC_ERR_STATE);
     assert_int_equal(len, 0);
     memset(&zero, 0, sizeof zero);
-    VT_ASSERT_STATUS(sc_conversation_encrypt(&env->ctx, &zero, p1, sizeof p1, &len, pt, pl, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, &zero, p1, sizeof p1, &len, pt, pl, 0),
                      SC_ERR_STATE);
-    sc_conversation_clear(NULL);
+    sc_nip44_conversation_clear(NULL);
     vt_case_pass(&r);
 
     /* failing inits leave the struct cleared, whatever it held */
-    VT_ASSERT_STATUS(sc_conversation_init(&env->ctx, &c21, &id2, ff), SC_ERR_INVALID_KEY);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &c21, &id2, ff), SC_ERR_INVALID_KEY);
     assert_true(vt_all_zero((const uint8_t *)&c21, sizeof c21));
-    VT_ASSERT_STATUS(sc_conversation_decrypt(&env->ctx, &c21, dec, sizeof dec, &len, p2, n2, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, &c21, dec, sizeof dec, &len, p2, n2, 0),
                      SC_ERR_STATE);
-    sc_identity_erase(&id1);
-    VT_ASSERT_STATUS(sc_conversation_init_key(&c12, ck), SC_OK);
-    VT_ASSERT_STATUS(sc_conversation_init(&env->ctx, &c12, &id1, pub2), SC_ERR_STATE);
+    sc_identity_clear(&id1);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&c12, ck), SC_OK);
+    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &c12, &id1, pub2), SC_ERR_STATE);
     assert_true(vt_all_zero((const uint8_t *)&c12, sizeof c12));
     vt_case_pass(&r);
 
-    sc_conversation_clear(&ck_held);
-    sc_identity_erase(&id2);
-    sc_memzero(ck, sizeof ck);
+    sc_nip44_conversation_clear(&ck_held);
+    sc_identity_clear(&id2);
+    sc_mem_wipe(ck, sizeof ck);
     vt_report_finish(&r, 0);
 }
 
@@ -600,7 +600,7 @@ void test_own_random_nonce(void **state)
 
     VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, p1, sizeof p1, &n1, ck_a, pt, pl, 0), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, p2, sizeof p2, &n2, ck_a, pt, pl, 0), SC_OK);
-    assert_int_equal(n1, sc_nip44_payload_len(pl));
+    assert_int_equal(n1, sc_nip44_encrypt_len(pl));
     assert_int_equal(n1, n2);
     VT_ASSERT_STATUS(sc_base64_decode(r1, sizeof r1, &l1, p1, n1), SC_OK);
     VT_ASSERT_STATUS(sc_base64_decode(r2, sizeof r2, &l2, p2, n2), SC_OK);

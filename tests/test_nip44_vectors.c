@@ -94,7 +94,7 @@ static int encrypt_decrypt_case(nt_env *env, const cJSON *c, char *err, size_t c
     const char *pt = vt_json_str(c, "plaintext"), *payload = vt_json_str(c, "payload");
     size_t len, plen, out_len = 0, dlen = 0;
     sc_identity id1, id2;
-    sc_conversation conv;
+    sc_nip44_conversation conv;
     char *out = NULL;
     uint8_t *dec = NULL;
     sc_status st;
@@ -109,19 +109,19 @@ static int encrypt_decrypt_case(nt_env *env, const cJSON *c, char *err, size_t c
     len = strlen(pt);
     plen = strlen(payload);
     out = (char *)vt_alloc(plen);
-    dec = vt_alloc(sc_nip44_decrypt_cap(plen));
+    dec = vt_alloc(sc_nip44_decrypt_max(plen));
     if ((st = sc_identity_import(&env->ctx, &id1, sec1)) != SC_OK ||
         (st = sc_identity_import(&env->ctx, &id2, sec2)) != SC_OK ||
-        (st = sc_identity_pubkey(&id1, pub1)) != SC_OK ||
-        (st = sc_identity_pubkey(&id2, pub2)) != SC_OK) {
+        (st = sc_identity_pubkey(pub1, &id1)) != SC_OK ||
+        (st = sc_identity_pubkey(pub2, &id2)) != SC_OK) {
         snprintf(err, cap, "identity: %s", sc_status_name(st));
     } else if ((st = sc_nip44_conversation_key(&env->ctx, ck, sec1, pub2)) != SC_OK ||
                memcmp(ck, want_ck, 32) != 0) {
         snprintf(err, cap, "conv(sec1, pub2): %s or wrong key", sc_status_name(st));
-    } else if (sc_nip44_payload_len(len) != plen) {
-        snprintf(err, cap, "sc_nip44_payload_len(%zu) = %zu, payload has %zu", len,
-                 sc_nip44_payload_len(len), plen);
-    } else if ((st = sc_nip44_encrypt_with_nonce(&env->ctx, out, plen, &out_len, ck, nonce,
+    } else if (sc_nip44_encrypt_len(len) != plen) {
+        snprintf(err, cap, "sc_nip44_encrypt_len(%zu) = %zu, payload has %zu", len,
+                 sc_nip44_encrypt_len(len), plen);
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &out_len, ck, nonce,
                                                  (const uint8_t *)pt, len, 0)) != SC_OK ||
                out_len != plen || memcmp(out, payload, plen) != 0) {
         snprintf(err, cap, "encrypt: %s, %zu chars, %s", sc_status_name(st), out_len,
@@ -129,21 +129,21 @@ static int encrypt_decrypt_case(nt_env *env, const cJSON *c, char *err, size_t c
     } else if ((st = sc_nip44_conversation_key(&env->ctx, ck, sec2, pub1)) != SC_OK ||
                memcmp(ck, want_ck, 32) != 0) {
         snprintf(err, cap, "conv(sec2, pub1): %s or wrong key", sc_status_name(st));
-    } else if ((st = sc_nip44_decrypt(&env->ctx, dec, sc_nip44_decrypt_cap(plen), &dlen, ck,
+    } else if ((st = sc_nip44_decrypt(&env->ctx, dec, sc_nip44_decrypt_max(plen), &dlen, ck,
                                       payload, plen, 0)) != SC_OK ||
                dlen != len || memcmp(dec, pt, len) != 0) {
         snprintf(err, cap, "decrypt: %s, %zu bytes", sc_status_name(st), dlen);
-    } else if ((st = sc_conversation_init(&env->ctx, &conv, &id2, pub1)) != SC_OK ||
-               (st = sc_conversation_decrypt(&env->ctx, &conv, dec, sc_nip44_decrypt_cap(plen),
+    } else if ((st = sc_nip44_conversation_init(&env->ctx, &conv, &id2, pub1)) != SC_OK ||
+               (st = sc_nip44_conversation_decrypt(&env->ctx, &conv, dec, sc_nip44_decrypt_max(plen),
                                              &dlen, payload, plen, 0)) != SC_OK ||
                dlen != len || memcmp(dec, pt, len) != 0) {
         snprintf(err, cap, "held conversation (id2, pub1) decrypt: %s", sc_status_name(st));
     } else {
         ok = 1;
     }
-    sc_conversation_clear(&conv);
-    sc_identity_erase(&id1);
-    sc_identity_erase(&id2);
+    sc_nip44_conversation_clear(&conv);
+    sc_identity_clear(&id1);
+    sc_identity_clear(&id2);
     free(out);
     free(dec);
     return ok;
@@ -192,18 +192,18 @@ static int long_case(nt_env *env, const cJSON *c, unsigned flags, char *err, siz
         return 0;
     }
     pt = nt_repeat(pattern, (size_t)repeat, &len);
-    need = sc_nip44_payload_len(len);
+    need = sc_nip44_encrypt_len(len);
     out = (char *)vt_alloc(need);
-    dec = vt_alloc(sc_nip44_decrypt_cap(need));
+    dec = vt_alloc(sc_nip44_decrypt_max(need));
     if (!nt_sha256_is(env, pt, len, vt_json_str(c, "plaintext_sha256"))) {
         snprintf(err, cap, "plaintext (%zu bytes) digest differs: the case was misread", len);
-    } else if ((st = sc_nip44_encrypt_with_nonce(&env->ctx, out, need, &out_len, ck, nonce, pt,
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt,
                                                  len, flags)) != SC_OK) {
         snprintf(err, cap, "%zu bytes: encrypt returned %s", len, sc_status_name(st));
     } else if (!nt_sha256_is(env, (const uint8_t *)out, out_len,
                              vt_json_str(c, "payload_sha256"))) {
         snprintf(err, cap, "%zu bytes: payload (%zu chars) digest differs", len, out_len);
-    } else if ((st = sc_nip44_decrypt(&env->ctx, dec, sc_nip44_decrypt_cap(need), &dlen, ck, out,
+    } else if ((st = sc_nip44_decrypt(&env->ctx, dec, sc_nip44_decrypt_max(need), &dlen, ck, out,
                                       out_len, out_len)) != SC_OK ||
                dlen != len || memcmp(dec, pt, len) != 0) {
         snprintf(err, cap, "%zu bytes: decrypt returned %s, %zu bytes", len, sc_status_name(st),
@@ -272,9 +272,9 @@ void test_v2_encrypt_msg_lengths(void **state)
         len = (size_t)c->valuedouble;
         if (len == 0) {
             zero++;
-            s1 = sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &out_len, ck, nonce,
+            s1 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce,
                                              &one, 0, 0);
-            s2 = sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &out_len, ck, nonce,
+            s2 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce,
                                              &one, 0, SC_NIP44_EXTENDED);
             if (s1 != SC_ERR_ARG || s2 != SC_ERR_ARG || out_len != 0) {
                 vt_case_fail(&r, "len 0: %s / %s (extended), expected SC_ERR_ARG",
@@ -291,7 +291,7 @@ void test_v2_encrypt_msg_lengths(void **state)
         }
         /* without the flag: refused by policy before anything is written */
         memset(out, 0x5a, sizeof out);
-        s1 = sc_nip44_encrypt_with_nonce(&env->ctx, out, sizeof out, &out_len, ck, nonce, pt,
+        s1 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce, pt,
                                          len, 0);
         if (s1 != SC_ERR_POLICY || out_len != 0 || out[0] != 0x5a) {
             vt_case_fail(&r, "len %zu without SC_NIP44_EXTENDED: %s, expected SC_ERR_POLICY",
@@ -387,7 +387,7 @@ void test_v2_invalid_decrypt(void **state)
             continue;
         }
         empty += plen == 0;
-        cap = sc_nip44_decrypt_cap(plen) + 1;
+        cap = sc_nip44_decrypt_max(plen) + 1;
         dec = vt_alloc(cap);
         memset(dec, 0x5a, cap);
         st = sc_nip44_decrypt(&env->ctx, dec, cap, &dlen, ck, payload, plen, 0);

@@ -21,7 +21,7 @@ void test_rumor_fn(void **state)
     VT_ASSERT_STATUS(sc_event_builder_init(&b, buf, sizeof buf), SC_OK);
     sc_event_builder_kind(&b, 14);
     sc_event_builder_content(&b, "rumor", 5);
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
     /* a signed event becomes a rumor: same pubkey and id, signature gone */
     VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &ev, &who), SC_OK);
     tmp = ev;
@@ -45,7 +45,7 @@ void test_rumor_fn(void **state)
     VT_ASSERT_STATUS(sc_nip59_rumor(vt_null(), &ev, pub), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, vt_null(), pub), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, &ev, vt_null()), SC_ERR_ARG);
-    sc_identity_erase(&who);
+    sc_identity_clear(&who);
 }
 
 /* The buffers of one wrap attempt, filled with 0xee. */
@@ -100,8 +100,8 @@ void test_wrap_rejects(void **state)
     opts.now = NOW;
     memset(&rnd, 0, sizeof rnd);
     memset(rnd.wrap_seckey, 0x33, 32);
-    need = sc_nip59_wrap_len(&rumor, &opts) + 1000;
-    scap = sc_nip59_wrap_scratch_len(&rumor, &opts) + 1000;
+    need = sc_nip59_wrap_max(&rumor, &opts) + 1000;
+    scap = sc_nip59_wrap_scratch_max(&rumor, &opts) + 1000;
 
 #define REJECT(call, want)                                                                      \
     do {                                                                                        \
@@ -175,21 +175,21 @@ void test_wrap_rejects(void **state)
 
     /* randomness out of range */
     rnd.seal_backdate = SC_NIP59_MAX_BACKDATE + 1;
-    REJECT(sc_nip59_wrap_with(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
+    REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
                               &author, rpub, &opts, &rnd),
            SC_ERR_ARG);
     rnd.seal_backdate = 0;
     rnd.wrap_backdate = SC_NIP59_MAX_BACKDATE + 1;
-    REJECT(sc_nip59_wrap_with(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
+    REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
                               &author, rpub, &opts, &rnd),
            SC_ERR_ARG);
     rnd.wrap_backdate = SC_NIP59_MAX_BACKDATE;
     memset(rnd.wrap_seckey, 0xff, 32); /* above the group order */
-    REJECT(sc_nip59_wrap_with(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
+    REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
                               &author, rpub, &opts, &rnd),
            SC_ERR_INVALID_KEY);
     memset(rnd.wrap_seckey, 0, 32);
-    REJECT(sc_nip59_wrap_with(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
+    REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
                               &author, rpub, &opts, &rnd),
            SC_ERR_INVALID_KEY);
     memset(rnd.wrap_seckey, 0x33, 32);
@@ -197,12 +197,12 @@ void test_wrap_rejects(void **state)
     /* a recipient that is not on the curve (x >= p): the scratch is wiped, out untouched */
     memset(bad_pub, 0xff, 32);
     bufs_init(&b, need, scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap,
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap,
                                         &rumor, &author, bad_pub, &opts, &rnd),
                      SC_ERR_INVALID_KEY);
     assert_int_equal(b.len, 0);
     assert_int_equal((uint8_t)b.out[0], 0xee);
-    assert_true(vt_all_zero(b.scratch, sc_nip59_wrap_scratch_len(&rumor, &opts)));
+    assert_true(vt_all_zero(b.scratch, sc_nip59_wrap_scratch_max(&rumor, &opts)));
     free(b.out);
     free(b.scratch);
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, NULL, 0, &b.len, NULL, 0, &rumor, &author, bad_pub,
@@ -251,8 +251,8 @@ void test_wrap_rejects(void **state)
         free(out);
     }
 #undef REJECT
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
 }
 
 void test_wrap_rng(void **state)
@@ -274,8 +274,8 @@ void test_wrap_rng(void **state)
     gw_rumor(env, &rumor, buf, sizeof buf, apub, 14, 1700000000, "scripted", 8, NULL);
     memset(&opts, 0, sizeof opts);
     opts.now = NOW;
-    need = sc_nip59_wrap_len(&rumor, &opts);
-    scap = sc_nip59_wrap_scratch_len(&rumor, &opts);
+    need = sc_nip59_wrap_max(&rumor, &opts);
+    scap = sc_nip59_wrap_scratch_max(&rumor, &opts);
     gw_ctx_scripted(env, &ctx);
 
     /* the draws, in order: an invalid key (redrawn), the key, the two nonces, the two aux
@@ -347,9 +347,9 @@ void test_wrap_rng(void **state)
     assert_int_equal(gw_rng_calls(), calls);
     gw_rng_fail(0);
     sc_ctx_clear(&ctx);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
-    sc_identity_erase(&one);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
+    sc_identity_clear(&one);
 }
 
 void test_args(void **state)
@@ -374,11 +374,11 @@ void test_args(void **state)
     memset(&erased, 0, sizeof erased);
 
     /* size functions */
-    assert_int_equal(sc_nip59_wrap_len(vt_null(), NULL), 0);
-    assert_int_equal(sc_nip59_wrap_scratch_len(vt_null(), NULL), 0);
-    assert_int_equal(sc_nip59_unwrap_arena_bound((size_t)-1), (size_t)-1);
-    assert_true(sc_nip59_unwrap_arena_bound(0) > 0);
-    assert_true(sc_nip59_unwrap_arena_bound(1000) >= sc_event_parse_arena_bound(1000) + 750);
+    assert_int_equal(sc_nip59_wrap_max(vt_null(), NULL), 0);
+    assert_int_equal(sc_nip59_wrap_scratch_max(vt_null(), NULL), 0);
+    assert_int_equal(sc_nip59_unwrap_arena_max((size_t)-1), (size_t)-1);
+    assert_true(sc_nip59_unwrap_arena_max(0) > 0);
+    assert_true(sc_nip59_unwrap_arena_max(1000) >= sc_event_parse_arena_max(1000) + 750);
 
     /* wrap and wrap_with */
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, sizeof out, vt_null(), scratch,
@@ -397,10 +397,10 @@ void test_args(void **state)
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, sizeof out, &len, scratch, sizeof scratch,
                                    &rumor, &author, vt_null(), NULL),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with(&env->ctx, out, sizeof out, &len, scratch,
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, sizeof out, &len, scratch,
                                         sizeof scratch, &rumor, &author, rpub, NULL, vt_null()),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with(&env->ctx, out, sizeof out, vt_null(), scratch,
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, sizeof out, vt_null(), scratch,
                                         sizeof scratch, &rumor, &author, rpub, NULL, &rnd),
                      SC_ERR_ARG);
     /* NULL buffers with a capacity that would suffice */
@@ -414,11 +414,11 @@ void test_args(void **state)
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, sizeof out, &len, scratch, sizeof scratch,
                                    &rumor, &erased, rpub, NULL),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with(&cleared, out, sizeof out, &len, scratch, sizeof scratch,
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&cleared, out, sizeof out, &len, scratch, sizeof scratch,
                                         &rumor, &author, rpub, NULL, &rnd),
                      SC_ERR_STATE);
     /* scratch too small: *out_len is the need for out */
-    VT_ASSERT_STATUS(sc_nip59_wrap_with(&env->ctx, out, sizeof out, &len, scratch,
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, sizeof out, &len, scratch,
                                         sizeof scratch, &rumor, &author, rpub, NULL, &rnd),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_true(len > sizeof out);
@@ -458,6 +458,6 @@ void test_args(void **state)
     VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, NULL, arena, sizeof arena, &len, NULL, 0,
                                      &recipient),
                      SC_ERR_JSON);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
 }

@@ -124,10 +124,10 @@ static void cast_init(gw_env *env, cast *c)
 
 static void cast_clear(cast *c)
 {
-    sc_identity_erase(&c->alice);
-    sc_identity_erase(&c->bob);
-    sc_identity_erase(&c->carol);
-    sc_identity_erase(&c->one);
+    sc_identity_clear(&c->alice);
+    sc_identity_clear(&c->bob);
+    sc_identity_clear(&c->carol);
+    sc_identity_clear(&c->one);
 }
 
 /* The rumor JSON of mode, malloc'd. */
@@ -166,9 +166,9 @@ static char *rumor_text(gw_env *env, cast *c, int mode, size_t pad, size_t *len)
     if (mode == R_NO_ID) {
         ev.flags &= ~(unsigned)SC_EVENT_HAS_ID;
     }
-    *len = sc_event_json_len(&ev, SC_JSON_OBJECT);
+    *len = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
     out = (char *)vt_alloc(*len + 16);
-    VT_ASSERT_STATUS(sc_event_to_json(out, *len, &n, &ev, SC_JSON_OBJECT), SC_OK);
+    VT_ASSERT_STATUS(sc_event_to_json(out, *len, &n, &ev, SC_EVENT_JSON_OBJECT), SC_OK);
     if (mode == R_NO_PUBKEY) {
         /* {"id":"<64>","pubkey":"<64>",... -> {"id":"<64>",... */
         const char *p = strstr(out, "\"pubkey\":");

@@ -57,7 +57,7 @@ static int check_trip(gw_env *env, const trip *t, const char *wrap, size_t len,
     char p_hex[65], exp_dec[24], *rumor_json;
     const char *p_tag[] = {"p", p_hex, NULL, NULL}, *e_tag[] = {"expiration", exp_dec, NULL};
     uint8_t *arena = NULL;
-    size_t used = 0, rlen = sc_event_json_len(t->rumor, SC_JSON_OBJECT), n = 0, i, w_tags;
+    size_t used = 0, rlen = sc_event_to_json_len(t->rumor, SC_EVENT_JSON_OBJECT), n = 0, i, w_tags;
     int64_t exp = t->opts != NULL ? t->opts->expiration : 0;
     sc_nip59_info info;
     sc_event got;
@@ -77,7 +77,7 @@ static int check_trip(gw_env *env, const trip *t, const char *wrap, size_t len,
         p_tag[2] = relay; /* relays here have no U+0000 */
     }
     rumor_json = (char *)vt_alloc(rlen);
-    VT_ASSERT_STATUS(sc_event_to_json(rumor_json, rlen, &n, t->rumor, SC_JSON_OBJECT), SC_OK);
+    VT_ASSERT_STATUS(sc_event_to_json(rumor_json, rlen, &n, t->rumor, SC_EVENT_JSON_OBJECT), SC_OK);
     st = gw_unwrap(env, wrap, len, me, &got, &info, &arena, &used);
     gw_open(env, wrap, len, me, &o);
     w_tags = 1 + (exp > 0);
@@ -109,14 +109,14 @@ static int check_trip(gw_env *env, const trip *t, const char *wrap, size_t len,
         snprintf(err, cap, "seal tags are not %s", exp > 0 ? "[expiration]" : "[]");
     } else if (o.rumor_len != rlen || memcmp(o.rumor_json, rumor_json, rlen) != 0) {
         snprintf(err, cap, "the sealed text is not the rumor's JSON object");
-    } else if (len > sc_nip59_wrap_len(t->rumor, t->opts)) {
-        snprintf(err, cap, "wrap of %zu bytes over sc_nip59_wrap_len %zu", len,
-                 sc_nip59_wrap_len(t->rumor, t->opts));
+    } else if (len > sc_nip59_wrap_max(t->rumor, t->opts)) {
+        snprintf(err, cap, "wrap of %zu bytes over sc_nip59_wrap_max %zu", len,
+                 sc_nip59_wrap_max(t->rumor, t->opts));
     } else {
         ok = 1;
     }
     if (arena != NULL) {
-        sc_memzero(arena, used);
+        sc_mem_wipe(arena, used);
     }
     free(arena);
     free((void *)p_tag[2]);
@@ -150,7 +150,7 @@ static void random_rumor(gw_env *env, sc_event *ev, uint8_t *buf, size_t cap, ch
         }
         sc_event_builder_tag(&b, items, n_items);
     }
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, ev, author), SC_OK);
 }
 
@@ -179,8 +179,8 @@ void test_round_random(void **state)
 
         VT_ASSERT_STATUS(sc_identity_generate(&env->ctx, &author), SC_OK);
         VT_ASSERT_STATUS(sc_identity_generate(&env->ctx, &recipient), SC_OK);
-        VT_ASSERT_STATUS(sc_identity_pubkey(&author, apub), SC_OK);
-        VT_ASSERT_STATUS(sc_identity_pubkey(&recipient, rpub), SC_OK);
+        VT_ASSERT_STATUS(sc_identity_pubkey(apub, &author), SC_OK);
+        VT_ASSERT_STATUS(sc_identity_pubkey(rpub, &recipient), SC_OK);
         clen = k == 0 ? 0 : k == 1 ? 1 : k < 10 ? vt_rand_below(200) : vt_rand_below(40001);
         random_rumor(env, &rumor, buf, buf_cap, txt, txt_cap, apub, clen);
         memset(&opts, 0, sizeof opts);
@@ -196,7 +196,7 @@ void test_round_random(void **state)
             opts.expiration = opts.now + (int64_t)vt_rand_below(10000000);
         }
         /* escapes can push a 40 KB content's JSON past the 40960 bytes u16 receivers read */
-        opts.allow_extended = sc_event_json_len(&rumor, SC_JSON_OBJECT) > 40960;
+        opts.allow_extended = sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT) > 40960;
         extended += (size_t)opts.allow_extended;
         wrap = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
         t.rumor = &rumor;
@@ -211,8 +211,8 @@ void test_round_random(void **state)
             vt_case_pass(&r);
         }
         free(wrap);
-        sc_identity_erase(&author);
-        sc_identity_erase(&recipient);
+        sc_identity_clear(&author);
+        sc_identity_clear(&recipient);
     }
     free(txt);
     free(buf);
@@ -291,8 +291,8 @@ void test_round_options(void **state)
         }
         free(wrap);
     }
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
     vt_report_finish(&r, sizeof cases / sizeof cases[0] + 1);
 }
 
@@ -356,8 +356,8 @@ void test_round_fresh(void **state)
     free(a2);
     free(w1);
     free(w2);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
 }
 
 void test_round_clock(void **state)
@@ -393,8 +393,8 @@ void test_round_clock(void **state)
     assert_true(o.seal.created_at >= 0 && o.seal.created_at <= 1);
     gw_opened_free(&o);
     free(w);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
 }
 
 void test_round_extended(void **state)
@@ -415,8 +415,8 @@ void test_round_extended(void **state)
     gw_rumor(env, &rumor, buf, clen + 256, apub, 14, 1700000000, content, clen, NULL);
     memset(&opts, 0, sizeof opts);
     opts.now = NOW;
-    need = sc_nip59_wrap_len(&rumor, &opts);
-    scap = sc_nip59_wrap_scratch_len(&rumor, &opts);
+    need = sc_nip59_wrap_max(&rumor, &opts);
+    scap = sc_nip59_wrap_scratch_max(&rumor, &opts);
     out = (char *)vt_alloc(need);
     scratch = vt_alloc(scap);
     /* refused by default, before the buffers are looked at */
@@ -439,6 +439,6 @@ void test_round_extended(void **state)
     free(scratch);
     free(content);
     free(buf);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
 }

@@ -1,5 +1,5 @@
 /* Sizes and buffers: the size functions against the real needs, SC_ERR_BUFFER_TOO_SMALL
- * semantics of wrap and unwrap, the u16 policy boundary, and sc_nip59_unwrap_arena_bound
+ * semantics of wrap and unwrap, the u16 policy boundary, and sc_nip59_unwrap_arena_max
  * against the densest layers that can be built (rumor, seal or wrap made of empty tags). Every
  * buffer is an exact-size heap block, so ASan and valgrind catch a write past a need. */
 #include "test_nip59.h"
@@ -50,7 +50,7 @@ static int all_are(const uint8_t *p, size_t n, uint8_t c)
 static int exact_case(gw_env *env, const sc_event *rumor, const sc_identity *author,
                       const uint8_t *rpub, const sc_nip59_opts *opts, char *err, size_t cap)
 {
-    size_t need = sc_nip59_wrap_len(rumor, opts), scap = sc_nip59_wrap_scratch_len(rumor, opts);
+    size_t need = sc_nip59_wrap_max(rumor, opts), scap = sc_nip59_wrap_scratch_max(rumor, opts);
     char *out = (char *)vt_alloc(need);
     uint8_t *scratch = vt_alloc(scap);
     size_t len = 0;
@@ -61,19 +61,19 @@ static int exact_case(gw_env *env, const sc_event *rumor, const sc_identity *aut
     fixed_rand(&rnd);
     memset(out, 0xee, need);
     memset(scratch, 0xee, scap);
-    if ((st = sc_nip59_wrap_with(&env->ctx, out, need, &len, scratch, scap - 1, rumor, author,
+    if ((st = sc_nip59_wrap_with_rand(&env->ctx, out, need, &len, scratch, scap - 1, rumor, author,
                                  rpub, opts, &rnd)) != SC_ERR_BUFFER_TOO_SMALL ||
         len != need) {
         snprintf(err, cap, "scratch one short: %s, out_len %zu (need %zu)", sc_status_name(st),
                  len, need);
-    } else if ((st = sc_nip59_wrap_with(&env->ctx, out, need - 1, &len, scratch, scap, rumor,
+    } else if ((st = sc_nip59_wrap_with_rand(&env->ctx, out, need - 1, &len, scratch, scap, rumor,
                                         author, rpub, opts, &rnd)) != SC_ERR_BUFFER_TOO_SMALL ||
                len != need) {
         snprintf(err, cap, "out one short: %s, out_len %zu (need %zu)", sc_status_name(st), len,
                  need);
     } else if (!all_are((uint8_t *)out, need, 0xee) || !all_are(scratch, scap, 0xee)) {
         snprintf(err, cap, "a refused call wrote to out or scratch");
-    } else if ((st = sc_nip59_wrap_with(&env->ctx, out, need, &len, scratch, scap, rumor, author,
+    } else if ((st = sc_nip59_wrap_with_rand(&env->ctx, out, need, &len, scratch, scap, rumor, author,
                                         rpub, opts, &rnd)) != SC_OK ||
                len != need) {
         snprintf(err, cap, "exact capacities: %s, %zu bytes of %zu", sc_status_name(st), len,
@@ -128,25 +128,25 @@ void test_sizes_exact(void **state)
     /* with the clock (now = 0) the size functions bound every timestamp by INT64_MAX */
     ascii_rumor(env, &rumor, &buf, apub, 100);
     memset(&opts, 0, sizeof opts);
-    assert_true(sc_nip59_wrap_len(&rumor, &opts) >= sc_nip59_wrap_len(&rumor, NULL));
+    assert_true(sc_nip59_wrap_max(&rumor, &opts) >= sc_nip59_wrap_max(&rumor, NULL));
     opts.now = NOW;
-    assert_int_equal(sc_nip59_wrap_len(&rumor, NULL) - sc_nip59_wrap_len(&rumor, &opts), 9);
-    assert_true(sc_nip59_wrap_scratch_len(&rumor, NULL) >=
-                sc_nip59_wrap_scratch_len(&rumor, &opts) + 9);
+    assert_int_equal(sc_nip59_wrap_max(&rumor, NULL) - sc_nip59_wrap_max(&rumor, &opts), 9);
+    assert_true(sc_nip59_wrap_scratch_max(&rumor, NULL) >=
+                sc_nip59_wrap_scratch_max(&rumor, &opts) + 9);
     /* invalid rumors or options have no size */
     opts.ephemeral = 2;
-    assert_int_equal(sc_nip59_wrap_len(&rumor, &opts), 0);
-    assert_int_equal(sc_nip59_wrap_scratch_len(&rumor, &opts), 0);
+    assert_int_equal(sc_nip59_wrap_max(&rumor, &opts), 0);
+    assert_int_equal(sc_nip59_wrap_scratch_max(&rumor, &opts), 0);
     opts.ephemeral = 0;
     opts.relay = "\xff";
     opts.relay_len = 1;
-    assert_int_equal(sc_nip59_wrap_len(&rumor, &opts), 0);
+    assert_int_equal(sc_nip59_wrap_max(&rumor, &opts), 0);
     rumor.flags |= SC_EVENT_HAS_SIG;
-    assert_int_equal(sc_nip59_wrap_len(&rumor, NULL), 0);
-    assert_int_equal(sc_nip59_wrap_scratch_len(&rumor, NULL), 0);
+    assert_int_equal(sc_nip59_wrap_max(&rumor, NULL), 0);
+    assert_int_equal(sc_nip59_wrap_scratch_max(&rumor, NULL), 0);
     free(buf);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
     vt_report_finish(&r, 3 * sizeof lens / sizeof lens[0]);
 }
 
@@ -165,7 +165,7 @@ void test_policy_boundary(void **state)
     gw_key(env, &author, apub, 0x71);
     gw_key(env, &recipient, rpub, 0x72);
     ascii_rumor(env, &rumor, &buf, apub, 0);
-    base = sc_event_json_len(&rumor, SC_JSON_OBJECT);
+    base = sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT);
     free(buf);
     memset(&opts, 0, sizeof opts);
     opts.now = NOW;
@@ -173,7 +173,7 @@ void test_policy_boundary(void **state)
 
     /* a 40960-byte rumor JSON is the largest whose seal JSON stays below 65536 bytes */
     ascii_rumor(env, &rumor, &buf, apub, 40960 - base);
-    assert_int_equal(sc_event_json_len(&rumor, SC_JSON_OBJECT), 40960);
+    assert_int_equal(sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT), 40960);
     w = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
     VT_ASSERT_STATUS(gw_unwrap(env, w, len, &recipient, &got, &info, &arena, &used), SC_OK);
     gw_assert_same(&got, &rumor);
@@ -183,8 +183,8 @@ void test_policy_boundary(void **state)
 
     /* one byte more: refused, whatever the buffers */
     ascii_rumor(env, &rumor, &buf, apub, 40961 - base);
-    need = sc_nip59_wrap_len(&rumor, &opts);
-    scap = sc_nip59_wrap_scratch_len(&rumor, &opts);
+    need = sc_nip59_wrap_max(&rumor, &opts);
+    scap = sc_nip59_wrap_scratch_max(&rumor, &opts);
     out = (char *)vt_alloc(need);
     scratch = vt_alloc(scap);
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author,
@@ -203,8 +203,8 @@ void test_policy_boundary(void **state)
     free(arena);
     free(w);
     free(buf);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
 }
 
 /* Unwraps json into an exact-size arena of `cap` bytes at offset `off` of a heap block. */
@@ -227,7 +227,7 @@ static sc_status unwrap_cap(gw_env *env, const char *json, size_t len, const sc_
  * step's regions only grow with the capacity's shortfall). */
 static size_t min_arena(gw_env *env, const char *json, size_t len, const sc_identity *me)
 {
-    size_t lo = 0, hi = sc_nip59_unwrap_arena_bound(len), used = 0;
+    size_t lo = 0, hi = sc_nip59_unwrap_arena_max(len), used = 0;
     sc_event got;
 
     VT_ASSERT_STATUS(unwrap_cap(env, json, len, me, hi, 0, &used, &got), SC_OK);
@@ -257,7 +257,7 @@ static void dense_rumor(gw_env *env, sc_event *ev, uint8_t **buf, const uint8_t 
     for (i = 0; i < n; i++) {
         sc_event_builder_tag(&b, &empty, 1);
     }
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, ev, author), SC_OK);
 }
 
@@ -299,7 +299,7 @@ void test_arena_bound_dense(void **state)
     dense_rumor(env, &rumor, &buf, apub, 8000);
     w = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
     for (off = 0; off < 8; off++) {
-        size_t cap = sc_nip59_unwrap_arena_bound(len);
+        size_t cap = sc_nip59_unwrap_arena_max(len);
 
         if (unwrap_cap(env, w, len, &recipient, cap, off, &used, &got) != SC_OK) {
             vt_case_fail(&r, "dense rumor, arena offset %zu: the bound is too small", off);
@@ -309,14 +309,14 @@ void test_arena_bound_dense(void **state)
     }
     n_min = min_arena(env, w, len, &recipient);
     printf("[%s] dense rumor: wrap %zu bytes, bound %zu, least arena %zu\n", env->backend, len,
-           sc_nip59_unwrap_arena_bound(len), n_min);
+           sc_nip59_unwrap_arena_max(len), n_min);
     free(w);
 
     /* the same rumor sealed and wrapped by hand, with 30000 empty tags on the seal and 60000
      * on the wrap: the outer layers dominate the arena */
-    rlen = sc_event_json_len(&rumor, SC_JSON_OBJECT);
+    rlen = sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT);
     rjson = (char *)vt_alloc(rlen);
-    VT_ASSERT_STATUS(sc_event_to_json(rjson, rlen, &used, &rumor, SC_JSON_OBJECT), SC_OK);
+    VT_ASSERT_STATUS(sc_event_to_json(rjson, rlen, &used, &rumor, SC_EVENT_JSON_OBJECT), SC_OK);
     many = empty_tags(60000);
     seal = gw_layer(env, rjson, rlen, &author, rpub, 13, NOW, many, 30000, 0, &slen);
     w = gw_layer(env, seal, slen, &one, rpub, 1059, NOW, many, 60000, 0, &len);
@@ -358,9 +358,9 @@ void test_arena_bound_dense(void **state)
     free(arena);
     free(w);
     free(buf);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
-    sc_identity_erase(&one);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
+    sc_identity_clear(&one);
     vt_report_finish(&r, 11);
 }
 
@@ -382,7 +382,7 @@ void test_arena_need(void **state)
     /* an ordinary message: asking with no arena gives the bound, and the bound works */
     ascii_rumor(env, &rumor, &buf, apub, 300);
     w = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
-    bound = sc_nip59_unwrap_arena_bound(len);
+    bound = sc_nip59_unwrap_arena_max(len);
     VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, NULL, NULL, 0, &used, w, len, &recipient),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(used, bound);
@@ -412,7 +412,7 @@ void test_arena_need(void **state)
     assert_true(used >= 6000 * (sizeof(sc_tag) + sizeof(sc_str)));
 
     /* the arena may not overlap the wrap text; right after it (any alignment) is fine */
-    bound = sc_nip59_unwrap_arena_bound(len);
+    bound = sc_nip59_unwrap_arena_max(len);
     block = vt_alloc(len + bound);
     memcpy(block, w, len);
     VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, NULL, block + len / 2, bound, &used,
@@ -424,6 +424,6 @@ void test_arena_need(void **state)
     free(block);
     free(w);
     free(buf);
-    sc_identity_erase(&author);
-    sc_identity_erase(&recipient);
+    sc_identity_clear(&author);
+    sc_identity_clear(&recipient);
 }

@@ -5,7 +5,7 @@
  * of its payloads, but not the BIP-340 aux values, and its rumor and seal JSON use another key
  * order than sc_event_to_json: a byte-identical rebuild is impossible. So the rebuild compares
  * layer by layer: NIP-44 reproduces both published payloads exactly from the published
- * plaintexts, and sc_nip59_wrap_with given the example's key, nonces and times produces a wrap
+ * plaintexts, and sc_nip59_wrap_with_rand given the example's key, nonces and times produces a wrap
  * whose every comparable field (one-time pubkey, timestamps, kinds, tags, nonces, rumor)
  * equals the example's. */
 #include "test_nip59.h"
@@ -88,7 +88,7 @@ void test_spec_unwrap(void **state)
     assert_int_equal(info.wrap_kind, 1059);
     assert_int_equal(info.wrap_created_at, field_long(wrap, "created_at"));
     assert_int_equal(info.seal_created_at, field_long(seal, "created_at"));
-    sc_memzero(arena, used);
+    sc_mem_wipe(arena, used);
     free(arena);
     vt_case_pass(&r);
 
@@ -103,12 +103,12 @@ void test_spec_unwrap(void **state)
     /* the recipient named by the p tag is the recipient key's public key */
     gw_json32(keys, "recipient_sec", sec);
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, &me, sec), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(&me, pub), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub, &me), SC_OK);
     gw_json32(keys, "recipient_pub", want);
     assert_memory_equal(pub, want, 32);
     vt_case_pass(&r);
 
-    sc_identity_erase(&me);
+    sc_identity_clear(&me);
     free(spec_arena);
     free(plain_arena);
     free(wtext);
@@ -145,12 +145,12 @@ void test_spec_conversation_keys(void **state)
         gw_json32(keys, own[i][0], sec);
         gw_json32(keys, own[i][1], want);
         if (sc_identity_import(&env->ctx, &id, sec) != SC_OK ||
-            sc_identity_pubkey(&id, pub) != SC_OK || memcmp(pub, want, 32) != 0) {
+            sc_identity_pubkey(pub, &id) != SC_OK || memcmp(pub, want, 32) != 0) {
             vt_case_fail(&r, "%s does not give %s", own[i][0], own[i][1]);
         } else {
             vt_case_pass(&r);
         }
-        sc_identity_erase(&id);
+        sc_identity_clear(&id);
     }
     for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         gw_json32(keys, pairs[i][0], sec);
@@ -188,14 +188,14 @@ static int layer_case(gw_env *env, const cJSON *root, const char *layer, const c
     gw_json32(cJSON_GetObjectItemCaseSensitive(root, "conversation_keys"), ck_key, ck);
     gw_payload_nonce(payload, plen, nonce);
     out = (char *)vt_alloc(plen);
-    dec = vt_alloc(sc_nip44_decrypt_cap(plen));
-    ok = sc_nip44_encrypt_with_nonce(&env->ctx, out, plen, &n, ck, nonce, (const uint8_t *)plain,
+    dec = vt_alloc(sc_nip44_decrypt_max(plen));
+    ok = sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &n, ck, nonce, (const uint8_t *)plain,
                                      len, 0) == SC_OK &&
          n == plen && memcmp(out, payload, plen) == 0;
     if (!ok) {
         snprintf(err, cap, "%s: NIP-44 of %s differs from the published content", layer,
                  plain_key);
-    } else if (sc_nip44_decrypt(&env->ctx, dec, sc_nip44_decrypt_cap(plen), &dlen, ck, payload,
+    } else if (sc_nip44_decrypt(&env->ctx, dec, sc_nip44_decrypt_max(plen), &dlen, ck, payload,
                                 plen, 0) != SC_OK ||
                dlen != len || memcmp(dec, plain, len) != 0) {
         snprintf(err, cap, "%s: the published content does not decrypt to %s", layer,
@@ -299,12 +299,12 @@ void test_spec_rebuild(void **state)
     rnd.seal_backdate = (uint32_t)(opts.now - field_long(seal, "created_at"));
     rnd.wrap_backdate = 0;
 
-    cap = sc_nip59_wrap_len(&rumor, &opts);
-    scap = sc_nip59_wrap_scratch_len(&rumor, &opts);
+    cap = sc_nip59_wrap_max(&rumor, &opts);
+    scap = sc_nip59_wrap_scratch_max(&rumor, &opts);
     out = (char *)vt_alloc(cap);
     again = (char *)vt_alloc(cap);
     scratch = vt_alloc(scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with(&env->ctx, out, cap, &out_len, scratch, scap, &rumor,
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, cap, &out_len, scratch, scap, &rumor,
                                         &author, recipient, &opts, &rnd),
                      SC_OK);
     assert_true(vt_all_zero(scratch, scap));
@@ -352,7 +352,7 @@ void test_spec_rebuild(void **state)
 
     /* sc_nip59_unwrap opens it; wrap_with is deterministic */
     VT_ASSERT_STATUS(gw_unwrap(env, out, out_len, &me, &got, &info, &arena, &used), SC_OK);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with(&env->ctx, again, cap, &again_len, scratch, scap, &rumor,
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, again, cap, &again_len, scratch, scap, &rumor,
                                         &author, recipient, &opts, &rnd),
                      SC_OK);
     if (!gw_same(&got, &rumor, why, sizeof why) || again_len != out_len ||
@@ -363,8 +363,8 @@ void test_spec_rebuild(void **state)
         vt_case_pass(&r);
     }
     free(arena);
-    sc_identity_erase(&author);
-    sc_identity_erase(&me);
+    sc_identity_clear(&author);
+    sc_identity_clear(&me);
     free(out);
     free(again);
     free(scratch);

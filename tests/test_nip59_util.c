@@ -61,7 +61,7 @@ void gw_key(gw_env *env, sc_identity *id, uint8_t pub[32], uint8_t seed)
 
     memset(sec, seed, sizeof sec);
     VT_ASSERT_STATUS(sc_identity_import(&env->ctx, id, sec), SC_OK);
-    VT_ASSERT_STATUS(sc_identity_pubkey(id, pub), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_pubkey(pub, id), SC_OK);
 }
 
 void gw_rumor(gw_env *env, sc_event *ev, void *buf, size_t cap, const uint8_t author[32],
@@ -85,14 +85,14 @@ void gw_rumor(gw_env *env, sc_event *ev, void *buf, size_t cap, const uint8_t au
         sc_event_builder_tag(&b, items, n);
         tags++;
     }
-    VT_ASSERT_STATUS(sc_event_builder_finish(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, ev, author), SC_OK);
 }
 
 char *gw_wrap(gw_env *env, const sc_event *rumor, const sc_identity *author,
               const uint8_t recipient[32], const sc_nip59_opts *opts, size_t *len)
 {
-    size_t need = sc_nip59_wrap_len(rumor, opts), scap = sc_nip59_wrap_scratch_len(rumor, opts);
+    size_t need = sc_nip59_wrap_max(rumor, opts), scap = sc_nip59_wrap_scratch_max(rumor, opts);
     char *out = (char *)vt_alloc(need);
     uint8_t *scratch = vt_alloc(scap);
 
@@ -112,7 +112,7 @@ char *gw_wrap(gw_env *env, const sc_event *rumor, const sc_identity *author,
 sc_status gw_unwrap(gw_env *env, const char *json, size_t len, const sc_identity *me,
                     sc_event *rumor, sc_nip59_info *info, uint8_t **arena, size_t *used)
 {
-    size_t cap = sc_nip59_unwrap_arena_bound(len);
+    size_t cap = sc_nip59_unwrap_arena_max(len);
     char *copy = (char *)vt_alloc(len);
     uint8_t *a = vt_alloc(cap);
     sc_status st;
@@ -148,12 +148,12 @@ char *gw_layer(gw_env *env, const char *inner, size_t inner_len, const sc_identi
                const uint8_t to[32], uint32_t kind, int64_t created_at, const sc_tag *tags,
                size_t n_tags, unsigned tamper, size_t *len)
 {
-    size_t plen = sc_nip44_payload_len(inner_len), n = 0;
+    size_t plen = sc_nip44_encrypt_len(inner_len), n = 0;
     char *payload = (char *)vt_alloc(plen), *json;
     uint8_t sec[32], ck[32];
     sc_event ev;
 
-    VT_ASSERT_STATUS(sc_identity_seckey(signer, sec), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_seckey(sec, signer), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_conversation_key(&env->ctx, ck, sec, to), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, payload, plen, &n, ck, (const uint8_t *)inner,
                                       inner_len, SC_NIP44_EXTENDED),
@@ -178,9 +178,9 @@ char *gw_layer(gw_env *env, const char *inner, size_t inner_len, const sc_identi
     if (tamper & GW_NO_SIG) {
         ev.flags &= ~(unsigned)SC_EVENT_HAS_SIG;
     }
-    *len = sc_event_json_len(&ev, SC_JSON_OBJECT);
+    *len = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
     json = (char *)vt_alloc(*len);
-    VT_ASSERT_STATUS(sc_event_to_json(json, *len, &n, &ev, SC_JSON_OBJECT), SC_OK);
+    VT_ASSERT_STATUS(sc_event_to_json(json, *len, &n, &ev, SC_EVENT_JSON_OBJECT), SC_OK);
     free(payload);
     return json;
 }
@@ -191,10 +191,10 @@ char *gw_layer(gw_env *env, const char *inner, size_t inner_len, const sc_identi
 static char *open_payload(gw_env *env, const sc_identity *me, const uint8_t peer[32],
                           const sc_str *payload, size_t *len)
 {
-    size_t cap = sc_nip44_decrypt_cap(payload->len);
+    size_t cap = sc_nip44_decrypt_max(payload->len);
     uint8_t sec[32], ck[32], *out = vt_alloc(cap);
 
-    VT_ASSERT_STATUS(sc_identity_seckey(me, sec), SC_OK);
+    VT_ASSERT_STATUS(sc_identity_seckey(sec, me), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_conversation_key(&env->ctx, ck, sec, peer), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_decrypt(&env->ctx, out, cap, len, ck, payload->ptr, payload->len,
                                       payload->len),
@@ -205,7 +205,7 @@ static char *open_payload(gw_env *env, const sc_identity *me, const uint8_t peer
 /* Parses json into a malloc'd arena of exactly the need. */
 static uint8_t *parse_new(sc_event *ev, const char *json, size_t len, unsigned require)
 {
-    sc_parse_opts po;
+    sc_event_parse_opts po;
     size_t need = 0, used = 0;
     uint8_t *arena;
     sc_status st;
@@ -271,7 +271,7 @@ uint8_t *gw_parse(sc_event *ev, const char *json, size_t len)
 
 void gw_payload_nonce(const char *payload, size_t len, uint8_t nonce[32])
 {
-    size_t cap = sc_base64_decoded_max(len), n = 0;
+    size_t cap = sc_base64_decode_max(len), n = 0;
     uint8_t *raw = vt_alloc(cap);
 
     VT_ASSERT_STATUS(sc_base64_decode(raw, cap, &n, payload, len), SC_OK);
@@ -328,7 +328,7 @@ void gw_ctx_scripted(gw_env *env, sc_ctx *ctx)
     rng_bytes = NULL;
     rng_left = 0;
     rng_failing = 0;
-    VT_ASSERT_STATUS(sc_ctx_init_with(ctx, &rng_table), SC_OK);
+    VT_ASSERT_STATUS(sc_ctx_init_table(ctx, &rng_table), SC_OK);
     rng_count = 0;
 }
 

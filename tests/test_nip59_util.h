@@ -56,7 +56,7 @@ char *gw_wrap(gw_env *env, const sc_event *rumor, const sc_identity *author,
               const uint8_t recipient[32], const sc_nip59_opts *opts, size_t *len);
 
 /* sc_nip59_unwrap of an exact-size heap copy of json into a heap arena of exactly
- * sc_nip59_unwrap_arena_bound(len) bytes, filled with 0xa5 first. *arena (malloc'd, the
+ * sc_nip59_unwrap_arena_max(len) bytes, filled with 0xa5 first. *arena (malloc'd, the
  * caller frees) holds the rumor on success; *used is the arena use. On failure it checks that
  * rumor and info are zero, *used is 0 (but for SC_ERR_BUFFER_TOO_SMALL) and the arena holds
  * only 0 and 0xa5. */

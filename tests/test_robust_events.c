@@ -166,7 +166,7 @@ static int event_is_zero(const sc_event *ev)
 /* Writes the canonical (or object) text of ev into a malloc'd buffer; NULL on failure. */
 static char *to_json(const sc_event *ev, unsigned flags, size_t *len)
 {
-    size_t need = sc_event_json_len(ev, flags), got = 0;
+    size_t need = sc_event_to_json_len(ev, flags), got = 0;
     char *out;
 
     if (need == 0) {
@@ -183,7 +183,7 @@ static char *to_json(const sc_event *ev, unsigned flags, size_t *len)
 
 /* Parses into an arena of exactly the size the library asks for (ASan sees any overrun). */
 static sc_status parse_exact(sc_event *ev, void **arena, const uint8_t *in, size_t len,
-                             const sc_parse_opts *opts)
+                             const sc_event_parse_opts *opts)
 {
     size_t need = 0, used = 0;
     sc_status st = sc_event_parse(ev, NULL, 0, &need, (const char *)in, len, opts);
@@ -201,7 +201,7 @@ static sc_status parse_exact(sc_event *ev, void **arena, const uint8_t *in, size
 }
 
 static void check_event_input(rb_env *env, rb_stats *s, unsigned long iter, const uint8_t *in,
-                              size_t len, int must_be_valid, const sc_parse_opts *opts)
+                              size_t len, int must_be_valid, const sc_event_parse_opts *opts)
 {
     sc_event ev, ev2;
     void *arena = NULL, *arena2 = NULL;
@@ -237,14 +237,14 @@ static void check_event_input(rb_env *env, rb_stats *s, unsigned long iter, cons
         goto out;
     }
     /* Round trip: our object form re-parses to the same fields and canonical text. */
-    canon = to_json(&ev, SC_JSON_CANONICAL, &canon_len);
-    obj = to_json(&ev, SC_JSON_OBJECT, &obj_len);
+    canon = to_json(&ev, SC_EVENT_JSON_CANONICAL, &canon_len);
+    obj = to_json(&ev, SC_EVENT_JSON_OBJECT, &obj_len);
     if (canon == NULL || obj == NULL) {
         rb_report(s, iter, in, len, "a parsed event cannot be serialised");
         goto out;
     }
     st = parse_exact(&ev2, &arena2, (const uint8_t *)obj, obj_len, NULL);
-    canon2 = st == SC_OK ? to_json(&ev2, SC_JSON_CANONICAL, &canon2_len) : NULL;
+    canon2 = st == SC_OK ? to_json(&ev2, SC_EVENT_JSON_CANONICAL, &canon2_len) : NULL;
     if (canon2 == NULL || canon2_len != canon_len || memcmp(canon, canon2, canon_len) != 0 ||
         memcmp(ev.id, ev2.id, 32) != 0 || memcmp(ev.sig, ev2.sig, 64) != 0) {
         rb_report(s, iter, in, len, "object form does not round-trip (%s)", sc_status_name(st));
@@ -281,7 +281,7 @@ out:
 }
 
 /* Sometimes relaxed or tight options, to reach the require / depth / size paths. */
-static const sc_parse_opts *random_opts(sc_parse_opts *o, size_t len, int *relaxed)
+static const sc_event_parse_opts *random_opts(sc_event_parse_opts *o, size_t len, int *relaxed)
 {
     *relaxed = 0;
     if (vt_rand_below(8) != 0) {
@@ -327,8 +327,8 @@ void test_robust_events(void **state)
         const rb_item *it = &env->ev[vt_rand_below(env->n_ev)];
         size_t rounds = 1 + vt_rand_below(4), r;
         int keep = it->valid && vt_rand_below(4) == 0, relaxed;
-        sc_parse_opts o;
-        const sc_parse_opts *opts;
+        sc_event_parse_opts o;
+        const sc_event_parse_opts *opts;
         uint8_t *in;
 
         memcpy(b.p, it->text, it->len);

@@ -124,7 +124,7 @@ static void mutate_raw(rb_buf *b, uint8_t *raw)
 static void check_payload(rb_env *env, rb_stats *s, unsigned long iter, const rb_item *it,
                           const uint8_t *in, size_t len)
 {
-    size_t cap = sc_nip44_decrypt_cap(len), out_len = 777, max = 0;
+    size_t cap = sc_nip44_decrypt_max(len), out_len = 777, max = 0;
     uint8_t fill = (uint8_t)(1u + vt_rand_below(255));
     int same = len == it->len && memcmp(in, it->text, len) == 0;
     uint8_t *out;
@@ -297,7 +297,7 @@ static int reseal(rb_env *env, const rb_item *it, uint8_t *raw, size_t *raw_len,
         goto out;
     }
     pn = n - 65;
-    if (sc_chacha20_xor(&env->ctx, raw + 33, raw + 33, pn, ckey, cnonce, 0) != SC_OK) {
+    if (sc_crypto_chacha20_xor(&env->ctx, raw + 33, raw + 33, pn, ckey, cnonce, 0) != SC_OK) {
         goto out;
     }
     mutate_padded(raw + 33, &pn, cap - 65);
@@ -314,14 +314,14 @@ static int reseal(rb_env *env, const rb_item *it, uint8_t *raw, size_t *raw_len,
             memcpy(pt, raw + 33 + off, *pt_len);
         }
     }
-    if (sc_chacha20_xor(&env->ctx, raw + 33, raw + 33, pn, ckey, cnonce, 0) != SC_OK) {
+    if (sc_crypto_chacha20_xor(&env->ctx, raw + 33, raw + 33, pn, ckey, cnonce, 0) != SC_OK) {
         goto out;
     }
     parts[0].data = raw + 1;
     parts[0].len = 32;
     parts[1].data = raw + 33;
     parts[1].len = pn;
-    if (sc_hmac_sha256(&env->ctx, raw + 33 + pn, hkey, sizeof hkey, parts, 2) != SC_OK) {
+    if (sc_crypto_hmac_sha256(&env->ctx, raw + 33 + pn, hkey, sizeof hkey, parts, 2) != SC_OK) {
         goto out;
     }
     *raw_len = 65 + pn;
@@ -345,7 +345,7 @@ static void check_resealed(rb_env *env, rb_stats *s, unsigned long iter, const r
         return;
     }
     len = b64_encode(text, raw, raw_len);
-    cap = sc_nip44_decrypt_cap(len);
+    cap = sc_nip44_decrypt_max(len);
     in = (uint8_t *)malloc(len);
     out = (uint8_t *)malloc(cap != 0 ? cap : 1);
     assert_true(in != NULL && out != NULL);

@@ -19,12 +19,12 @@ void tt_expect_init_fails(const sc_backend *t, sc_status want, const char *what)
 
     memset(zero, 0, sizeof zero);
     memset(&ctx, 0xa5, sizeof ctx);
-    st = sc_ctx_init_with(&ctx, t);
+    st = sc_ctx_init_table(&ctx, t);
     if (st == SC_OK) {
         sc_ctx_clear(&ctx);
     }
     if (st != want) {
-        fail_msg("%s: sc_ctx_init_with returned %s, expected %s", what, sc_status_name(st),
+        fail_msg("%s: sc_ctx_init_table returned %s, expected %s", what, sc_status_name(st),
                  sc_status_name(want));
     }
     if (memcmp(&ctx, zero, sizeof ctx) != 0) {
@@ -77,7 +77,7 @@ static void test_every_backend_binds(void **state)
         const sc_backend *b = sc_backend_at(i);
         sc_ctx ctx;
 
-        VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, b), SC_OK);
+        VT_ASSERT_STATUS(sc_ctx_init_table(&ctx, b), SC_OK);
         assert_ptr_equal(sc_ctx_backend(&ctx), b);
         for (g = 0; g < SC_GROUP_COUNT; g++) {
             sc_status st = sc_ctx_selftest(&ctx, (sc_group)g);
@@ -135,7 +135,7 @@ static void test_malformed_header(void **state)
     t.abi_version = SC_BACKEND_ABI_VERSION + 1;
     t.lib_version = no_version;
     VT_ASSERT_STATUS(sc_backend_validate(&t), SC_OK);
-    VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, &t), SC_OK);
+    VT_ASSERT_STATUS(sc_ctx_init_table(&ctx, &t), SC_OK);
     sc_ctx_clear(&ctx);
 }
 
@@ -179,7 +179,7 @@ static void test_malformed_groups(void **state)
         EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, open);
         EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, start);
         EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, update);
-        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, finish);
+        EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, final);
         EXPECT_REFUSED_WITHOUT(sc_backend_aead, aead, abort);
     }
     if (d->rng != NULL) {
@@ -269,15 +269,15 @@ static void test_short_struct_size(void **state)
     VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_SECP256K1, &why), SC_ERR_UNSUPPORTED);
     assert_null(sc_backend_group_lib(&t, SC_GROUP_CURVE));
     assert_non_null(sc_backend_group_lib(&t, SC_GROUP_HASH));
-    VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, &t), SC_OK);
+    VT_ASSERT_STATUS(sc_ctx_init_table(&ctx, &t), SC_OK);
     memset(key, 3, sizeof key);
     memset(nonce, 4, sizeof nonce);
     memset(buf, 0, sizeof buf);
-    VT_ASSERT_STATUS(sc_sha256(&ctx, digest, buf, 3), SC_OK);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&ctx, buf, buf, 64, key, nonce, 0), SC_OK);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&ctx, buf, tag, key, nonce, 12, NULL, 0, buf, 16),
+    VT_ASSERT_STATUS(sc_crypto_sha256(&ctx, digest, buf, 3), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&ctx, buf, buf, 64, key, nonce, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&ctx, buf, tag, key, nonce, 12, NULL, 0, buf, 16),
                      SC_ERR_UNSUPPORTED);
-    VT_ASSERT_STATUS(sc_random(&ctx, buf, 16), SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&ctx, buf, 16), SC_ERR_UNSUPPORTED);
     VT_ASSERT_STATUS(sc_ctx_selftest(&ctx, SC_GROUP_CURVE), SC_ERR_UNSUPPORTED);
     VT_ASSERT_STATUS(sc_ctx_selftest(&ctx, SC_GROUP_HASH), SC_OK);
     sc_ctx_clear(&ctx);
@@ -309,7 +309,7 @@ static void test_contexts_coexist(void **state)
     memset(iv, 8, sizeof iv);
     for (i = 0; i < n; i++) {
         VT_ASSERT_STATUS(sc_ctx_init(&ctx[i], sc_backend_at(i)->name), SC_OK);
-        VT_ASSERT_STATUS(sc_sha256_init(&ctx[i], &hs[i]), SC_OK);
+        VT_ASSERT_STATUS(sc_crypto_sha256_init(&ctx[i], &hs[i]), SC_OK);
     }
     /* interleave incremental hashing and streaming AES-GCM across all contexts */
     for (i = 0; i < n; i++) {
@@ -320,36 +320,36 @@ static void test_contexts_coexist(void **state)
     }
     for (off = 0; off < sizeof msg; off += 100) {
         for (i = 0; i < n; i++) {
-            VT_ASSERT_STATUS(sc_sha256_update(&ctx[i], &hs[i], msg + off, 100), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_sha256_update(&ctx[i], &hs[i], msg + off, 100), SC_OK);
             if (off < 48) {
                 sc_ctx_impl *c = sc_ctx_impl_get(&ctx[i]);
                 if (stream_ok(c)) {
                     VT_ASSERT_STATUS(c->aead->update(c->st[SC_GROUP_AEAD], ct[i], msg, 48),
                                      SC_OK);
-                    VT_ASSERT_STATUS(c->aead->finish(c->st[SC_GROUP_AEAD], 0, tag[i]), SC_OK);
+                    VT_ASSERT_STATUS(c->aead->final(c->st[SC_GROUP_AEAD], 0, tag[i]), SC_OK);
                 }
             }
         }
     }
-    VT_ASSERT_STATUS(sc_sha256(&ctx[0], ref, msg, sizeof msg), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&ctx[0], ref, msg, sizeof msg), SC_OK);
     for (i = 0; i < n; i++) {
         sc_ctx_impl *c = sc_ctx_impl_get(&ctx[i]);
 
-        VT_ASSERT_STATUS(sc_sha256_final(&ctx[i], &hs[i], d[i]), SC_OK);
+        VT_ASSERT_STATUS(sc_crypto_sha256_final(&ctx[i], &hs[i], d[i]), SC_OK);
         assert_memory_equal(d[i], ref, 32);
         if (stream_ok(c)) {
             uint8_t pt[48];
-            VT_ASSERT_STATUS(sc_aes256gcm_open(&ctx[i], pt, key, iv, 12, msg, 13, ct[i], 48, tag[i]),
+            VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&ctx[i], pt, key, iv, 12, msg, 13, ct[i], 48, tag[i]),
                              SC_OK);
             assert_memory_equal(pt, msg, 48);
         }
     }
     /* clearing one context leaves the others working */
     sc_ctx_clear(&ctx[0]);
-    VT_ASSERT_STATUS(sc_sha256(&ctx[0], ref, msg, 3), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&ctx[0], ref, msg, 3), SC_ERR_STATE);
     for (i = 1; i < n; i++) {
-        VT_ASSERT_STATUS(sc_sha256(&ctx[i], d[i], msg, sizeof msg), SC_OK);
-        VT_ASSERT_STATUS(sc_random(&ctx[i], ref, sizeof ref), SC_OK);
+        VT_ASSERT_STATUS(sc_crypto_sha256(&ctx[i], d[i], msg, sizeof msg), SC_OK);
+        VT_ASSERT_STATUS(sc_crypto_rng_fill(&ctx[i], ref, sizeof ref), SC_OK);
         sc_ctx_clear(&ctx[i]);
     }
     printf("%zu contexts on different backends used interleaved\n", n);

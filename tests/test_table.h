@@ -14,7 +14,7 @@
 #include "ctx_internal.h"
 #include "vectors_util.h"
 
-/* Expects sc_ctx_init_with(t) to fail with `want` and leave the context zeroed. */
+/* Expects sc_ctx_init_table(t) to fail with `want` and leave the context zeroed. */
 void tt_expect_init_fails(const sc_backend *t, sc_status want, const char *what);
 
 /* A context that computes the SHA-256 a miswired ECDH double returns (test_miswired_curve). */

@@ -20,10 +20,10 @@ static void use_default(void)
 static void expect_init_ok(const sc_backend *t, const char *what)
 {
     sc_ctx ctx;
-    sc_status st = sc_ctx_init_with(&ctx, t);
+    sc_status st = sc_ctx_init_table(&ctx, t);
 
     if (st != SC_OK) {
-        fail_msg("%s: sc_ctx_init_with returned %s, expected SC_OK", what, sc_status_name(st));
+        fail_msg("%s: sc_ctx_init_table returned %s, expected SC_OK", what, sc_status_name(st));
     }
     sc_ctx_clear(&ctx);
 }
@@ -109,7 +109,7 @@ static sc_status ecdh_hashed(sc_bstate *st, uint8_t x[32], const uint8_t sec[32]
     sc_status s = real->curve->ecdh_x(st, raw, sec, pub);
 
     if (s == SC_OK) {
-        s = sc_sha256(&hash_helper, x, raw, 32); /* the libsecp256k1 default, wrong for NIP-44 */
+        s = sc_crypto_sha256(&hash_helper, x, raw, 32); /* the libsecp256k1 default, wrong for NIP-44 */
     }
     return s;
 }
@@ -318,9 +318,9 @@ static sc_status finish_flips_tag(sc_bstate *st, int decrypt, uint8_t tag[16])
     sc_status s;
 
     if (decrypt) {
-        return real->aead->finish(st, decrypt, tag);
+        return real->aead->final(st, decrypt, tag);
     }
-    s = real->aead->finish(st, decrypt, tag);
+    s = real->aead->final(st, decrypt, tag);
     tag[15] ^= 0x80;
     return s;
 }
@@ -373,7 +373,7 @@ void test_miswired_aead(void **state)
         g = *real->aead;
     }
     if (stream) {
-        g.finish = finish_flips_tag;
+        g.final = finish_flips_tag;
         tt_expect_init_fails(&t, SC_ERR_BACKEND, "aead whose streaming finish flips a tag bit");
         g = *real->aead;
         g.update = update_skips_first_block;
@@ -532,7 +532,7 @@ void test_teardown_on_failure(void **state)
     t.hash = &h;
     /* a good table: one setup, one teardown at clear */
     hash_setups = hash_teardowns = 0;
-    VT_ASSERT_STATUS(sc_ctx_init_with(&ctx, &t), SC_OK);
+    VT_ASSERT_STATUS(sc_ctx_init_table(&ctx, &t), SC_OK);
     assert_int_equal(hash_setups, 1);
     assert_int_equal(hash_teardowns, 0);
     sc_ctx_clear(&ctx);

@@ -51,7 +51,7 @@ static int oneshot_check(vt_env *env, const gcm_case *c, char *err, size_t cap)
 
     if (!c->valid) {
         memset(out, 0xa5, len);
-        st = sc_aes256gcm_open(&env->ctx, out, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
+        st = sc_crypto_aes256gcm_open(&env->ctx, out, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
                                c->ct.p, len, c->tag.p);
         if (st != (c->iv.n == 0 ? SC_ERR_ARG : SC_ERR_AUTH)) {
             snprintf(err, cap, "one-shot open of an invalid case returned %s", sc_status_name(st));
@@ -62,7 +62,7 @@ static int oneshot_check(vt_env *env, const gcm_case *c, char *err, size_t cap)
         }
         goto out;
     }
-    st = sc_aes256gcm_seal(&env->ctx, out, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
+    st = sc_crypto_aes256gcm_seal(&env->ctx, out, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
                            c->msg.p, len);
     if (st != SC_OK || memcmp(out, c->ct.p, len) != 0 || memcmp(tag, c->tag.p, 16) != 0) {
         snprintf(err, cap, "one-shot seal: %s, ct %s, tag %s", sc_status_name(st),
@@ -71,20 +71,20 @@ static int oneshot_check(vt_env *env, const gcm_case *c, char *err, size_t cap)
         goto out;
     }
     memset(out, 0xa5, len);
-    st = sc_aes256gcm_open(&env->ctx, out, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
+    st = sc_crypto_aes256gcm_open(&env->ctx, out, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
                            c->ct.p, len, c->tag.p);
     if (st != SC_OK || memcmp(out, c->msg.p, len) != 0) {
         snprintf(err, cap, "one-shot open: %s", sc_status_name(st));
         goto out;
     }
     memcpy(buf, c->msg.p, len);
-    st = sc_aes256gcm_seal(&env->ctx, buf, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
+    st = sc_crypto_aes256gcm_seal(&env->ctx, buf, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
                            buf, len);
     if (st != SC_OK || memcmp(buf, c->ct.p, len) != 0 || memcmp(tag, c->tag.p, 16) != 0) {
         snprintf(err, cap, "one-shot in-place seal: %s", sc_status_name(st));
         goto out;
     }
-    st = sc_aes256gcm_open(&env->ctx, buf, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n, buf,
+    st = sc_crypto_aes256gcm_open(&env->ctx, buf, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n, buf,
                            len, tag);
     if (st != SC_OK || memcmp(buf, c->msg.p, len) != 0) {
         snprintf(err, cap, "one-shot in-place open: %s", sc_status_name(st));
@@ -130,7 +130,7 @@ static int stream_check(vt_env *env, const gcm_case *c, size_t salt, char *err, 
         s = a->start(st, 0, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n);
         if (s == SC_OK) {
             s = stream_updates(a, st, buf, c->msg.p, len, salt);
-            s = s == SC_OK ? a->finish(st, 0, tag) : (a->abort(st), s);
+            s = s == SC_OK ? a->final(st, 0, tag) : (a->abort(st), s);
         }
         if (s != SC_OK || memcmp(buf, c->ct.p, len) != 0 || memcmp(tag, c->tag.p, 16) != 0) {
             snprintf(err, cap, "stream encrypt: %s, ct %s, tag %s", sc_status_name(s),
@@ -144,7 +144,7 @@ static int stream_check(vt_env *env, const gcm_case *c, size_t salt, char *err, 
     s = a->start(st, 1, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n);
     if (s == SC_OK) {
         s = stream_updates(a, st, buf, buf, len, salt + 1); /* in place */
-        s = s == SC_OK ? a->finish(st, 1, tag) : (a->abort(st), s);
+        s = s == SC_OK ? a->final(st, 1, tag) : (a->abort(st), s);
     }
     if (c->valid && (s != SC_OK || memcmp(buf, c->msg.p, len) != 0)) {
         snprintf(err, cap, "stream decrypt: %s", sc_status_name(s));
@@ -169,7 +169,7 @@ static int zero_iv_check(vt_env *env, const gcm_case *c, int streams, char *err,
     sc_status s1, s3 = SC_ERR_UNSUPPORTED, p = SC_ERR_UNSUPPORTED;
     int ok;
 
-    s1 = sc_aes256gcm_seal(&env->ctx, out, tag, c->key.p, c->iv.p, 0, c->aad.p, c->aad.n,
+    s1 = sc_crypto_aes256gcm_seal(&env->ctx, out, tag, c->key.p, c->iv.p, 0, c->aad.p, c->aad.n,
                            c->msg.p, c->msg.n);
     if (streams) {
         p = impl->aead->probe(SC_AEAD_STREAM, 0, &why);

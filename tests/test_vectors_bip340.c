@@ -66,7 +66,7 @@ static int run_row(vt_env *env, char *fields[BIP340_FIELDS], int *signed_row, ch
             goto out;
         }
         s = k->sign(st, got_sig, &kp, msg.p, msg.n, aux.p);
-        sc_memzero(&kp, sizeof kp);
+        sc_mem_wipe(&kp, sizeof kp);
         if (s != SC_OK || memcmp(got_sig, sig.p, 64) != 0) {
             snprintf(err, cap, "sign (msg %zu bytes): %s, sig %s", msg.n, sc_status_name(s),
                      vt_hexstr(h, sizeof h, got_sig, 64));

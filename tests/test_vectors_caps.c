@@ -47,10 +47,10 @@ void vt_need_cap(const vt_env *env, sc_cap cap, const char *file)
     }
     if (vt_cap_required(env->backend, cap)) {
         fail_msg("[%s] %s: required capability %s unsupported (%s): %s", env->backend, file,
-                 sc_cap_name(cap), sc_status_name(st), why != NULL ? why : "no reason given");
+                 sc_backend_cap_name(cap), sc_status_name(st), why != NULL ? why : "no reason given");
     }
     printf("[%s] %s: skipped (optional capability %s unsupported: %s)\n", env->backend, file,
-           sc_cap_name(cap), why != NULL ? why : "no reason given");
+           sc_backend_cap_name(cap), why != NULL ? why : "no reason given");
     fflush(stdout);
     skip();
 }
@@ -89,12 +89,12 @@ void test_capabilities(void **state)
         int req = vt_cap_required(env->backend, (sc_cap)c);
 
         if (st != SC_OK && st != SC_ERR_UNSUPPORTED) {
-            fail_msg("sc_backend_has(%s) returned %s", sc_cap_name((sc_cap)c), sc_status_name(st));
+            fail_msg("sc_backend_has(%s) returned %s", sc_backend_cap_name((sc_cap)c), sc_status_name(st));
         }
         if (st == SC_ERR_UNSUPPORTED && (why == NULL || why[0] == '\0')) {
-            fail_msg("sc_backend_has(%s) gave no reason", sc_cap_name((sc_cap)c));
+            fail_msg("sc_backend_has(%s) gave no reason", sc_backend_cap_name((sc_cap)c));
         }
-        printf("[%s]   %-17s %s%s%s%s\n", env->backend, sc_cap_name((sc_cap)c),
+        printf("[%s]   %-17s %s%s%s%s\n", env->backend, sc_backend_cap_name((sc_cap)c),
                st == SC_OK ? "yes" : "no", req ? " (required)" : " (optional)",
                st == SC_OK ? "" : ": ", st == SC_OK ? "" : why);
         if (st != SC_OK && req) {
@@ -105,12 +105,12 @@ void test_capabilities(void **state)
         const char *lib = sc_backend_group_lib(b, (sc_group)c);
         sc_status st = sc_ctx_selftest(&env->ctx, (sc_group)c);
 
-        printf("[%s]   group %-6s %s, self-test %s\n", env->backend, sc_group_name((sc_group)c),
+        printf("[%s]   group %-6s %s, self-test %s\n", env->backend, sc_backend_group_name((sc_group)c),
                lib != NULL ? lib : "(absent)", sc_status_name(st));
         if (lib == NULL) {
             VT_ASSERT_STATUS(st, SC_ERR_UNSUPPORTED);
         } else if (st != SC_OK && !(c == SC_GROUP_AEAD && st == SC_ERR_UNSUPPORTED)) {
-            fail_msg("self-test of group %s failed: %s", sc_group_name((sc_group)c),
+            fail_msg("self-test of group %s failed: %s", sc_backend_group_name((sc_group)c),
                      sc_status_name(st));
         }
     }

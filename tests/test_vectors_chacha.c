@@ -22,8 +22,8 @@ static int chacha_check(vt_env *env, const uint8_t key[32], const uint8_t nonce[
     int ok = 0;
 
     memcpy(buf, in, len);
-    s1 = sc_chacha20_xor(&env->ctx, out, in, len, key, nonce, counter);
-    s2 = sc_chacha20_xor(&env->ctx, buf, buf, len, key, nonce, counter);
+    s1 = sc_crypto_chacha20_xor(&env->ctx, out, in, len, key, nonce, counter);
+    s2 = sc_crypto_chacha20_xor(&env->ctx, buf, buf, len, key, nonce, counter);
     if (s1 != SC_OK || s2 != SC_OK) {
         snprintf(err, cap, "len %zu counter %u: out-of-place %s, in-place %s", len, counter,
                  sc_status_name(s1), sc_status_name(s2));
@@ -33,8 +33,8 @@ static int chacha_check(vt_env *env, const uint8_t key[32], const uint8_t nonce[
         snprintf(err, cap, "len %zu counter %u: in-place output differs", len, counter);
     } else {
         memset(out, 0, len);
-        s3 = sc_chacha20_xor(&env->ctx, out, in, cut, key, nonce, counter);
-        s4 = sc_chacha20_xor(&env->ctx, out + cut, in + cut, len - cut, key, nonce,
+        s3 = sc_crypto_chacha20_xor(&env->ctx, out, in, cut, key, nonce, counter);
+        s4 = sc_crypto_chacha20_xor(&env->ctx, out + cut, in + cut, len - cut, key, nonce,
                              counter + (uint32_t)(cut / 64));
         if (s3 != SC_OK || s4 != SC_OK || memcmp(out, want, len) != 0) {
             snprintf(err, cap, "len %zu counter %u: split after %zu blocks differs (%s, %s)", len,

@@ -16,18 +16,18 @@ static sc_status sha256_chunked(sc_ctx *ctx, uint8_t out[32], const uint8_t *msg
     static const size_t pattern[] = {1, 63, 64, 65, 0, 127, 3, 128, 200, 55, 56, 4096, 7};
     sc_sha256_state s;
     size_t off = 0, i = salt;
-    sc_status st = sc_sha256_init(ctx, &s);
+    sc_status st = sc_crypto_sha256_init(ctx, &s);
 
     while (st == SC_OK && off < len) {
         size_t n = pattern[i++ % (sizeof pattern / sizeof pattern[0])];
         if (n > len - off) {
             n = len - off;
         }
-        st = sc_sha256_update(ctx, &s, msg + off, n);
+        st = sc_crypto_sha256_update(ctx, &s, msg + off, n);
         off += n;
     }
     if (st == SC_OK) {
-        st = sc_sha256_final(ctx, &s, out);
+        st = sc_crypto_sha256_final(ctx, &s, out);
     }
     return st;
 }
@@ -44,7 +44,7 @@ static int check_sha(vt_env *env, const uint8_t *msg, size_t len, const vt_bytes
         snprintf(err, cap, "digest is %zu bytes, not 32", want->n);
         return 0;
     }
-    s1 = sc_sha256(&env->ctx, one, msg, len);
+    s1 = sc_crypto_sha256(&env->ctx, one, msg, len);
     s2 = sha256_chunked(&env->ctx, inc, msg, len, len);
     if (s1 != SC_OK || s2 != SC_OK) {
         snprintf(err, cap, "one-shot %s, incremental %s", sc_status_name(s1), sc_status_name(s2));
@@ -64,14 +64,14 @@ static int check_sha_copy(vt_env *env, const uint8_t *msg, size_t len, const vt_
     sc_sha256_state a, b;
     uint8_t da[32], db[32];
     size_t half = len / 2;
-    int ok = sc_sha256_init(&env->ctx, &a) == SC_OK &&
-             sc_sha256_update(&env->ctx, &a, msg, half) == SC_OK;
+    int ok = sc_crypto_sha256_init(&env->ctx, &a) == SC_OK &&
+             sc_crypto_sha256_update(&env->ctx, &a, msg, half) == SC_OK;
 
     memcpy(&b, &a, sizeof a);
-    ok = ok && sc_sha256_update(&env->ctx, &a, msg + half, len - half) == SC_OK &&
-         sc_sha256_update(&env->ctx, &b, msg + half, len - half) == SC_OK &&
-         sc_sha256_final(&env->ctx, &a, da) == SC_OK &&
-         sc_sha256_final(&env->ctx, &b, db) == SC_OK;
+    ok = ok && sc_crypto_sha256_update(&env->ctx, &a, msg + half, len - half) == SC_OK &&
+         sc_crypto_sha256_update(&env->ctx, &b, msg + half, len - half) == SC_OK &&
+         sc_crypto_sha256_final(&env->ctx, &a, da) == SC_OK &&
+         sc_crypto_sha256_final(&env->ctx, &b, db) == SC_OK;
     return ok && memcmp(da, want->p, 32) == 0 && memcmp(db, want->p, 32) == 0;
 }
 

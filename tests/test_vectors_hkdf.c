@@ -21,12 +21,12 @@ static int hkdf_check(vt_env *env, const vt_bytes *ikm, const vt_bytes *salt,
     sc_status st;
     int ok = 0;
 
-    st = sc_hkdf_extract(&env->ctx, prk, salt->p, salt->n, ikm->p, ikm->n);
+    st = sc_crypto_hkdf_extract(&env->ctx, prk, salt->p, salt->n, ikm->p, ikm->n);
     if (st != SC_OK) {
         snprintf(err, cap, "extract returned %s", sc_status_name(st));
     } else if (want_prk != NULL && (want_prk->n != 32 || memcmp(prk, want_prk->p, 32) != 0)) {
         snprintf(err, cap, "prk %s", vt_hexstr(h, sizeof h, prk, 32));
-    } else if ((st = sc_hkdf_expand(&env->ctx, okm, want_okm->n, prk, 32, info->p, info->n)) !=
+    } else if ((st = sc_crypto_hkdf_expand(&env->ctx, okm, want_okm->n, prk, 32, info->p, info->n)) !=
                SC_OK) {
         snprintf(err, cap, "expand(%zu) returned %s", want_okm->n, sc_status_name(st));
     } else if (memcmp(okm, want_okm->p, want_okm->n) != 0) {
@@ -82,12 +82,12 @@ static int hkdf_refuses(vt_env *env, const vt_bytes *ikm, const vt_bytes *salt,
 {
     uint8_t prk[32];
     uint8_t *okm = vt_alloc(size);
-    sc_status st = sc_hkdf_extract(&env->ctx, prk, salt->p, salt->n, ikm->p, ikm->n);
+    sc_status st = sc_crypto_hkdf_extract(&env->ctx, prk, salt->p, salt->n, ikm->p, ikm->n);
     int ok = 0;
 
     if (st != SC_OK) {
         snprintf(err, cap, "extract returned %s", sc_status_name(st));
-    } else if ((st = sc_hkdf_expand(&env->ctx, okm, size, prk, 32, info->p, info->n)) !=
+    } else if ((st = sc_crypto_hkdf_expand(&env->ctx, okm, size, prk, 32, info->p, info->n)) !=
                SC_ERR_ARG) {
         snprintf(err, cap, "expand(%zu) returned %s, expected SC_ERR_ARG", size,
                  sc_status_name(st));

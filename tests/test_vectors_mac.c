@@ -30,8 +30,8 @@ static int hmac_both(vt_env *env, uint8_t out[32], const vt_bytes *key, const vt
     parts[2].len = cut2 - cut1;
     parts[3].data = msg->p + cut2;
     parts[3].len = msg->n - cut2;
-    s1 = sc_hmac_sha256(&env->ctx, out, key->p, key->n, &one, 1);
-    s2 = sc_hmac_sha256(&env->ctx, split, key->p, key->n, parts, 4);
+    s1 = sc_crypto_hmac_sha256(&env->ctx, out, key->p, key->n, &one, 1);
+    s2 = sc_crypto_hmac_sha256(&env->ctx, split, key->p, key->n, parts, 4);
     if (s1 != SC_OK || s2 != SC_OK) {
         snprintf(err, cap, "one part %s, four parts %s", sc_status_name(s1), sc_status_name(s2));
         return 0;

@@ -30,18 +30,18 @@ void test_neg_aead(void **state)
 
         if (sc_backend_has(sc_ctx_backend(&env->ctx),
                            ivl == 12 ? SC_CAP_AES256GCM : SC_CAP_AES256GCM_IV16, &why) != SC_OK) {
-            VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad, sizeof aad,
+            VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad, sizeof aad,
                                                pt, sizeof pt),
                              SC_ERR_UNSUPPORTED);
             continue;
         }
         VT_ASSERT_STATUS(
-            sc_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad, sizeof aad, pt, sizeof pt),
+            sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad, sizeof aad, pt, sizeof pt),
             SC_OK);
         for (i = 0; i < 16 * 8; i += 37) { /* a flipped bit anywhere in the tag */
             tag[i / 8] ^= (uint8_t)(1u << (i % 8));
             memset(out, 0xa5, sizeof out);
-            VT_ASSERT_STATUS(sc_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct,
+            VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct,
                                                sizeof ct, tag),
                              SC_ERR_AUTH);
             assert_true(vt_all_zero(out, sizeof out));
@@ -49,26 +49,26 @@ void test_neg_aead(void **state)
         }
         ct[7] ^= 0x80; /* a flipped ciphertext bit */
         VT_ASSERT_STATUS(
-            sc_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
+            sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
             SC_ERR_AUTH);
         ct[7] ^= 0x80;
         aad[0] ^= 1; /* different associated data */
         VT_ASSERT_STATUS(
-            sc_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
+            sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
             SC_ERR_AUTH);
         aad[0] ^= 1;
         VT_ASSERT_STATUS(
-            sc_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
+            sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
             SC_OK);
         assert_memory_equal(out, pt, sizeof pt);
         /* partial overlap and an empty IV are caller errors */
         memcpy(out, pt, sizeof pt);
-        VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, out + 1, tag, key, iv, ivl, NULL, 0, out,
+        VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, out + 1, tag, key, iv, ivl, NULL, 0, out,
                                            sizeof out - 1),
                          SC_ERR_ARG);
         VT_ASSERT_STATUS(
-            sc_aes256gcm_seal(&env->ctx, ct, tag, key, iv, 0, NULL, 0, pt, sizeof pt), SC_ERR_ARG);
-        VT_ASSERT_STATUS(sc_aes256gcm_open(&env->ctx, out, key, iv, 0, NULL, 0, ct, sizeof ct, tag),
+            sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, 0, NULL, 0, pt, sizeof pt), SC_ERR_ARG);
+        VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, 0, NULL, 0, ct, sizeof ct, tag),
                          SC_ERR_ARG);
     }
 }
@@ -122,7 +122,7 @@ void test_neg_curve(void **state)
                      SC_ERR_INVALID_SIG);
     VT_ASSERT_STATUS(impl->curve->verify(impl->st[SC_GROUP_CURVE], sig, zero, 31, pub),
                      SC_ERR_INVALID_SIG);
-    sc_memzero(&kp, sizeof kp);
+    sc_mem_wipe(&kp, sizeof kp);
 }
 
 void test_neg_chacha20(void **state)
@@ -135,17 +135,17 @@ void test_neg_chacha20(void **state)
     memset(nonce, 2, sizeof nonce);
     memset(buf, 0, sizeof buf);
     /* the 32-bit block counter must not wrap: counter + ceil(len / 64) <= 2^32 */
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf, 64, key, nonce, 0xffffffffu), SC_OK);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf, 65, key, nonce, 0xffffffffu),
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 64, key, nonce, 0xffffffffu), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 65, key, nonce, 0xffffffffu),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf, 128, key, nonce, 0xfffffffeu), SC_OK);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf, 129, key, nonce, 0xfffffffeu),
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 128, key, nonce, 0xfffffffeu), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 129, key, nonce, 0xfffffffeu),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf, 0, key, nonce, 0xffffffffu), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 0, key, nonce, 0xffffffffu), SC_OK);
     /* exact in-place is fine, partial overlap either way is not */
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf + 1, buf, 100, key, nonce, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf + 99, 100, key, nonce, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf + 100, 100, key, nonce, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf + 1, buf, 100, key, nonce, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 99, 100, key, nonce, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 100, 100, key, nonce, 0), SC_OK);
 }
 
 void test_neg_null_args(void **state)
@@ -158,48 +158,48 @@ void test_neg_null_args(void **state)
     memset(buf, 0, sizeof buf);
     memset(key, 0, sizeof key);
     memset(tag, 0, sizeof tag);
-    VT_ASSERT_STATUS(sc_sha256(&env->ctx, null, buf, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256(&env->ctx, buf, null, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256(&env->ctx, buf, null, 0), SC_OK); /* empty input may be NULL */
-    VT_ASSERT_STATUS(sc_sha256_init(&env->ctx, (sc_sha256_state *)vt_null()), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256_init(&env->ctx, &s), SC_OK);
-    VT_ASSERT_STATUS(sc_sha256_update(&env->ctx, &s, null, 3), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256_final(&env->ctx, &s, null), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_sha256_final(&env->ctx, &s, buf), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, null, buf, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, buf, null, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, buf, null, 0), SC_OK); /* empty input may be NULL */
+    VT_ASSERT_STATUS(sc_crypto_sha256_init(&env->ctx, (sc_sha256_state *)vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256_init(&env->ctx, &s), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_sha256_update(&env->ctx, &s, null, 3), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256_final(&env->ctx, &s, null), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256_final(&env->ctx, &s, buf), SC_OK);
     part.data = null;
     part.len = 5;
-    VT_ASSERT_STATUS(sc_hmac_sha256(&env->ctx, null, key, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hmac_sha256(&env->ctx, buf, null, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hmac_sha256(&env->ctx, buf, key, 32, (const sc_iov *)vt_null(), 1),
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&env->ctx, null, key, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&env->ctx, buf, null, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&env->ctx, buf, key, 32, (const sc_iov *)vt_null(), 1),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hmac_sha256(&env->ctx, buf, key, 32, &part, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_extract(&env->ctx, null, NULL, 0, buf, 8), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_extract(&env->ctx, key, null, 4, buf, 8), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_extract(&env->ctx, key, NULL, 0, null, 8), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, null, 32, key, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, buf, 32, null, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, buf, 32, key, 32, null, 3), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf, 8, null, key, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, buf, 8, key, null, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, null, buf, 8, key, key, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_chacha20_xor(&env->ctx, buf, null, 8, key, key, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, buf, null, key, key, 12, NULL, 0, buf, 8),
+    VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&env->ctx, buf, key, 32, &part, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_extract(&env->ctx, null, NULL, 0, buf, 8), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_extract(&env->ctx, key, null, 4, buf, 8), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_extract(&env->ctx, key, NULL, 0, null, 8), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, null, 32, key, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, buf, 32, null, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, buf, 32, key, 32, null, 3), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 8, null, key, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 8, key, null, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, null, buf, 8, key, key, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, null, 8, key, key, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, buf, null, key, key, 12, NULL, 0, buf, 8),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, buf, tag, null, key, 12, NULL, 0, buf, 8),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, buf, tag, null, key, 12, NULL, 0, buf, 8),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, buf, tag, key, null, 12, NULL, 0, buf, 8),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, buf, tag, key, null, 12, NULL, 0, buf, 8),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, buf, tag, key, key, 12, null, 4, buf, 8),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, buf, tag, key, key, 12, null, 4, buf, 8),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_seal(&env->ctx, null, tag, key, key, 12, NULL, 0, buf, 8),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, null, tag, key, key, 12, NULL, 0, buf, 8),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_open(&env->ctx, buf, key, key, 12, NULL, 0, buf, 8, null),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, buf, key, key, 12, NULL, 0, buf, 8, null),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_open(&env->ctx, buf, key, key, 12, NULL, 0, null, 8, tag),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, buf, key, key, 12, NULL, 0, null, 8, tag),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_aes256gcm_open(&env->ctx, null, key, key, 12, NULL, 0, buf, 8, tag),
+    VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, null, key, key, 12, NULL, 0, buf, 8, tag),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_random(&env->ctx, null, 8), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&env->ctx, null, 8), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_ctx_selftest((sc_ctx *)vt_null(), SC_GROUP_HASH), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_ctx_selftest(&env->ctx, (sc_group)SC_GROUP_COUNT), SC_ERR_ARG);
 }
@@ -211,11 +211,11 @@ void test_neg_hkdf(void **state)
 
     vt_need_cap(env, SC_CAP_HMAC_SHA256, "negative HKDF cases");
     memset(prk, 0x0b, sizeof prk);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, okm, 0, prk, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, okm, 8161, prk, 32, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, okm, 8160, prk, 32, NULL, 0), SC_OK);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, okm, 32, prk, 31, NULL, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_hkdf_expand(&env->ctx, okm, 1, prk, 32, NULL, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, okm, 0, prk, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, okm, 8161, prk, 32, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, okm, 8160, prk, 32, NULL, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, okm, 32, prk, 31, NULL, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_hkdf_expand(&env->ctx, okm, 1, prk, 32, NULL, 0), SC_OK);
 }
 
 void test_rng(void **state)
@@ -227,12 +227,12 @@ void test_rng(void **state)
     vt_need_cap(env, SC_CAP_RNG, "rng");
     memset(a, 0, sizeof a);
     memset(b, 0, sizeof b);
-    VT_ASSERT_STATUS(sc_random(&env->ctx, a, sizeof a), SC_OK);
-    VT_ASSERT_STATUS(sc_random(&env->ctx, b, sizeof b), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&env->ctx, a, sizeof a), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&env->ctx, b, sizeof b), SC_OK);
     assert_memory_not_equal(a, b, sizeof a);
     assert_false(vt_all_zero(a, sizeof a));
-    VT_ASSERT_STATUS(sc_random(&env->ctx, (uint8_t *)vt_null(), 0), SC_OK);
-    VT_ASSERT_STATUS(sc_random(&env->ctx, big, sizeof big), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&env->ctx, (uint8_t *)vt_null(), 0), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&env->ctx, big, sizeof big), SC_OK);
     for (i = 0; i < sizeof big; i++) {
         uint8_t v = big[i];
         while (v != 0) {
@@ -254,21 +254,21 @@ void test_rng_fork(void **state)
     pid_t pid;
 
     vt_need_cap(env, SC_CAP_RNG, "rng after fork");
-    VT_ASSERT_STATUS(sc_random(&env->ctx, warm, sizeof warm), SC_OK); /* state in use */
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&env->ctx, warm, sizeof warm), SC_OK); /* state in use */
     assert_int_equal(pipe(fds), 0);
     pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         uint8_t child[32];
         close(fds[0]);
-        if (sc_random(&env->ctx, child, sizeof child) != SC_OK ||
+        if (sc_crypto_rng_fill(&env->ctx, child, sizeof child) != SC_OK ||
             write(fds[1], child, sizeof child) != (ssize_t)sizeof child) {
             _exit(1);
         }
         _exit(0);
     }
     close(fds[1]);
-    VT_ASSERT_STATUS(sc_random(&env->ctx, mine, sizeof mine), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_rng_fill(&env->ctx, mine, sizeof mine), SC_OK);
     assert_int_equal(read(fds[0], theirs, sizeof theirs), (int)sizeof theirs);
     close(fds[0]);
     assert_int_equal(waitpid(pid, &status, 0), pid);

@@ -45,13 +45,17 @@ SC_BEGIN_DECLS
 #define SC_SECKEY_BYTES 32
 #define SC_PUBKEY_BYTES 32
 #define SC_SIG_BYTES 64
+#define SC_SIGN_MSG_BYTES 32 /* the message a BIP-340 signature covers here: a NIP-01 event id */
+#define SC_AUX_RAND_BYTES 32 /* BIP-340 auxiliary randomness */
+#define SC_CURVE_SEED_BYTES 32 /* randomisation (blinding) seed of a curve context */
+#define SC_ECDH_X_BYTES 32   /* the shared x coordinate NIP-44 hashes */
 
 /** Opaque per-context state of one group. Each backend converts it to its own type. */
 typedef struct sc_bstate sc_bstate;
 
 /** Incremental SHA-256 state in caller memory: fixed size, aligned, pointer-free and
  *  copyable. A backend declares how many bytes it uses (hash.state_size); a table whose
- *  state does not fit is refused at context creation. Wipe it after use (sc_memzero). */
+ *  state does not fit is refused at context creation. Wipe it after use (sc_mem_wipe). */
 #define SC_SHA256_STATE_BYTES 256
 typedef union sc_sha256_state {
     uint8_t bytes[SC_SHA256_STATE_BYTES];
@@ -61,7 +65,7 @@ typedef union sc_sha256_state {
 } sc_sha256_state;
 
 /** A libsecp256k1-style keypair (secret and public key) in caller memory. Opaque; holds the
- *  secret key, so wipe it (sc_memzero) when done. */
+ *  secret key, so wipe it (sc_mem_wipe) when done. */
 #define SC_CURVE_KEYPAIR_BYTES 96
 typedef union sc_curve_keypair {
     uint8_t bytes[SC_CURVE_KEYPAIR_BYTES];
@@ -114,7 +118,7 @@ typedef struct sc_backend_stream {
 /** AES-256-GCM modes, for sc_backend_aead.probe. */
 typedef enum sc_aead_mode {
     SC_AEAD_ONESHOT = 1, /* seal/open of a whole message */
-    SC_AEAD_STREAM = 2   /* start/update/finish over a message of any size */
+    SC_AEAD_STREAM = 2   /* start/update/final over a message of any size */
 } sc_aead_mode;
 
 /** AES-256-GCM (NIST SP 800-38D) with a 16-byte tag. IVs of 12 bytes, and of 16 bytes (J0
@@ -124,12 +128,12 @@ typedef enum sc_aead_mode {
  *  this machine; otherwise SC_ERR_UNSUPPORTED with *why set to a static, precise reason.
  *  Functions called for an unsupported mode or IV length return SC_ERR_UNSUPPORTED.
  *
- *  Streaming: start, any number of update calls, then finish. Every update but the last has
+ *  Streaming: start, any number of update calls, then final. Every update but the last has
  *  a length that is a multiple of 16; update writes exactly len bytes to out (out == in
- *  allowed). finish with decrypt = 0 writes the tag; with decrypt = 1 it compares `tag` in
+ *  allowed). final with decrypt = 0 writes the tag; with decrypt = 1 it compares `tag` in
  *  constant time and returns SC_ERR_AUTH on mismatch. The plaintext produced by decrypting
- *  updates is unauthenticated until finish returns SC_OK: core never releases it earlier.
- *  abort wipes the key schedule of a started operation; finish does the same.
+ *  updates is unauthenticated until final returns SC_OK: core never releases it earlier.
+ *  abort wipes the key schedule of a started operation; final does the same.
  *  One streaming operation per context at a time.
  *
  *  One-shot: seal writes ct (len bytes) and the tag. open writes pt (len bytes) and checks
@@ -149,7 +153,7 @@ typedef struct sc_backend_aead {
     sc_status (*start)(sc_bstate *st, int decrypt, const uint8_t key[SC_AES256GCM_KEY_BYTES],
                        const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len);
     sc_status (*update)(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len);
-    sc_status (*finish)(sc_bstate *st, int decrypt, uint8_t tag[SC_AES256GCM_TAG_BYTES]);
+    sc_status (*final)(sc_bstate *st, int decrypt, uint8_t tag[SC_AES256GCM_TAG_BYTES]);
     void (*abort)(sc_bstate *st);
 } sc_backend_aead;
 
@@ -243,10 +247,10 @@ SC_API const sc_backend *sc_backend_find(const char *name);
 SC_API SC_WARN_UNUSED sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why);
 
 /** Static name of a group ("hash", "mac", "stream", "aead", "rng", "curve"), or NULL. */
-SC_API const char *sc_group_name(sc_group g);
+SC_API const char *sc_backend_group_name(sc_group g);
 
 /** Static name of a capability ("sha256", ..., "secp256k1"), or NULL. */
-SC_API const char *sc_cap_name(sc_cap cap);
+SC_API const char *sc_backend_cap_name(sc_cap cap);
 
 /** The library implementing group g of backend b (e.g. "libsodium"), or NULL if absent. */
 SC_API const char *sc_backend_group_lib(const sc_backend *b, sc_group g);

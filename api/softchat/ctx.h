@@ -43,7 +43,7 @@ SC_API SC_WARN_UNUSED sc_status sc_ctx_init(sc_ctx *ctx, const char *backend) SC
 
 /** As sc_ctx_init, with a caller-supplied table (a test double, a hardware-backed table).
  *  The table must outlive the context. Returns as sc_ctx_init, without SC_ERR_NOT_FOUND. */
-SC_API SC_WARN_UNUSED sc_status sc_ctx_init_with(sc_ctx *ctx, const sc_backend *backend)
+SC_API SC_WARN_UNUSED sc_status sc_ctx_init_table(sc_ctx *ctx, const sc_backend *backend)
     SC_NONNULL(1, 2);
 
 /** Tears down the backend state (wiping it) and wipes ctx. NULL and cleared contexts are

@@ -27,12 +27,6 @@ SC_BEGIN_DECLS
 #define SC_EVENT_ID_BYTES 32
 #define SC_EVENT_KIND_MAX 65535u
 
-/** A string view: len bytes at ptr (not NUL-terminated; may contain NUL). */
-typedef struct sc_str {
-    const char *ptr;
-    size_t len;
-} sc_str;
-
 /** A tag: a non-empty array of strings. */
 typedef struct sc_tag {
     const sc_str *items;
@@ -41,7 +35,7 @@ typedef struct sc_tag {
 
 /** Which of an event's parts are present. id, pubkey and sig matter everywhere (an absent
  *  one is never read); the others are reported by sc_event_parse (an absent one reads as
- *  0 / no tags / empty content) and can be required through sc_parse_opts.require. */
+ *  0 / no tags / empty content) and can be required through sc_event_parse_opts.require. */
 #define SC_EVENT_HAS_ID 1u          /* id[] is set */
 #define SC_EVENT_HAS_PUBKEY 2u      /* pubkey[] is set */
 #define SC_EVENT_HAS_SIG 4u         /* sig[] is set */
@@ -94,7 +88,7 @@ SC_API SC_WARN_UNUSED sc_status sc_event_sign(sc_ctx *ctx, sc_event *ev, const s
     SC_NONNULL(1, 2, 3);
 
 /** As sc_event_sign with explicit aux randomness (vectors; deterministic). */
-SC_API SC_WARN_UNUSED sc_status sc_event_sign_with_aux(sc_ctx *ctx, sc_event *ev,
+SC_API SC_WARN_UNUSED sc_status sc_event_sign_with_rand(sc_ctx *ctx, sc_event *ev,
                                                        const sc_identity *who,
                                                        const uint8_t aux[32])
     SC_NONNULL(1, 2, 3, 4);
@@ -112,13 +106,13 @@ SC_API SC_WARN_UNUSED sc_status sc_event_verify(sc_ctx *ctx, const sc_event *ev)
 /* ---- serialization ------------------------------------------------------------------------ */
 
 /** Serialization flags. */
-#define SC_JSON_CANONICAL 1u /* [0,pubkey,created_at,kind,tags,content]: the bytes an id hashes */
-#define SC_JSON_OBJECT 0u    /* {"id","pubkey","created_at","kind","tags","content","sig"}:
+#define SC_EVENT_JSON_CANONICAL 1u /* [0,pubkey,created_at,kind,tags,content]: the bytes an id hashes */
+#define SC_EVENT_JSON_OBJECT 0u    /* {"id","pubkey","created_at","kind","tags","content","sig"}:
                                 id and sig are written when their flags are set */
 
 /** Exact length of the serialization of ev under `flags` (no terminator); 0 if ev fails
  *  sc_event_check, lacks the pubkey, or flags holds an unknown bit. */
-SC_API size_t sc_event_json_len(const sc_event *ev, unsigned flags) SC_NONNULL(1);
+SC_API size_t sc_event_to_json_len(const sc_event *ev, unsigned flags) SC_NONNULL(1);
 
 /** Writes the JSON of ev (one line, no terminator), escaped as described at the top. out may
  *  be NULL with out_cap 0 to learn the size.
@@ -133,22 +127,22 @@ SC_API SC_WARN_UNUSED sc_status sc_event_to_json(char *out, size_t out_cap, size
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
-/** The largest sc_parse_opts.max_depth accepted. */
-#define SC_PARSE_MAX_DEPTH_LIMIT 1024u
+/** The largest sc_event_parse_opts.max_depth accepted. */
+#define SC_EVENT_PARSE_MAX_DEPTH 1024u
 
 /** Parse options. A zeroed struct means: defaults, nothing required. */
-typedef struct sc_parse_opts {
+typedef struct sc_event_parse_opts {
     size_t max_input;   /* inputs longer than this are refused (SC_ERR_TOO_LARGE); 0 = 1 MiB */
     unsigned require;   /* SC_EVENT_HAS_* that must be present (e.g. SC_EVENT_SIGNED) */
     unsigned max_depth; /* nesting allowed in the value of an unknown field ("[]" and "{}"
                            are depth 1, [[]] depth 2; a scalar is 0); 0 = 32; at most
-                           SC_PARSE_MAX_DEPTH_LIMIT */
-} sc_parse_opts;
+                           SC_EVENT_PARSE_MAX_DEPTH */
+} sc_event_parse_opts;
 
 /** Bytes of arena that suffice to parse any JSON text of json_len bytes, at any arena
  *  alignment (a bound of about 6.4 * json_len on 64-bit targets; the exact need is reported
  *  by SC_ERR_BUFFER_TOO_SMALL). SIZE_MAX when it does not fit size_t. */
-SC_API size_t sc_event_parse_arena_bound(size_t json_len);
+SC_API size_t sc_event_parse_arena_max(size_t json_len);
 
 /** Parses one JSON event object from json[0..json_len) (leading/trailing whitespace allowed,
  *  nothing else after the object; the text need not be NUL-terminated and nothing past
@@ -182,13 +176,13 @@ SC_API size_t sc_event_parse_arena_bound(size_t json_len);
  *           at this arena address, including up to sizeof(void *) - 1 bytes of alignment
  *           padding when there are tags; arena untouched); SC_ERR_ARG (ev or arena_used NULL,
  *           json NULL with json_len > 0, arena NULL with arena_cap > 0, an unknown bit in
- *           opts->require, opts->max_depth over SC_PARSE_MAX_DEPTH_LIMIT).
+ *           opts->require, opts->max_depth over SC_EVENT_PARSE_MAX_DEPTH).
  *  Out: ev and arena (ev zeroed on failure); *arena_used = bytes of arena used (0 on failure
  *  other than SC_ERR_BUFFER_TOO_SMALL).
  *  No allocation; no context (pure). */
 SC_API SC_WARN_UNUSED sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap,
                                                size_t *arena_used, const char *json,
-                                               size_t json_len, const sc_parse_opts *opts)
+                                               size_t json_len, const sc_event_parse_opts *opts)
     SC_NONNULL(1, 4);
 
 /* ---- building ----------------------------------------------------------------------------- */
@@ -196,7 +190,7 @@ SC_API SC_WARN_UNUSED sc_status sc_event_parse(sc_event *ev, void *arena, size_t
 /** A builder of an event over a caller buffer: strings are copied in, so the caller's inputs
  *  may go away. String bytes and each tag's sc_str array are placed from the front of the
  *  buffer, the sc_tag array from the back. Errors are sticky: after the first failure every
- *  call is a no-op and sc_event_builder_finish returns that failure. A change after finish
+ *  call is a no-op and sc_event_builder_final returns that failure. A change after finish
  *  is the sticky error SC_ERR_STATE. Calls on a builder never initialised do nothing, and its
  *  finish returns SC_ERR_STATE. Opaque; it holds no pointer into itself, so it may be copied. */
 typedef struct sc_event_builder {
@@ -234,7 +228,7 @@ SC_API void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_
  *  event.
  *  Returns: SC_OK or the first error recorded (ev zeroed then); SC_ERR_ARG; SC_ERR_STATE
  *           (b never initialised). */
-SC_API SC_WARN_UNUSED sc_status sc_event_builder_finish(sc_event_builder *b, sc_event *ev)
+SC_API SC_WARN_UNUSED sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev)
     SC_NONNULL(1, 2);
 
 SC_END_DECLS

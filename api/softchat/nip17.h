@@ -61,7 +61,7 @@ typedef struct sc_nip17_chat {
 
 /** Bytes of buf that suffice for sc_nip17_chat_rumor of m at any alignment (0 if m is NULL,
  *  SIZE_MAX if it does not fit size_t). */
-SC_API size_t sc_nip17_chat_rumor_buf_len(const sc_nip17_chat *m);
+SC_API size_t sc_nip17_chat_rumor_buf_max(const sc_nip17_chat *m);
 
 /** Builds the kind 14 rumor of m from `sender` into buf (views point into buf): tags in the
  *  order p... (["p", hex, relay?]), e (["e", hex, relay?], no marker), subject, q...;
@@ -84,8 +84,8 @@ typedef struct sc_nip17_received {
 } sc_nip17_received;
 
 /** Arena bytes that suffice for sc_nip17_receive of any gift wrap of wrap_len bytes:
- *  sc_nip59_unwrap_arena_bound plus the room's working space (SIZE_MAX if it does not fit). */
-SC_API size_t sc_nip17_receive_arena_bound(size_t wrap_len);
+ *  sc_nip59_unwrap_arena_max plus the room's working space (SIZE_MAX if it does not fit). */
+SC_API size_t sc_nip17_receive_arena_max(size_t wrap_len);
 
 /** Unwraps a gift wrap for `me` (sc_nip59_unwrap with every check) and requires a kind 14 or
  *  15 rumor with at least one p tag, each a valid ["p", <64 lowercase hex>, ...]; fills the
@@ -129,7 +129,7 @@ typedef struct sc_nip17_file {
 
 /** Bytes of buf that suffice for sc_nip17_file_rumor of (m, f) at any alignment (0 if m or f
  *  is NULL, SIZE_MAX if it does not fit size_t). */
-SC_API size_t sc_nip17_file_rumor_buf_len(const sc_nip17_chat *m, const sc_nip17_file *f);
+SC_API size_t sc_nip17_file_rumor_buf_max(const sc_nip17_chat *m, const sc_nip17_file *f);
 
 /** Builds the kind 15 rumor for file f sent to m->to (m->content and m->quotes are ignored:
  *  the content is f->url). Tags: p..., e, subject, file-type, encryption-algorithm ("aes-gcm"),
@@ -159,9 +159,9 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_file_parse(sc_nip17_file *f, sc_str *fb
 
 /* ---- kind 10050 inbox relays ------------------------------------------------------------ */
 
-/** Bytes of buf that suffice for sc_nip17_inbox_relays_build at any alignment (SIZE_MAX if
+/** Bytes of buf that suffice for sc_nip17_inbox_build at any alignment (SIZE_MAX if
  *  it does not fit size_t). */
-SC_API size_t sc_nip17_inbox_relays_buf_len(const sc_str *relays, size_t n);
+SC_API size_t sc_nip17_inbox_build_buf_max(const sc_str *relays, size_t n);
 
 /** Builds the kind 10050 event (unsigned: sign it with sc_event_sign) listing relays as
  *  ["relay", url] tags, content "". n may be 0 (relays, and buf with cap 0, may then be
@@ -169,7 +169,7 @@ SC_API size_t sc_nip17_inbox_relays_buf_len(const sc_str *relays, size_t n);
  *  Returns: SC_OK; SC_ERR_BUFFER_TOO_SMALL; SC_ERR_UTF8; SC_ERR_EVENT_RANGE (created_at < 0);
  *           SC_ERR_ARG (NULL, or an empty url).
  *  Out: ev, zeroed on failure; views point into buf. */
-SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_relays_build(sc_event *ev, void *buf, size_t cap,
+SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap,
                                                             const sc_str *relays, size_t n,
                                                             int64_t created_at)
     SC_NONNULL(1);
@@ -178,7 +178,7 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_relays_build(sc_event *ev, void *
  *  relays[0..cap); *n = how many there are. Other tags are ignored.
  *  Returns: SC_OK; SC_ERR_MESSAGE (not kind 10050); SC_ERR_BUFFER_TOO_SMALL (*n = need,
  *           relays untouched); SC_ERR_ARG (relays NULL with cap > 0). */
-SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_relays_parse(sc_str *relays, size_t cap, size_t *n,
+SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_parse(sc_str *relays, size_t cap, size_t *n,
                                                             const sc_event *ev) SC_NONNULL(3, 4);
 
 SC_END_DECLS

@@ -28,8 +28,8 @@ SC_BEGIN_DECLS
 
 #define SC_NIP19_MAX_CHARS 5000u
 #define SC_NIP19_MAX_RELAYS 16u
-/* sc_nip19_scratch_len(n) for every n: a scratch buffer this size decodes any string. */
-#define SC_NIP19_SCRATCH_MAX 3117u
+/* sc_nip19_decode_scratch_max(n) for every n: a scratch buffer this size decodes any string. */
+#define SC_NIP19_DECODE_SCRATCH_MAX 3117u
 
 typedef enum sc_nip19_type {
     SC_NIP19_NPUB = 1,     /* 32-byte public key */
@@ -63,7 +63,7 @@ typedef struct sc_nip19_entity {
 SC_API const char *sc_nip19_prefix(sc_nip19_type type);
 
 /** Characters sc_nip19_encode writes for e (0 if e is invalid or longer than the cap). */
-SC_API size_t sc_nip19_encoded_len(const sc_nip19_entity *e) SC_NONNULL(1);
+SC_API size_t sc_nip19_encode_len(const sc_nip19_entity *e) SC_NONNULL(1);
 
 /** Encodes e as lowercase bech32 (no terminator).
  *  Returns: SC_OK; SC_ERR_ARG (NULL out_len or e, bad type, a relay or identifier over 255
@@ -80,9 +80,9 @@ SC_API SC_WARN_UNUSED sc_status sc_nip19_encode(char *out, size_t out_cap, size_
                                                 const sc_nip19_entity *e) SC_NONNULL(3, 4);
 
 /** Scratch bytes that always suffice to decode a string of len characters (at most
- *  SC_NIP19_SCRATCH_MAX). The exact need is the payload size of a TLV entity; npub, nsec
+ *  SC_NIP19_DECODE_SCRATCH_MAX). The exact need is the payload size of a TLV entity; npub, nsec
  *  and note decode straight into the entity and need no scratch (NULL, 0 is fine). */
-SC_API size_t sc_nip19_scratch_len(size_t len);
+SC_API size_t sc_nip19_decode_scratch_max(size_t len);
 
 /** Decodes s[0..len). The entity's relay/identifier views point into scratch.
  *  Returns: SC_OK; SC_ERR_BECH32 (empty, charset, mixed case, checksum, padding, unknown

@@ -8,7 +8,7 @@
  *   1. empty payload or first character '#'           SC_ERR_VERSION
  *   2. longer than the caller's maximum                 SC_ERR_TOO_LARGE (before decoding)
  *   3. shorter than 132 characters                      SC_ERR_PAYLOAD_SIZE
- *   4. (out_cap below sc_nip44_decrypt_cap)             SC_ERR_BUFFER_TOO_SMALL
+ *   4. (out_cap below sc_nip44_decrypt_max)             SC_ERR_BUFFER_TOO_SMALL
  *   5. not strict, canonical base64                     SC_ERR_BASE64
  *   6. decoded to fewer than 99 bytes                   SC_ERR_PAYLOAD_SIZE
  *   7. version byte other than 2                        SC_ERR_VERSION
@@ -54,12 +54,12 @@ SC_API uint64_t sc_nip44_padded_len(uint64_t len);
 
 /** Base64 length of the payload for a plaintext of len bytes (with the extended prefix where
  *  len >= 65536); 0 for len 0 or len > 2^32 - 1, or when it does not fit size_t. */
-SC_API size_t sc_nip44_payload_len(size_t len);
+SC_API size_t sc_nip44_encrypt_len(size_t len);
 
 /** Capacity sc_nip44_decrypt needs for a payload of payload_len characters: the largest
  *  decoded size, 3 * (payload_len / 4) (the buffer is scratch for decoding; the plaintext is a
  *  prefix of it). */
-SC_API size_t sc_nip44_decrypt_cap(size_t payload_len);
+SC_API size_t sc_nip44_decrypt_max(size_t payload_len);
 
 /** conversation_key(sec, pub): validates both keys. Symmetric: conv(a, B) = conv(b, A).
  *  Returns: SC_OK; SC_ERR_INVALID_KEY (sec 0 or >= n, pub not on the curve); SC_ERR_ARG;
@@ -84,16 +84,16 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chach
  *  (vectors; a nonce must never be reused). Writes the base64 payload (no terminator).
  *  Checks run in this order: arguments, context, policy, capacity.
  *  Returns: SC_OK; SC_ERR_ARG (NULL, len 0 or > 2^32 - 1, unknown flag, pt or nonce inside
- *           out[0..sc_nip44_payload_len(len))); SC_ERR_STATE (ctx not initialised);
+ *           out[0..sc_nip44_encrypt_len(len))); SC_ERR_STATE (ctx not initialised);
  *           SC_ERR_POLICY (len >= 65536 without SC_NIP44_EXTENDED);
- *           SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_nip44_payload_len(len); out may then be
+ *           SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_nip44_encrypt_len(len); out may then be
  *           NULL); SC_ERR_UNSUPPORTED; SC_ERR_INTERNAL (a backend failure).
  *  Out: out[0..*out_len); *out_len is 0 on every other failure. Failures found before out is
  *  written leave it untouched; a backend failure after that zeroes
- *  out[0..sc_nip44_payload_len(len)), which may have held plaintext.
+ *  out[0..sc_nip44_encrypt_len(len)), which may have held plaintext.
  *  Bytes of out beyond the payload are never touched. The plaintext is not required to be
  *  UTF-8 here. No allocation; out is also the working buffer. */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_with_nonce(sc_ctx *ctx, char *out,
+SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out,
                                                             size_t out_cap, size_t *out_len,
                                                             const uint8_t ck[SC_NIP44_KEY_BYTES],
                                                             const uint8_t nonce[32],
@@ -101,7 +101,7 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_with_nonce(sc_ctx *ctx, char *o
                                                             unsigned flags)
     SC_NONNULL(1, 4, 5, 6);
 
-/** As sc_nip44_encrypt_with_nonce with a fresh 32-byte nonce from the context's CSPRNG.
+/** As sc_nip44_encrypt_with_rand with a fresh 32-byte nonce from the context's CSPRNG.
  *  Also returns SC_ERR_RNG. The RNG is not called when the arguments, the policy or the
  *  capacity already fail. */
 SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt(sc_ctx *ctx, char *out, size_t out_cap,
@@ -116,9 +116,9 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt(sc_ctx *ctx, char *out, size_t 
  *  payloads of up to ~786 KB of plaintext; the largest payload without the extension is 87472
  *  characters).
  *  Returns: SC_OK; SC_ERR_VERSION; SC_ERR_TOO_LARGE (over max_payload); SC_ERR_PAYLOAD_SIZE;
- *           SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_nip44_decrypt_cap(payload_len); out may
+ *           SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_nip44_decrypt_max(payload_len); out may
  *           then be NULL); SC_ERR_BASE64; SC_ERR_MAC; SC_ERR_PADDING;
- *           SC_ERR_ARG (NULL; payload inside out[0..sc_nip44_decrypt_cap(payload_len)));
+ *           SC_ERR_ARG (NULL; payload inside out[0..sc_nip44_decrypt_max(payload_len)));
  *           SC_ERR_STATE (ctx not initialised); SC_ERR_UNSUPPORTED; SC_ERR_INTERNAL.
  *  Out: out[0..*out_len) is the plaintext, and the rest of what the call wrote (up to the
  *  decoded length) is zeroed. On failure *out_len is 0 (except BUFFER_TOO_SMALL) and every
@@ -136,32 +136,32 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size
 /** A held conversation: the conversation key of (my secret, peer's public key), derived once
  *  and used for many messages. This is the explicit, caller-owned form of a conversation-key
  *  cache: there is no hidden cache anywhere in the library.
- *  Lifetime: sc_conversation_init ... sc_conversation_clear; the key lives in the struct, in
+ *  Lifetime: sc_nip44_conversation_init ... sc_nip44_conversation_clear; the key lives in the struct, in
  *  caller memory, so it is wiped exactly when the caller clears it (or on a failing init).
  *  Thread safety: read-only after init; concurrent encrypt/decrypt from several threads are
  *  fine, each with its own sc_ctx. Copying the struct copies the key: avoid it, or wipe the
  *  copy. Not tied to a context. */
-typedef struct sc_conversation {
+typedef struct sc_nip44_conversation {
     uint64_t opaque[6];
-} sc_conversation;
+} sc_nip44_conversation;
 
 /** Derives and holds the conversation key for (me, peer).
  *  Returns: as sc_nip44_conversation_key, plus SC_ERR_STATE for an erased identity.
  *  Out: conv (cleared on failure, whatever it held before). */
-SC_API SC_WARN_UNUSED sc_status sc_conversation_init(sc_ctx *ctx, sc_conversation *conv,
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv,
                                                      const sc_identity *me,
                                                      const uint8_t peer[SC_PUBKEY_BYTES])
     SC_NONNULL(1, 2, 3, 4);
 
 /** Holds a conversation key obtained elsewhere (e.g. from a vector).
  *  Returns: SC_OK; SC_ERR_ARG. Out: conv (cleared on failure). */
-SC_API SC_WARN_UNUSED sc_status sc_conversation_init_key(sc_conversation *conv,
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_init_key(sc_nip44_conversation *conv,
                                                          const uint8_t ck[SC_NIP44_KEY_BYTES])
     SC_NONNULL(1, 2);
 
 /** sc_nip44_encrypt under the held key (fresh nonce from the RNG).
  *  Returns: as sc_nip44_encrypt, plus SC_ERR_STATE for a cleared or uninitialised conv. */
-SC_API SC_WARN_UNUSED sc_status sc_conversation_encrypt(sc_ctx *ctx, const sc_conversation *conv,
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, const sc_nip44_conversation *conv,
                                                         char *out, size_t out_cap,
                                                         size_t *out_len, const uint8_t *pt,
                                                         size_t len, unsigned flags)
@@ -169,14 +169,14 @@ SC_API SC_WARN_UNUSED sc_status sc_conversation_encrypt(sc_ctx *ctx, const sc_co
 
 /** sc_nip44_decrypt under the held key.
  *  Returns: as sc_nip44_decrypt, plus SC_ERR_STATE for a cleared or uninitialised conv. */
-SC_API SC_WARN_UNUSED sc_status sc_conversation_decrypt(sc_ctx *ctx, const sc_conversation *conv,
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, const sc_nip44_conversation *conv,
                                                         uint8_t *out, size_t out_cap,
                                                         size_t *out_len, const char *payload,
                                                         size_t payload_len, size_t max_payload)
     SC_NONNULL(1, 2, 5);
 
 /** Wipes the held key (the whole struct); later use gives SC_ERR_STATE. NULL is accepted. */
-SC_API void sc_conversation_clear(sc_conversation *conv);
+SC_API void sc_nip44_conversation_clear(sc_nip44_conversation *conv);
 
 SC_END_DECLS
 

@@ -8,7 +8,7 @@
  *
  * Randomness is an input: sc_nip59_rand carries every random value (one-time key, NIP-44
  * nonces, BIP-340 aux, the two time offsets). sc_nip59_wrap draws it from the context's CSPRNG
- * and calls sc_nip59_wrap_with, so vectors run the real code path.
+ * and calls sc_nip59_wrap_with_rand, so vectors run the real code path.
  *
  * Size. NIP-44 needs its extended length prefix for plaintexts of 65536 bytes and more, and
  * deployed decoders are still u16-only, so a rumor JSON or seal JSON that large is refused
@@ -77,12 +77,12 @@ SC_API SC_WARN_UNUSED sc_status sc_nip59_rumor(sc_ctx *ctx, sc_event *ev,
  *  at most opts->now (INT64_MAX when opts->now is 0): with opts->now set, this is the exact
  *  need whenever the backdated times keep the width of now (always, for any now from
  *  1000172800 on). */
-SC_API size_t sc_nip59_wrap_scratch_len(const sc_event *rumor, const sc_nip59_opts *opts)
+SC_API size_t sc_nip59_wrap_scratch_max(const sc_event *rumor, const sc_nip59_opts *opts)
     SC_NONNULL(1);
 
 /** Upper bound on the gift wrap JSON length for this rumor and options (same terms as
- *  sc_nip59_wrap_scratch_len); 0 if they are invalid. */
-SC_API size_t sc_nip59_wrap_len(const sc_event *rumor, const sc_nip59_opts *opts) SC_NONNULL(1);
+ *  sc_nip59_wrap_scratch_max); 0 if they are invalid. */
+SC_API size_t sc_nip59_wrap_max(const sc_event *rumor, const sc_nip59_opts *opts) SC_NONNULL(1);
 
 /** Seals and gift-wraps rumor for recipient, with all randomness from the context's CSPRNG
  *  (the one-time key is redrawn while invalid; each backdate is uniform in
@@ -97,7 +97,7 @@ SC_API size_t sc_nip59_wrap_len(const sc_event *rumor, const sc_nip59_opts *opts
  *  SC_ERR_ID_MISMATCH (the rumor's id is not its computed id); the sc_event_check errors;
  *  SC_ERR_UTF8 (relay); SC_ERR_POLICY (extended prefix needed, not allowed);
  *  SC_ERR_BUFFER_TOO_SMALL (scratch or out: *out_len = the size out needs; scratch's is
- *  sc_nip59_wrap_scratch_len); SC_ERR_INVALID_KEY (recipient not on the curve); SC_ERR_RNG;
+ *  sc_nip59_wrap_scratch_max); SC_ERR_INVALID_KEY (recipient not on the curve); SC_ERR_RNG;
  *  SC_ERR_UNSUPPORTED (clock unavailable with opts->now == 0, or a backend group missing).
  *  Out: out[0..*out_len); on failure nothing of out is left written and *out_len is 0 (but
  *  for SC_ERR_BUFFER_TOO_SMALL). Every byte of scratch the call wrote is wiped before it
@@ -113,7 +113,7 @@ SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out
  *  exact needs for rnd (never above the size functions' bounds). Also returns SC_ERR_ARG for a
  *  backdate above SC_NIP59_MAX_BACKDATE and SC_ERR_INVALID_KEY for an invalid
  *  rnd->wrap_seckey; never calls the RNG. */
-SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_with(sc_ctx *ctx, char *out, size_t out_cap,
+SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_with_rand(sc_ctx *ctx, char *out, size_t out_cap,
                                                    size_t *out_len, void *scratch,
                                                    size_t scratch_cap, const sc_event *rumor,
                                                    const sc_identity *author,
@@ -136,7 +136,7 @@ typedef struct sc_nip59_info {
 /** Arena bytes that suffice for sc_nip59_unwrap of any gift wrap of wrap_len bytes, at any
  *  arena alignment (about 7.2 * wrap_len on 64-bit targets: a hostile wrap or rumor made of
  *  empty tags is the worst case); SIZE_MAX when it does not fit size_t. */
-SC_API size_t sc_nip59_unwrap_arena_bound(size_t wrap_len);
+SC_API size_t sc_nip59_unwrap_arena_max(size_t wrap_len);
 
 /** Unwraps and authenticates a gift wrap (JSON text) addressed to `recipient`. On success
  *  *rumor is the rumor, its views pointing into arena[0..*arena_used). The rumor content is
@@ -149,7 +149,7 @@ SC_API size_t sc_nip59_unwrap_arena_bound(size_t wrap_len);
  *  SC_ERR_EVENT_RANGE / SC_ERR_UTF8 / SC_ERR_TOO_LARGE for a wrap that is not a valid event
  *  (all seven fields required); SC_ERR_BUFFER_TOO_SMALL (*arena_used = a capacity that
  *  suffices at this arena address: the exact need when the shortfall is the rumor's own
- *  parse, else sc_nip59_unwrap_arena_bound(wrap_len); arena NULL with arena_cap 0 asks for
+ *  parse, else sc_nip59_unwrap_arena_max(wrap_len); arena NULL with arena_cap 0 asks for
  *  it); SC_ERR_ARG; SC_ERR_STATE (ctx, erased recipient); SC_ERR_UNSUPPORTED.
  *  Out: rumor, info (may be NULL), arena; on failure rumor and info are zeroed, *arena_used is
  *  0 (but for SC_ERR_BUFFER_TOO_SMALL), and every arena byte the call wrote is zeroed (bytes

@@ -14,7 +14,7 @@ SC_BEGIN_DECLS
 SC_API const char *sc_version(void);
 
 /** The version of the libsecp256k1 the library was built against (static string). */
-SC_API const char *sc_secp256k1_version(void);
+SC_API const char *sc_version_secp256k1(void);
 
 SC_END_DECLS
 

@@ -17,7 +17,7 @@
 #define _POSIX_C_SOURCE 200809L /* getpid */
 
 #include <softchat/backend.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <mbedtls/version.h>
 
@@ -175,7 +175,7 @@ static void mac_teardown(sc_bstate *st)
     mac_state *m = (mac_state *)(void *)st;
 
     mbedtls_md_free(&m->md); /* wipes the digest and pad buffers before freeing them */
-    sc_memzero(m, sizeof *m);
+    sc_mem_wipe(m, sizeof *m);
     free(m);
 }
 
@@ -257,7 +257,7 @@ static void aead_teardown(sc_bstate *st)
 
     mbedtls_gcm_free(&a->oneshot);
     mbedtls_gcm_free(&a->stream);
-    sc_memzero(a, sizeof *a);
+    sc_mem_wipe(a, sizeof *a);
     free(a);
 }
 
@@ -312,7 +312,7 @@ static sc_status aead_seal(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const ui
     }
     gcm_wipe(&a->oneshot);
     if (ret != 0) {
-        sc_memzero(tag, 16);
+        sc_mem_wipe(tag, 16);
         return from_mbedtls(ret);
     }
     return SC_OK;
@@ -327,7 +327,7 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     int ret;
 
     if (!iv_ok(iv_len)) {
-        sc_memzero(pt, len);
+        sc_mem_wipe(pt, len);
         return SC_ERR_UNSUPPORTED;
     }
     memcpy(t, tag, 16); /* the tag is read after pt is written */
@@ -339,7 +339,7 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     }
     gcm_wipe(&a->oneshot);
     if (ret != 0) {
-        sc_memzero(pt, len); /* never release unauthenticated plaintext */
+        sc_mem_wipe(pt, len); /* never release unauthenticated plaintext */
         return from_mbedtls(ret);
     }
     return SC_OK;
@@ -395,7 +395,7 @@ static sc_status aead_update(sc_bstate *st, uint8_t *out, const uint8_t *in, siz
     }
     ret = gcm_update(&a->stream, out, in, len);
     if (ret != 0) {
-        sc_memzero(out, len);
+        sc_mem_wipe(out, len);
         stream_reset(a);
         return from_mbedtls(ret);
     }
@@ -403,7 +403,7 @@ static sc_status aead_update(sc_bstate *st, uint8_t *out, const uint8_t *in, siz
     return SC_OK;
 }
 
-static sc_status aead_finish(sc_bstate *st, int decrypt, uint8_t tag[16])
+static sc_status aead_final(sc_bstate *st, int decrypt, uint8_t tag[16])
 {
     aead_state *a = (aead_state *)(void *)st;
     uint8_t want[16];
@@ -425,12 +425,12 @@ static sc_status aead_finish(sc_bstate *st, int decrypt, uint8_t tag[16])
         } else {
             rc = mbedtls_ct_memcmp(want, tag, 16) == 0 ? SC_OK : SC_ERR_AUTH;
         }
-        sc_memzero(want, sizeof want);
+        sc_mem_wipe(want, sizeof want);
     } else {
         ret = gcm_finish(&a->stream, tag);
         rc = from_mbedtls(ret);
         if (rc != SC_OK) {
-            sc_memzero(tag, 16);
+            sc_mem_wipe(tag, 16);
         }
     }
     stream_reset(a);
@@ -461,7 +461,7 @@ static void rng_teardown(sc_bstate *st)
 
     mbedtls_ctr_drbg_free(&r->drbg); /* wipes */
     mbedtls_entropy_free(&r->entropy);
-    sc_memzero(r, sizeof *r);
+    sc_mem_wipe(r, sizeof *r);
     free(r);
 }
 
@@ -552,7 +552,7 @@ const sc_backend_aead sc_mbedtls_aead = {
     .open = aead_open,
     .start = aead_start,
     .update = aead_update,
-    .finish = aead_finish,
+    .final = aead_final,
     .abort = aead_abort,
 };
 

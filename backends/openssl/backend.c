@@ -16,7 +16,7 @@
 #define OPENSSL_API_COMPAT 30000
 
 #include <softchat/backend.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -52,7 +52,7 @@ static sc_status hash_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *in, 
 
     (void)st;
     ok = SHA256_Init(&c) && SHA256_Update(&c, in, len) && SHA256_Final(out, &c);
-    sc_memzero(&c, sizeof c);
+    sc_mem_wipe(&c, sizeof c);
     return ok ? SC_OK : SC_ERR_INTERNAL;
 }
 
@@ -95,7 +95,7 @@ static void mac_teardown(sc_bstate *st)
 
     EVP_MAC_CTX_free(m->ctx);
     EVP_MAC_free(m->mac);
-    sc_memzero(m, sizeof *m);
+    sc_mem_wipe(m, sizeof *m);
     free(m);
 }
 
@@ -330,19 +330,19 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     sc_status rc;
 
     if (!GCM_IV_OK(iv_len)) {
-        sc_memzero(pt, len);
+        sc_mem_wipe(pt, len);
         return SC_ERR_UNSUPPORTED;
     }
     memcpy(t, tag, 16);
     if (!gcm_begin(c->ctx2, 0, key, iv, iv_len, aad, aad_len) ||
         !cipher_update(c->ctx2, pt, ct, len)) {
         EVP_CipherInit_ex2(c->ctx2, NULL, NULL, NULL, 1, NULL);
-        sc_memzero(pt, len);
+        sc_mem_wipe(pt, len);
         return SC_ERR_INTERNAL;
     }
     rc = gcm_end(c->ctx2, 1, t);
     if (rc != SC_OK) {
-        sc_memzero(pt, len); /* never release unauthenticated plaintext */
+        sc_mem_wipe(pt, len); /* never release unauthenticated plaintext */
     }
     return rc;
 }
@@ -369,7 +369,7 @@ static sc_status aead_update(sc_bstate *st, uint8_t *out, const uint8_t *in, siz
     return cipher_update(c->ctx, out, in, len) ? SC_OK : SC_ERR_INTERNAL;
 }
 
-static sc_status aead_finish(sc_bstate *st, int decrypt, uint8_t tag[16])
+static sc_status aead_final(sc_bstate *st, int decrypt, uint8_t tag[16])
 {
     cipher_state *c = (cipher_state *)(void *)st;
 
@@ -442,7 +442,7 @@ static const sc_backend_aead openssl_aead = {
     .open = aead_open,
     .start = aead_start,
     .update = aead_update,
-    .finish = aead_finish,
+    .final = aead_final,
     .abort = aead_abort,
 };
 

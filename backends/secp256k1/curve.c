@@ -13,7 +13,7 @@
  * recurs). Public keys are public, so the lookup may compare and branch on them; secret keys
  * never take part. Only keys that lift are kept. */
 #include <softchat/backend.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <secp256k1.h>
 #include <secp256k1_ecdh.h>
@@ -91,7 +91,7 @@ static sc_status curve_setup(sc_bstate **out, const uint8_t seed[32])
     secp256k1_context_set_error_callback(cs->ctx, record_callback, cs);
     if (seed != NULL && !secp256k1_context_randomize(cs->ctx, seed)) {
         secp256k1_context_preallocated_destroy(cs->ctx);
-        sc_memzero(mem, cs->mem_size);
+        sc_mem_wipe(mem, cs->mem_size);
         free(mem);
         return SC_ERR_INTERNAL;
     }
@@ -105,7 +105,7 @@ static void curve_teardown(sc_bstate *st)
     size_t size = cs->mem_size;
 
     secp256k1_context_preallocated_destroy(cs->ctx);
-    sc_memzero(cs, size); /* the context holds the blinding secret */
+    sc_mem_wipe(cs, size); /* the context holds the blinding secret */
     free(cs);
 }
 
@@ -164,7 +164,7 @@ static sc_status curve_keypair(sc_bstate *st, sc_curve_keypair *kp, uint8_t pub[
         rc = result(cs, ok, SC_ERR_INTERNAL);
     }
     if (rc != SC_OK) {
-        sc_memzero(kp, sizeof *kp);
+        sc_mem_wipe(kp, sizeof *kp);
         memset(pub, 0, 32);
     }
     return rc;

@@ -18,7 +18,7 @@
  * are wiped before returning.
  */
 #include <softchat/backend.h>
-#include <softchat/encoding.h>
+#include <softchat/mem.h>
 
 #include <sodium/core.h>
 #include <sodium/crypto_aead_aes256gcm.h>
@@ -152,7 +152,7 @@ static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *
     if (rc == 0) {
         rc = crypto_auth_hmacsha256_final(&h, out);
     }
-    sc_memzero(&h, sizeof h); /* the key-derived inner and outer states */
+    sc_mem_wipe(&h, sizeof h); /* the key-derived inner and outer states */
     return rc == 0 ? SC_OK : SC_ERR_INTERNAL;
 }
 
@@ -261,7 +261,7 @@ static sc_status aead_seal(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const ui
                                                            (unsigned long long)aad_len, NULL, iv,
                                                            &ks);
     }
-    sc_memzero(&ks, sizeof ks);
+    sc_mem_wipe(&ks, sizeof ks);
     return rc == 0 ? SC_OK : SC_ERR_INTERNAL;
 }
 
@@ -277,7 +277,7 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     (void)st;
     s = gcm_usable(iv_len, len);
     if (s != SC_OK) {
-        sc_memzero(pt, len);
+        sc_mem_wipe(pt, len);
         return s;
     }
     if (len == 0) {
@@ -294,9 +294,9 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
          * time by libsodium) */
         s = SC_ERR_AUTH;
     }
-    sc_memzero(&ks, sizeof ks);
+    sc_mem_wipe(&ks, sizeof ks);
     if (s != SC_OK) {
-        sc_memzero(pt, len); /* never release unauthenticated plaintext */
+        sc_mem_wipe(pt, len); /* never release unauthenticated plaintext */
     }
     return s;
 }
@@ -324,7 +324,7 @@ static sc_status aead_update(sc_bstate *st, uint8_t *out, const uint8_t *in, siz
     return SC_ERR_UNSUPPORTED;
 }
 
-static sc_status aead_finish(sc_bstate *st, int decrypt, uint8_t tag[16])
+static sc_status aead_final(sc_bstate *st, int decrypt, uint8_t tag[16])
 {
     (void)st;
     (void)decrypt;
@@ -393,7 +393,7 @@ const sc_backend_aead sc_sodium_aead = {
     .open = aead_open,
     .start = aead_start,
     .update = aead_update,
-    .finish = aead_finish,
+    .final = aead_final,
     .abort = aead_abort,
 };
 

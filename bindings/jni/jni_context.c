@@ -96,8 +96,8 @@ JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_publicKey0(JNIEnv *e
     if (!scj_identity(env, scj_ctx(ctx), sec, &id)) {
         return NULL;
     }
-    st = sc_identity_pubkey(&id, pub);
-    sc_identity_erase(&id);
+    st = sc_identity_pubkey(pub, &id);
+    sc_identity_clear(&id);
     if (st != SC_OK) {
         scj_throw_status(env, st);
         return NULL;

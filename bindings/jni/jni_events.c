@@ -87,7 +87,7 @@ static sc_status build(sc_event *ev, scj_buf *buf, const tag_set *t, jint kind, 
         items += m;
     }
     sc_event_builder_content(&b, (const char *)content->p, content->len);
-    return sc_event_builder_finish(&b, ev);
+    return sc_event_builder_final(&b, ev);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_signEvent0(
@@ -129,11 +129,11 @@ JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_signEvent0(
     if (st == SC_OK) {
         st = sc_event_sign(scj_ctx(ctx), &ev, &id);
     }
-    if (st == SC_OK && !scj_alloc(env, &json, sc_event_json_len(&ev, SC_JSON_OBJECT))) {
+    if (st == SC_OK && !scj_alloc(env, &json, sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT))) {
         goto out_buf;
     }
     if (st == SC_OK) {
-        st = sc_event_to_json((char *)json.p, json.len, &len, &ev, SC_JSON_OBJECT);
+        st = sc_event_to_json((char *)json.p, json.len, &len, &ev, SC_EVENT_JSON_OBJECT);
     }
     if (st == SC_OK) {
         out = scj_out(env, json.p, len);
@@ -147,7 +147,7 @@ out_tags:
     tags_free(&t);
 out_id:
     scj_free(&text);
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     return out;
 }
 
@@ -163,7 +163,7 @@ JNIEXPORT void JNICALL Java_org_softchat_core_Context_verifyEvent0(JNIEnv *env, 
     if (!scj_in(env, json, &in, "json")) {
         return;
     }
-    if (!scj_alloc(env, &arena, sc_event_parse_arena_bound(in.len))) {
+    if (!scj_alloc(env, &arena, sc_event_parse_arena_max(in.len))) {
         scj_free(&in);
         return;
     }

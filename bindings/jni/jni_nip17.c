@@ -54,7 +54,7 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     if (!scj_identity(env, ctx, sec, &id)) {
         return NULL;
     }
-    st = sc_identity_pubkey(&id, pub);
+    st = sc_identity_pubkey(pub, &id);
     if (st != SC_OK) {
         scj_throw_status(env, st);
         goto out;
@@ -79,7 +79,7 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     m.to = (const sc_nip17_peer *)(const void *)peers.p;
     m.n_to = n;
     m.created_at = (int64_t)created_at;
-    if (!scj_alloc(env, &buf, sc_nip17_chat_rumor_buf_len(&m))) {
+    if (!scj_alloc(env, &buf, sc_nip17_chat_rumor_buf_max(&m))) {
         goto out;
     }
     st = sc_nip17_chat_rumor(ctx, &rumor, buf.p, buf.len, &m, pub);
@@ -93,8 +93,8 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     if (bytes_cls == NULL) {
         goto out;
     }
-    if (!scj_alloc(env, &scratch, sc_nip59_wrap_scratch_len(&rumor, &opts)) ||
-        !scj_alloc(env, &wrap, sc_nip59_wrap_len(&rumor, &opts))) {
+    if (!scj_alloc(env, &scratch, sc_nip59_wrap_scratch_max(&rumor, &opts)) ||
+        !scj_alloc(env, &wrap, sc_nip59_wrap_max(&rumor, &opts))) {
         goto out;
     }
     res = (*env)->NewObjectArray(env, (jsize)(n + !self_listed), bytes_cls, NULL);
@@ -114,7 +114,7 @@ out:
     scj_free(&buf); /* held the message */
     scj_free(&peers);
     scj_free(&text);
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     return res;
 }
 
@@ -133,10 +133,10 @@ static jobject message_new(JNIEnv *env, const sc_nip17_received *msg)
         return NULL;
     }
     init = (*env)->GetMethodID(env, c, "<init>", "([B[B[B[BIJ)V");
-    if (init == NULL || !scj_alloc(env, &json, sc_event_json_len(&msg->rumor, SC_JSON_OBJECT))) {
+    if (init == NULL || !scj_alloc(env, &json, sc_event_to_json_len(&msg->rumor, SC_EVENT_JSON_OBJECT))) {
         return NULL;
     }
-    st = sc_event_to_json((char *)json.p, json.len, &len, &msg->rumor, SC_JSON_OBJECT);
+    st = sc_event_to_json((char *)json.p, json.len, &len, &msg->rumor, SC_EVENT_JSON_OBJECT);
     if (st != SC_OK) {
         scj_throw_status(env, st);
         scj_free(&json);
@@ -173,7 +173,7 @@ JNIEXPORT jobject JNICALL Java_org_softchat_core_Context_receive0(JNIEnv *env, j
     if (!scj_in(env, wrap, &in, "gift wrap")) {
         goto out;
     }
-    need = sc_nip17_receive_arena_bound(in.len);
+    need = sc_nip17_receive_arena_max(in.len);
     if (need == SIZE_MAX) {
         scj_throw_status(env, SC_ERR_TOO_LARGE);
         goto out;
@@ -190,6 +190,6 @@ JNIEXPORT jobject JNICALL Java_org_softchat_core_Context_receive0(JNIEnv *env, j
 out:
     scj_free(&arena); /* held the message */
     scj_free(&in);
-    sc_identity_erase(&id);
+    sc_identity_clear(&id);
     return res;
 }

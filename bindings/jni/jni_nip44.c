@@ -12,9 +12,9 @@ static int conversation(JNIEnv *env, sc_ctx *ctx, jbyteArray sec, jbyteArray pee
              scj_key(env, peer, pub, "public key: 32 bytes expected");
 
     st = ok ? sc_nip44_conversation_key(ctx, ck, k, pub) : SC_ERR_ARG;
-    sc_memzero(k, sizeof k);
+    sc_mem_wipe(k, sizeof k);
     if (!ok) {
-        sc_memzero(ck, SC_NIP44_KEY_BYTES);
+        sc_mem_wipe(ck, SC_NIP44_KEY_BYTES);
         return 0;
     }
     return st == SC_OK ? 1 : scj_throw_status(env, st);
@@ -70,7 +70,7 @@ static jbyteArray nip44(JNIEnv *env, jlong ctx, jbyteArray sec, jbyteArray peer,
     if (conversation(env, scj_ctx(ctx), sec, peer, ck)) {
         res = run(env, scj_ctx(ctx), decrypt, ck, &in);
     }
-    sc_memzero(ck, sizeof ck);
+    sc_mem_wipe(ck, sizeof ck);
     scj_free(&in);
     return res;
 }

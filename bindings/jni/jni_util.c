@@ -99,7 +99,7 @@ int scj_in(JNIEnv *env, jbyteArray a, scj_buf *b, const char *what)
 void scj_free(scj_buf *b)
 {
     if (b->p != NULL) {
-        sc_memzero(b->p, b->len);
+        sc_mem_wipe(b->p, b->len);
         free(b->p);
     }
     b->p = NULL;
@@ -128,11 +128,11 @@ int scj_identity(JNIEnv *env, sc_ctx *ctx, jbyteArray sec, sc_identity *id)
 
     memset(id, 0, sizeof *id);
     if (!scj_key(env, sec, k, "secret key: 32 bytes expected")) {
-        sc_memzero(k, sizeof k);
+        sc_mem_wipe(k, sizeof k);
         return 0;
     }
     st = sc_identity_import(ctx, id, k);
-    sc_memzero(k, sizeof k);
+    sc_mem_wipe(k, sizeof k);
     if (st != SC_OK) {
         return scj_throw_status(env, st);
     }

@@ -4,7 +4,7 @@
  * (declassified) only after the call returns.
  *
  * Run by ctest as ctime.<backend> under valgrind --error-exitcode; run outside valgrind it only
- * checks that every call succeeds. Covered: sc_ct_compare, hex and base64 encoding (every
+ * checks that every call succeeds. Covered: sc_mem_ct_compare, hex and base64 encoding (every
  * base64 kernel), SHA-256, HMAC-SHA256, HKDF, ChaCha20, AES-256-GCM sealing, NIP-44 message
  * keys and encryption under a secret conversation key and plaintext.
  *
@@ -60,9 +60,9 @@ static void encodings(void)
     b[sizeof b - 1] ^= 1;
     SECRET(a, sizeof a);
     SECRET(b, sizeof b);
-    diff = sc_ct_compare(a, b, sizeof a);
+    diff = sc_mem_ct_compare(a, b, sizeof a);
     PUBLIC(&diff, sizeof diff);
-    report("sc_ct_compare", diff != 0 ? SC_OK : SC_ERR_INTERNAL);
+    report("sc_mem_ct_compare", diff != 0 ? SC_OK : SC_ERR_INTERNAL);
     report("sc_hex_encode", sc_hex_encode(out, sizeof out, &len, a, 500));
     for (k = SC_B64_PORTABLE; k <= sc_b64_best_kernel(); k++) {
         char what[64];
@@ -91,14 +91,14 @@ static void primitives(sc_ctx *ctx)
     SECRET(data, sizeof data);
     part.data = data;
     part.len = sizeof data;
-    report("sha256", sc_sha256(ctx, out, data, sizeof data));
-    report("hmac_sha256", sc_hmac_sha256(ctx, out, key, sizeof key, &part, 1));
-    report("hkdf_extract", sc_hkdf_extract(ctx, prk, (const uint8_t *)"salt", 4, key, 32));
-    report("hkdf_expand", sc_hkdf_expand(ctx, okm, sizeof okm, prk, sizeof prk,
+    report("sha256", sc_crypto_sha256(ctx, out, data, sizeof data));
+    report("hmac_sha256", sc_crypto_hmac_sha256(ctx, out, key, sizeof key, &part, 1));
+    report("hkdf_extract", sc_crypto_hkdf_extract(ctx, prk, (const uint8_t *)"salt", 4, key, 32));
+    report("hkdf_expand", sc_crypto_hkdf_expand(ctx, okm, sizeof okm, prk, sizeof prk,
                                          (const uint8_t *)"info", 4));
-    report("chacha20_xor", sc_chacha20_xor(ctx, out, data, sizeof data, key, nonce, 0));
+    report("chacha20_xor", sc_crypto_chacha20_xor(ctx, out, data, sizeof data, key, nonce, 0));
     report("aes256gcm_seal (12-byte IV)",
-           sc_aes256gcm_seal(ctx, out, tag, key, nonce, 12, NULL, 0, data, sizeof data));
+           sc_crypto_aes256gcm_seal(ctx, out, tag, key, nonce, 12, NULL, 0, data, sizeof data));
 }
 
 static void nip44(sc_ctx *ctx)
@@ -114,7 +114,7 @@ static void nip44(sc_ctx *ctx)
     SECRET(pt, sizeof pt);
     report("nip44 message keys", sc_nip44_message_keys(ctx, ckey, cnonce, hkey, ck, nonce));
     for (n = 1; n <= sizeof pt; n += 997) {
-        sc_status st = sc_nip44_encrypt_with_nonce(ctx, out, sizeof out, &len, ck, nonce, pt, n, 0);
+        sc_status st = sc_nip44_encrypt_with_rand(ctx, out, sizeof out, &len, ck, nonce, pt, n, 0);
         if (st != SC_OK) {
             report("nip44 encrypt", st);
             return;

@@ -202,7 +202,7 @@ function eventTemplates() {
   return t;
 }
 
-// The nostr-tools object form, keys in the order our SC_JSON_OBJECT writes them.
+// The nostr-tools object form, keys in the order our SC_EVENT_JSON_OBJECT writes them.
 function orderedEvent(e) {
   return { id: e.id, pubkey: e.pubkey, created_at: e.created_at, kind: e.kind, tags: e.tags, content: e.content, sig: e.sig };
 }
