@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "base64_internal.h"
+#include "util/base64_internal.h"
 #include "vt_rand.h"
 
 #define SENTINEL 0xa5

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <softchat/softchat.h>
 
-#include "ctx_internal.h"
+#include "ctx/ctx_internal.h"
 #include "vectors_util.h"
 #include "vt_rand.h"
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx_internal.h"
-#include "file_internal.h"
+#include "ctx/ctx_internal.h"
+#include "file/file_internal.h"
 #include "vt_rand.h"
 
 static const size_t chunkings[] = {1, 7, 16, 4096, FT_CHUNK_RANDOM};

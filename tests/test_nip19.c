@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bech32.h"
+#include "util/bech32.h"
 #include "vt_rand.h"
 
 #ifndef SC_TEST_VECTORS_DIR

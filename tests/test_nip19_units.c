@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bech32.h"
+#include "util/bech32.h"
 #include "vt_rand.h"
 
 /* ---- prefixes and spec examples -------------------------------------------------------- */

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <softchat/softchat.h>
 
-#include "ctx_internal.h"
+#include "ctx/ctx_internal.h"
 #include "vectors_util.h"
 
 /* Expects sc_ctx_init_table(t) to fail with `want` and leave the context zeroed. */

@@ -12,7 +12,7 @@
 #include <cjson/cJSON.h>
 #include <softchat/softchat.h>
 
-#include "ctx_internal.h"
+#include "ctx/ctx_internal.h"
 #include "vectors_util.h"
 
 typedef struct vt_env {

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base64_internal.h"
+#include "util/base64_internal.h"
 
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))

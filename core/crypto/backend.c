@@ -1,0 +1,170 @@
+/* Table validation, capability queries and names. Capabilities are computed from the table
+ * and its probes, never kept as a separate bitmask that could drift. */
+#include <softchat/backend.h>
+
+#include <stddef.h>
+
+#include "ctx/ctx_internal.h"
+
+static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac",  "stream",
+                                                        "aead", "rng",  "curve"};
+static const char *const cap_names[SC_CAP_COUNT] = {
+    "sha256", "hmac-sha256", "chacha20", "aes256gcm", "aes256gcm-iv16", "aes256gcm-stream",
+    "rng",    "secp256k1"};
+
+static const size_t group_offsets[SC_GROUP_COUNT] = {
+    offsetof(sc_backend, hash), offsetof(sc_backend, mac), offsetof(sc_backend, stream),
+    offsetof(sc_backend, aead), offsetof(sc_backend, rng), offsetof(sc_backend, curve)};
+
+const char *sc_backend_group_name(sc_group g)
+{
+    return ((unsigned)g < SC_GROUP_COUNT) ? group_names[g] : NULL;
+}
+
+const char *sc_backend_cap_name(sc_cap cap)
+{
+    return ((unsigned)cap < SC_CAP_COUNT) ? cap_names[cap] : NULL;
+}
+
+const void *sc_backend_group_ptr(const sc_backend *b, sc_group g)
+{
+    const void *const *slot;
+
+    if (b == NULL || (unsigned)g >= SC_GROUP_COUNT ||
+        group_offsets[g] + sizeof(void *) > b->struct_size) {
+        return NULL;
+    }
+    slot = (const void *const *)(const void *)((const char *)b + group_offsets[g]);
+    return *slot;
+}
+
+const char *sc_backend_group_lib(const sc_backend *b, sc_group g)
+{
+    /* Every group sub-table starts with `const char *lib`. */
+    const char *const *grp = (const char *const *)sc_backend_group_ptr(b, g);
+    return grp != NULL ? *grp : NULL;
+}
+
+/* setup and teardown come as a pair, or not at all. */
+#define PAIRED(g) (((g)->setup == NULL) == ((g)->teardown == NULL))
+
+static int group_ok(const sc_backend *b, sc_group g)
+{
+    const void *p = sc_backend_group_ptr(b, g);
+
+    if (p == NULL) {
+        return 1; /* absent groups are allowed */
+    }
+    switch (g) {
+    case SC_GROUP_HASH: {
+        const sc_backend_hash *h = p;
+        return h->lib && PAIRED(h) && h->sha256 && h->init && h->update && h->final &&
+               h->state_size > 0 && h->state_size <= SC_SHA256_STATE_BYTES;
+    }
+    case SC_GROUP_MAC: {
+        const sc_backend_mac *m = p;
+        return m->lib && PAIRED(m) && m->hmac_sha256;
+    }
+    case SC_GROUP_STREAM: {
+        const sc_backend_stream *s = p;
+        return s->lib && PAIRED(s) && s->chacha20_xor;
+    }
+    case SC_GROUP_AEAD: {
+        const sc_backend_aead *a = p;
+        return a->lib && PAIRED(a) && a->probe && a->seal && a->open && a->start && a->update &&
+               a->final && a->abort;
+    }
+    case SC_GROUP_RNG: {
+        const sc_backend_rng *r = p;
+        return r->lib && PAIRED(r) && r->fill;
+    }
+    case SC_GROUP_CURVE: {
+        const sc_backend_curve *c = p;
+        return c->lib && PAIRED(c) && c->keypair && c->sign && c->verify && c->ecdh_x;
+    }
+    }
+    return 0;
+}
+
+sc_status sc_backend_validate(const sc_backend *b)
+{
+    unsigned g;
+
+    if (b == NULL) {
+        return SC_ERR_ARG;
+    }
+    if ((b->abi_version >> 16) != SC_BACKEND_ABI_MAJOR ||
+        b->struct_size < offsetof(sc_backend, hash) || b->name == NULL || b->name[0] == '\0' ||
+        b->lib_version == NULL) {
+        return SC_ERR_BACKEND;
+    }
+    for (g = 0; g < SC_GROUP_COUNT; g++) {
+        if (!group_ok(b, (sc_group)g)) {
+            return SC_ERR_BACKEND;
+        }
+    }
+    return SC_OK;
+}
+
+static sc_status aead_probe(const sc_backend *b, sc_aead_mode mode, size_t iv_len,
+                            const char **why)
+{
+    const sc_backend_aead *a = sc_backend_group_ptr(b, SC_GROUP_AEAD);
+    const char *reason = NULL;
+    sc_status st;
+
+    if (a == NULL) {
+        *why = "the backend has no aead group";
+        return SC_ERR_UNSUPPORTED;
+    }
+    st = a->probe(mode, iv_len, &reason);
+    if (st != SC_OK) {
+        *why = reason != NULL ? reason : "the aead group reports this mode unsupported";
+        return SC_ERR_UNSUPPORTED;
+    }
+    return SC_OK;
+}
+
+static sc_status need_group(const sc_backend *b, sc_group g, const char *why_absent,
+                            const char **why)
+{
+    if (sc_backend_group_ptr(b, g) == NULL) {
+        *why = why_absent;
+        return SC_ERR_UNSUPPORTED;
+    }
+    return SC_OK;
+}
+
+sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why)
+{
+    const char *dummy = NULL;
+    sc_status st;
+
+    if (why == NULL) {
+        why = &dummy;
+    }
+    *why = NULL;
+    if (b == NULL || (unsigned)cap >= SC_CAP_COUNT) {
+        return SC_ERR_ARG;
+    }
+    switch (cap) {
+    case SC_CAP_SHA256:
+        return need_group(b, SC_GROUP_HASH, "the backend has no hash group", why);
+    case SC_CAP_HMAC_SHA256:
+        return need_group(b, SC_GROUP_MAC, "the backend has no mac group", why);
+    case SC_CAP_CHACHA20:
+        return need_group(b, SC_GROUP_STREAM, "the backend has no stream group", why);
+    case SC_CAP_AES256GCM:
+        return aead_probe(b, SC_AEAD_ONESHOT, 12, why);
+    case SC_CAP_AES256GCM_IV16:
+        return aead_probe(b, SC_AEAD_ONESHOT, 16, why);
+    case SC_CAP_AES256GCM_STREAM:
+        st = aead_probe(b, SC_AEAD_STREAM, 12, why);
+        return st == SC_OK ? aead_probe(b, SC_AEAD_STREAM, 16, why) : st;
+    case SC_CAP_RNG:
+        return need_group(b, SC_GROUP_RNG, "the backend has no rng group", why);
+    case SC_CAP_SECP256K1:
+        return need_group(b, SC_GROUP_CURVE, "the backend has no curve group", why);
+    }
+    return SC_ERR_ARG;
+}

@@ -1,0 +1,180 @@
+/* NIP-01 events: field checks, the id (the canonical text streamed into SHA-256), signing and
+ * verification through the identity API. */
+#include <softchat/crypto.h>
+#include <softchat/mem.h>
+#include <softchat/event.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "event/event_internal.h"
+#include "util/utf8.h"
+
+size_t sc_event_align_pad(const void *p)
+{
+    size_t r = (size_t)((uintptr_t)p % SC_EVENT_ALIGN);
+
+    return r == 0 ? 0 : SC_EVENT_ALIGN - r;
+}
+
+static sc_status check_str(const sc_str *s)
+{
+    if (s->ptr == NULL && s->len != 0) {
+        return SC_ERR_ARG;
+    }
+    return sc_utf8_check(s->ptr, s->len);
+}
+
+sc_status sc_event_check(const sc_event *ev)
+{
+    size_t t, i;
+    sc_status st;
+
+    if (ev == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (ev->kind > SC_EVENT_KIND_MAX || ev->created_at < 0) {
+        return SC_ERR_EVENT_RANGE;
+    }
+    if (ev->tags == NULL && ev->n_tags != 0) {
+        return SC_ERR_ARG;
+    }
+    for (t = 0; t < ev->n_tags; t++) {
+        const sc_tag *tag = &ev->tags[t];
+
+        if (tag->n_items == 0) {
+            return SC_ERR_EVENT_FIELD;
+        }
+        if (tag->items == NULL) {
+            return SC_ERR_ARG;
+        }
+        for (i = 0; i < tag->n_items; i++) {
+            st = check_str(&tag->items[i]);
+            if (st != SC_OK) {
+                return st;
+            }
+        }
+    }
+    return check_str(&ev->content);
+}
+
+/* The id of an event that passed sc_event_check and has a pubkey. */
+static sc_status hash_event(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const sc_event *ev)
+{
+    sc_sha256_state sha;
+    sc_jw w;
+    sc_status st;
+
+    st = sc_crypto_sha256_init(ctx, &sha);
+    if (st != SC_OK) {
+        return st;
+    }
+    sc_jw_init_hash(&w, ctx, &sha);
+    sc_event_write(&w, ev, SC_EVENT_JSON_CANONICAL);
+    st = sc_jw_flush(&w);
+    if (st == SC_OK) {
+        st = sc_crypto_sha256_final(ctx, &sha, id);
+    }
+    sc_mem_wipe(&sha, sizeof sha);
+    sc_mem_wipe(w.stage, sizeof w.stage); /* a rumor's content may be private */
+    return st;
+}
+
+sc_status sc_event_compute_id(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const sc_event *ev)
+{
+    sc_status st;
+
+    if (id == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (ctx == NULL || ev == NULL) {
+        st = SC_ERR_ARG;
+    } else if ((st = sc_event_check(ev)) == SC_OK) {
+        st = (ev->flags & SC_EVENT_HAS_PUBKEY) ? hash_event(ctx, id, ev) : SC_ERR_EVENT_FIELD;
+    }
+    if (st != SC_OK) {
+        sc_mem_wipe(id, SC_EVENT_ID_BYTES);
+    }
+    return st;
+}
+
+/* Signs with the caller's aux, or with aux from the context's RNG when use_rng is set. The
+ * pubkey changes only on success; id and sig are set on success and cleared on failure. */
+static sc_status sign_event(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
+                            const uint8_t *aux, int use_rng)
+{
+    uint8_t id[SC_EVENT_ID_BYTES], sig[SC_SIG_BYTES];
+    sc_event tmp;
+    sc_status st;
+
+    if (ctx == NULL || who == NULL || (aux == NULL && !use_rng)) {
+        st = SC_ERR_ARG;
+        goto out;
+    }
+    tmp = *ev;
+    st = sc_identity_pubkey(tmp.pubkey, who);
+    if (st != SC_OK) {
+        goto out;
+    }
+    tmp.flags |= SC_EVENT_HAS_PUBKEY;
+    st = sc_event_compute_id(ctx, id, &tmp);
+    if (st != SC_OK) {
+        goto out;
+    }
+    st = use_rng ? sc_identity_sign(ctx, sig, who, id)
+                 : sc_identity_sign_with_rand(ctx, sig, who, id, aux);
+    if (st != SC_OK) {
+        goto out;
+    }
+    memcpy(ev->pubkey, tmp.pubkey, SC_PUBKEY_BYTES);
+    memcpy(ev->id, id, SC_EVENT_ID_BYTES);
+    memcpy(ev->sig, sig, SC_SIG_BYTES);
+    ev->flags |= SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG;
+out:
+    if (st != SC_OK) {
+        sc_mem_wipe(ev->id, SC_EVENT_ID_BYTES);
+        sc_mem_wipe(ev->sig, SC_SIG_BYTES);
+        ev->flags &= ~(unsigned)(SC_EVENT_HAS_ID | SC_EVENT_HAS_SIG);
+    }
+    return st;
+}
+
+sc_status sc_event_sign(sc_ctx *ctx, sc_event *ev, const sc_identity *who)
+{
+    if (ev == NULL) {
+        return SC_ERR_ARG;
+    }
+    return sign_event(ctx, ev, who, NULL, 1);
+}
+
+sc_status sc_event_sign_with_rand(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
+                                 const uint8_t aux[32])
+{
+    if (ev == NULL) {
+        return SC_ERR_ARG;
+    }
+    return sign_event(ctx, ev, who, aux, 0);
+}
+
+sc_status sc_event_verify(sc_ctx *ctx, const sc_event *ev)
+{
+    const unsigned need = SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG;
+    uint8_t id[SC_EVENT_ID_BYTES];
+    sc_status st;
+
+    if (ctx == NULL || ev == NULL) {
+        return SC_ERR_ARG;
+    }
+    if ((ev->flags & need) != need) {
+        return SC_ERR_EVENT_FIELD;
+    }
+    st = sc_event_compute_id(ctx, id, ev);
+    if (st != SC_OK) {
+        return st;
+    }
+    /* the id is public, but comparing in constant time costs nothing */
+    if (sc_mem_ct_compare(id, ev->id, SC_EVENT_ID_BYTES) != 0) {
+        return SC_ERR_ID_MISMATCH;
+    }
+    return sc_identity_verify(ctx, ev->sig, id, ev->pubkey);
+}

@@ -1,0 +1,173 @@
+/* Identity: a secret key with its cached x-only public key and curve keypair, in caller
+ * memory; BIP-340 signing and verification over the bound backend's curve group. */
+#include <softchat/crypto.h>
+#include <softchat/mem.h>
+#include <softchat/identity.h>
+
+#include <string.h>
+
+#include "ctx/ctx_internal.h"
+#include "identity/identity_internal.h"
+
+typedef char sc_identity_fits[(sizeof(sc_identity_impl) <= sizeof(sc_identity)) ? 1 : -1];
+
+size_t sc_identity_bytes(void)
+{
+    return sizeof(sc_identity);
+}
+
+const sc_identity_impl *sc_identity_impl_get(const sc_identity *id)
+{
+    const sc_identity_impl *i = (const sc_identity_impl *)(const void *)id;
+    return (i != NULL && i->magic == SC_IDENTITY_MAGIC) ? i : NULL;
+}
+
+/* The curve group of ctx, or NULL with *st set. */
+static const sc_backend_curve *curve_of(const sc_ctx *ctx, sc_ctx_impl *c, sc_status *st)
+{
+    *st = (c == NULL) ? sc_ctx_error(ctx) : (c->curve == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
+    return *st == SC_OK ? c->curve : NULL;
+}
+
+sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id, const uint8_t sec[SC_SECKEY_BYTES])
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    sc_identity_impl *i = (sc_identity_impl *)(void *)id;
+    const sc_backend_curve *k;
+    sc_status st;
+
+    if (id == NULL) {
+        return SC_ERR_ARG;
+    }
+    sc_mem_wipe(id, sizeof *id);
+    if (sec == NULL) {
+        return SC_ERR_ARG;
+    }
+    k = curve_of(ctx, c, &st);
+    if (k != NULL) {
+        st = k->keypair(c->st[SC_GROUP_CURVE], &i->kp, i->pub, sec);
+    }
+    if (st != SC_OK) {
+        sc_mem_wipe(id, sizeof *id);
+        return st;
+    }
+    memcpy(i->sec, sec, SC_SECKEY_BYTES);
+    i->magic = SC_IDENTITY_MAGIC;
+    return SC_OK;
+}
+
+sc_status sc_identity_generate(sc_ctx *ctx, sc_identity *id)
+{
+    uint8_t sec[SC_SECKEY_BYTES];
+    sc_status st = SC_ERR_INVALID_KEY;
+    int tries;
+
+    if (id == NULL) {
+        return SC_ERR_ARG;
+    }
+    /* a uniform 256-bit value is out of range with probability about 2^-128 per try */
+    for (tries = 0; tries < 8 && st == SC_ERR_INVALID_KEY; tries++) {
+        st = sc_crypto_rng_fill(ctx, sec, sizeof sec);
+        if (st == SC_OK) {
+            st = sc_identity_import(ctx, id, sec);
+        }
+    }
+    sc_mem_wipe(sec, sizeof sec);
+    if (st != SC_OK) {
+        sc_mem_wipe(id, sizeof *id);
+        return st == SC_ERR_INVALID_KEY ? SC_ERR_RNG : st;
+    }
+    return SC_OK;
+}
+
+sc_status sc_identity_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const sc_identity *id)
+{
+    const sc_identity_impl *i = sc_identity_impl_get(id);
+
+    if (id == NULL || pub == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (i == NULL) {
+        return SC_ERR_STATE;
+    }
+    memcpy(pub, i->pub, SC_PUBKEY_BYTES);
+    return SC_OK;
+}
+
+sc_status sc_identity_seckey(uint8_t sec[SC_SECKEY_BYTES], const sc_identity *id)
+{
+    const sc_identity_impl *i = sc_identity_impl_get(id);
+
+    if (id == NULL || sec == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (i == NULL) {
+        return SC_ERR_STATE;
+    }
+    memcpy(sec, i->sec, SC_SECKEY_BYTES);
+    return SC_OK;
+}
+
+void sc_identity_clear(sc_identity *id)
+{
+    if (id != NULL) {
+        sc_mem_wipe(id, sizeof *id);
+    }
+}
+
+sc_status sc_identity_sign_with_rand(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_identity *id,
+                                    const uint8_t msg[32], const uint8_t aux[32])
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    const sc_identity_impl *i = sc_identity_impl_get(id);
+    const sc_backend_curve *k;
+    sc_status st;
+
+    if (sig == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (id == NULL || msg == NULL || aux == NULL) {
+        st = SC_ERR_ARG;
+    } else if (i == NULL) {
+        st = SC_ERR_STATE;
+    } else if ((k = curve_of(ctx, c, &st)) != NULL) {
+        st = k->sign(c->st[SC_GROUP_CURVE], sig, &i->kp, msg, 32, aux);
+    }
+    if (st != SC_OK) {
+        sc_mem_wipe(sig, SC_SIG_BYTES);
+    }
+    return st;
+}
+
+sc_status sc_identity_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_identity *id,
+                           const uint8_t msg[32])
+{
+    uint8_t aux[32];
+    sc_status st;
+
+    if (sig == NULL) {
+        return SC_ERR_ARG;
+    }
+    st = sc_crypto_rng_fill(ctx, aux, sizeof aux);
+    if (st == SC_OK) {
+        st = sc_identity_sign_with_rand(ctx, sig, id, msg, aux);
+    } else {
+        sc_mem_wipe(sig, SC_SIG_BYTES);
+    }
+    sc_mem_wipe(aux, sizeof aux);
+    return st;
+}
+
+sc_status sc_identity_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const uint8_t msg[32],
+                            const uint8_t pub[SC_PUBKEY_BYTES])
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    const sc_backend_curve *k;
+    sc_status st;
+
+    if (sig == NULL || msg == NULL || pub == NULL) {
+        return SC_ERR_ARG;
+    }
+    k = curve_of(ctx, c, &st);
+    return k != NULL ? k->verify(c->st[SC_GROUP_CURVE], sig, msg, 32, pub) : st;
+}
