@@ -174,7 +174,7 @@ JNIEXPORT jobject JNICALL Java_org_softchat_core_Context_receive0(JNIEnv *env, j
         goto out;
     }
     need = sc_nip17_receive_arena_max(in.len);
-    if (need == SIZE_MAX) {
+    if (need == 0) { /* no bound fits size_t */
         scj_throw_status(env, SC_ERR_TOO_LARGE);
         goto out;
     }

@@ -5,6 +5,7 @@
 #include <softchat/mem.h>
 
 #include "ctx/ctx_internal.h"
+#include "util/range.h"
 
 /* The hash group of ctx, or NULL with *st set to the reason. */
 static const sc_backend_hash *hash_of(const sc_ctx *ctx, sc_ctx_impl *c, sc_status *st)
@@ -131,15 +132,6 @@ sc_status sc_crypto_hmac_sha256(sc_ctx *ctx, uint8_t out[SC_HMAC_SHA256_BYTES], 
     return st;
 }
 
-/* Partial overlap of two ranges (exact aliasing is fine). */
-static int overlaps_partially(const uint8_t *a, const uint8_t *b, size_t len)
-{
-    if (a == b || len == 0 || a == NULL || b == NULL) {
-        return 0;
-    }
-    return (a < b) ? (size_t)(b - a) < len : (size_t)(a - b) < len;
-}
-
 sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len,
                           const uint8_t key[32], const uint8_t nonce[12], uint32_t counter)
 {
@@ -148,7 +140,7 @@ sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, s
     sc_status st;
 
     if (key == NULL || nonce == NULL || ((out == NULL || in == NULL) && len != 0) ||
-        overlaps_partially(out, in, len) || (uint64_t)counter + blocks > ((uint64_t)1 << 32)) {
+        sc_range_overlap_partial(out, in, len) || (uint64_t)counter + blocks > ((uint64_t)1 << 32)) {
         st = SC_ERR_ARG;
     } else if (c == NULL) {
         st = sc_ctx_error(ctx);
@@ -160,7 +152,7 @@ sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, s
         st = c->stream->chacha20_xor(c->st[SC_GROUP_STREAM], out, in, len, key, nonce, counter);
     }
     /* out is zeroed only when it does not alias the input the caller still owns */
-    if (st != SC_OK && out != NULL && out != in && !overlaps_partially(out, in, len)) {
+    if (st != SC_OK && out != NULL && out != in && !sc_range_overlap_partial(out, in, len)) {
         sc_mem_wipe(out, len);
     }
     return st;
@@ -188,7 +180,7 @@ sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], co
 
     if (key != NULL && iv != NULL && iv_len != 0 && (aad != NULL || aad_len == 0) &&
         ((ct != NULL && pt != NULL) || len == 0) && tag != NULL &&
-        !overlaps_partially(ct, pt, len)) {
+        !sc_range_overlap_partial(ct, pt, len)) {
         st = aead_ready(ctx, c, iv_len);
         if (st == SC_OK) {
             st = c->aead->seal(c->st[SC_GROUP_AEAD], ct, tag, key, iv, iv_len, aad, aad_len, pt,
@@ -199,7 +191,7 @@ sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], co
         if (tag != NULL) {
             sc_mem_wipe(tag, SC_AES256GCM_TAG_BYTES);
         }
-        if (ct != NULL && ct != pt && !overlaps_partially(ct, pt, len)) {
+        if (ct != NULL && ct != pt && !sc_range_overlap_partial(ct, pt, len)) {
             sc_mem_wipe(ct, len);
         }
     }
@@ -215,7 +207,7 @@ sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[3
 
     if (key != NULL && iv != NULL && iv_len != 0 && (aad != NULL || aad_len == 0) &&
         ((ct != NULL && pt != NULL) || len == 0) && tag != NULL &&
-        !overlaps_partially(pt, ct, len)) {
+        !sc_range_overlap_partial(pt, ct, len)) {
         st = aead_ready(ctx, c, iv_len);
         if (st == SC_OK) {
             st = c->aead->open(c->st[SC_GROUP_AEAD], pt, key, iv, iv_len, aad, aad_len, ct, len,
@@ -223,7 +215,7 @@ sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[3
         }
     }
     /* never release unauthenticated plaintext; in-place, this zeroes the ciphertext too */
-    if (st != SC_OK && pt != NULL && !overlaps_partially(pt, ct, len)) {
+    if (st != SC_OK && pt != NULL && !sc_range_overlap_partial(pt, ct, len)) {
         sc_mem_wipe(pt, len);
     }
     return st;

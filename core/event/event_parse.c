@@ -11,6 +11,7 @@
 
 #include "event/event_internal.h"
 #include "util/json_scan.h"
+#include "util/range.h"
 
 typedef char sc_parse_depth_fits[(SC_EVENT_PARSE_MAX_DEPTH <= SC_JSCAN_DEPTH_LIMIT) ? 1 : -1];
 
@@ -340,16 +341,6 @@ static sc_status parse_object(parser *ps)
     return ps->s.pos == ps->s.len ? SC_OK : sc_jscan_bad(&ps->s);
 }
 
-/* a * b + c, or 0 on overflow (only reachable with a huge caller-set max_input). */
-static int mul_add(size_t a, size_t b, size_t c, size_t *out)
-{
-    if (b != 0 && a > ((size_t)-1 - c) / b) {
-        return 0;
-    }
-    *out = a * b + c;
-    return 1;
-}
-
 size_t sc_event_parse_arena_max(size_t json_len)
 {
     /* A tag takes at least 3 bytes of text per string plus 2 for its brackets and comma
@@ -357,24 +348,24 @@ size_t sc_event_parse_arena_max(size_t json_len)
      * T tags, I >= T strings and S string bytes, 2T + 3I + S <= json_len. The arena need
      * T * sizeof(sc_tag) + I * sizeof(sc_str) + S is then at most the largest of the
      * corners below; the alignment padding comes on top. */
-    size_t l = json_len / 5 + 1, by_tags, by_items, by_bytes, m;
+    size_t by_tags = sc_size_add(sc_size_mul(json_len / 5 + 1, sizeof(sc_tag) + sizeof(sc_str)),
+                                 SC_EVENT_ALIGN);
+    size_t by_items = sc_size_add(sc_size_mul(json_len / 3 + 1, sizeof(sc_str)), SC_EVENT_ALIGN);
+    size_t by_bytes = sc_size_add(json_len, SC_EVENT_ALIGN);
+    size_t m = by_tags > by_items ? by_tags : by_items;
 
-    if (!mul_add(l, sizeof(sc_tag) + sizeof(sc_str), SC_EVENT_ALIGN, &by_tags) ||
-        !mul_add(json_len / 3 + 1, sizeof(sc_str), SC_EVENT_ALIGN, &by_items) ||
-        !mul_add(json_len, 1, SC_EVENT_ALIGN, &by_bytes)) {
-        return (size_t)-1;
-    }
-    m = by_tags > by_items ? by_tags : by_items;
-    return m > by_bytes ? m : by_bytes;
+    return sc_size_public(m > by_bytes ? m : by_bytes);
 }
 
 /* The arena bytes pass 2 needs at arena (with its alignment padding), or 0 on overflow. */
 static int arena_need(const parser *ps, const void *arena, size_t *need)
 {
-    size_t pad = ps->n_tags != 0 ? sc_event_align_pad(arena) : 0, a, b;
+    size_t pad = ps->n_tags != 0 ? sc_event_align_pad(arena) : 0;
 
-    return mul_add(ps->n_tags, sizeof(sc_tag), pad, &a) &&
-           mul_add(ps->n_items, sizeof(sc_str), a, &b) && mul_add(ps->n_bytes, 1, b, need);
+    *need = sc_size_add(sc_size_add(sc_size_add(sc_size_mul(ps->n_tags, sizeof(sc_tag)), pad),
+                                    sc_size_mul(ps->n_items, sizeof(sc_str))),
+                        ps->n_bytes);
+    return *need != SC_SIZE_SAT;
 }
 
 /* Pass 2: the content and the tags, unescaped into the arena. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "file/file_internal.h"
+#include "util/range.h"
 
 /* The live state behind e, or NULL. */
 static sc_file_enc_impl *enc_of(sc_file_enc *e)
@@ -14,17 +15,6 @@ static sc_file_enc_impl *enc_of(sc_file_enc *e)
     sc_file_enc_impl *s = (sc_file_enc_impl *)(void *)e;
 
     return (s != NULL && s->magic == SC_FILE_ENC_MAGIC) ? s : NULL;
-}
-
-/* Whether a[0..a_len) and b[0..b_len) share a byte. */
-static int overlap(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-    if (a == NULL || b == NULL || a_len == 0 || b_len == 0) {
-        return 0;
-    }
-    return x < y ? y - x < a_len : x - y < b_len;
 }
 
 void sc_file_encrypt_abort(sc_file_enc *e)
@@ -99,7 +89,7 @@ sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out, size_t out_cap, s
         sc_file_encrypt_abort(e);
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    if ((out == NULL && need != 0) || overlap(out, need, in, len)) {
+    if ((out == NULL && need != 0) || sc_range_overlap(out, need, in, len)) {
         need = 0; /* out is the caller's input, or absent: not ours to zero */
         st = SC_ERR_ARG;
         goto fail;

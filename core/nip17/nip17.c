@@ -11,44 +11,37 @@
 #include "nip17/nip17_internal.h"
 #include "nip59/nip59_internal.h"
 
-size_t sc_nip17_add(size_t a, size_t b)
-{
-    return a > (size_t)-1 - b ? (size_t)-1 : a + b;
-}
-
 size_t sc_nip17_tag_cost(size_t n, size_t bytes)
 {
     /* the builder's layout: the sc_tag at the back; alignment padding, the n views and the
      * string bytes at the front */
-    if (n > ((size_t)-1) / sizeof(sc_str)) {
-        return (size_t)-1;
-    }
-    return sc_nip17_add(sc_nip17_add(sizeof(sc_tag) + SC_EVENT_ALIGN - 1, n * sizeof(sc_str)),
-                        bytes);
+    return sc_size_add(sc_size_add(sizeof(sc_tag) + SC_EVENT_ALIGN - 1,
+                                   sc_size_mul(n, sizeof(sc_str))),
+                       bytes);
 }
 
 /* Cost of a tag [name, v1, optional v2]: the optional item counts when its length is not 0. */
 static size_t tag2_cost(size_t name_len, size_t v1, size_t v2)
 {
-    return sc_nip17_tag_cost(v2 != 0 ? 3 : 2, sc_nip17_add(sc_nip17_add(name_len, v1), v2));
+    return sc_nip17_tag_cost(v2 != 0 ? 3 : 2, sc_size_add(sc_size_add(name_len, v1), v2));
 }
 
 size_t sc_nip17_head_cost(const sc_nip17_chat *m, size_t content_len)
 {
     /* the builder aligns the buffer's start and its end */
-    size_t total = sc_nip17_add(2 * (SC_EVENT_ALIGN - 1), content_len), i;
+    size_t total = sc_size_add(2 * (SC_EVENT_ALIGN - 1), content_len), i;
 
     if (m == NULL || (m->to == NULL && m->n_to != 0)) {
         return 0;
     }
     for (i = 0; i < m->n_to; i++) {
-        total = sc_nip17_add(total, tag2_cost(1, 64, m->to[i].relay.len));
+        total = sc_size_add(total, tag2_cost(1, 64, m->to[i].relay.len));
     }
     if (m->reply_to != NULL) {
-        total = sc_nip17_add(total, tag2_cost(1, 64, m->reply_relay.len));
+        total = sc_size_add(total, tag2_cost(1, 64, m->reply_relay.len));
     }
     if (m->subject.ptr != NULL) {
-        total = sc_nip17_add(total, tag2_cost(7, m->subject.len, 0));
+        total = sc_size_add(total, tag2_cost(7, m->subject.len, 0));
     }
     return total;
 }
@@ -152,11 +145,11 @@ size_t sc_nip17_chat_rumor_buf_max(const sc_nip17_chat *m)
     }
     for (i = 0; i < m->n_quotes; i++) {
         const sc_nip17_quote *q = &m->quotes[i];
-        size_t bytes = sc_nip17_add(sc_nip17_add(1 + q->target.len, q->relay.len), q->author.len);
+        size_t bytes = sc_size_add(sc_size_add(1 + q->target.len, q->relay.len), q->author.len);
 
-        total = sc_nip17_add(total, sc_nip17_tag_cost(q->author.len != 0 ? 4 : 3, bytes));
+        total = sc_size_add(total, sc_nip17_tag_cost(q->author.len != 0 ? 4 : 3, bytes));
     }
-    return total;
+    return sc_size_public(total);
 }
 
 /* A q tag's target must be given and its author, when given, must be a hex pubkey. */
@@ -234,7 +227,7 @@ size_t sc_nip17_receive_arena_max(size_t wrap_len)
     size_t unwrap = sc_nip59_unwrap_arena_max(wrap_len);
     size_t room = (wrap_len / 64 + 2) * ROOM_REC;
 
-    return sc_nip17_add(unwrap, room);
+    return unwrap == 0 ? 0 : sc_size_public(sc_size_add(unwrap, room));
 }
 
 /* Whether t is a p tag (whatever its shape). */
@@ -380,7 +373,7 @@ sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, siz
         st = SC_ERR_TOO_LARGE;
     }
     if (st == SC_OK) {
-        need = sc_nip17_add(used, sc_nip17_add(n_p, 1) * ROOM_REC);
+        need = sc_size_add(used, sc_size_add(n_p, 1) * ROOM_REC);
         if (need > arena_cap) {
             st = SC_ERR_BUFFER_TOO_SMALL;
         }

@@ -95,15 +95,15 @@ size_t sc_nip17_file_rumor_buf_max(const sc_nip17_chat *m, const sc_nip17_file *
     }
     for (k = 0; k < T_COUNT; k++) {
         if (tag_value(f, k, text, &v)) {
-            total = sc_nip17_add(total, sc_nip17_tag_cost(2, sc_nip17_add(strlen(k_names[k]),
+            total = sc_size_add(total, sc_nip17_tag_cost(2, sc_size_add(strlen(k_names[k]),
                                                                           v.len)));
         }
     }
     for (i = 0; i < f->n_fallbacks; i++) {
-        total = sc_nip17_add(total, sc_nip17_tag_cost(2, sc_nip17_add(sizeof k_fallback - 1,
+        total = sc_size_add(total, sc_nip17_tag_cost(2, sc_size_add(sizeof k_fallback - 1,
                                                                       f->fallbacks[i].len)));
     }
-    return total;
+    return sc_size_public(total);
 }
 
 static sc_status check_file(const sc_nip17_file *f)

@@ -16,10 +16,10 @@ size_t sc_nip17_inbox_build_buf_max(const sc_str *relays, size_t n)
         return 0;
     }
     for (i = 0; i < n; i++) {
-        total = sc_nip17_add(total, sc_nip17_tag_cost(2, sc_nip17_add(sizeof k_relay - 1,
+        total = sc_size_add(total, sc_nip17_tag_cost(2, sc_size_add(sizeof k_relay - 1,
                                                                       relays[i].len)));
     }
-    return total;
+    return sc_size_public(total);
 }
 
 sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap, const sc_str *relays,

@@ -4,9 +4,7 @@
 #define SOFTCHAT_CORE_NIP17_INTERNAL_H
 
 #include <softchat/nip17.h>
-
-/* a + b, or SIZE_MAX when it overflows. */
-size_t sc_nip17_add(size_t a, size_t b);
+#include "util/range.h"
 
 /* Builder bytes that suffice for one tag of n items holding `bytes` string bytes. */
 size_t sc_nip17_tag_cost(size_t n, size_t bytes);

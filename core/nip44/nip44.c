@@ -117,8 +117,8 @@ sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, siz
         return SC_ERR_BUFFER_TOO_SMALL;
     }
     /* out is written before pt and nonce are fully read: they must lie elsewhere */
-    if (out == NULL || sc_nip44_overlap(out, need, pt, len) ||
-        sc_nip44_overlap(out, need, nonce, SC_NIP44_NONCE_BYTES)) {
+    if (out == NULL || sc_range_overlap(out, need, pt, len) ||
+        sc_range_overlap(out, need, nonce, SC_NIP44_NONCE_BYTES)) {
         return SC_ERR_ARG;
     }
     st = sc_nip44_message_keys(ctx, chacha_key, chacha_nonce, hmac_key, ck, nonce);

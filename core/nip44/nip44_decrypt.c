@@ -100,7 +100,7 @@ sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
         *out_len = cap;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    if (out == NULL || sc_nip44_overlap(out, cap, payload, payload_len)) {
+    if (out == NULL || sc_range_overlap(out, cap, payload, payload_len)) {
         return SC_ERR_ARG;
     }
     /* from here on out[0..n) is written, and zeroed on every failure */

@@ -6,6 +6,7 @@
 #include <softchat/nip44.h>
 
 #include <stdint.h>
+#include "util/range.h"
 
 #define SC_NIP44_VERSION 2u
 #define SC_NIP44_MAC_BYTES 32u
@@ -15,17 +16,6 @@
 #define SC_NIP44_MIN_RAW (SC_NIP44_OVERHEAD + 2u + 32u)
 /* plaintexts of this length and more carry the 6-byte prefix 00 00 || u32be(len) */
 #define SC_NIP44_EXTENDED_THRESHOLD 65536u
-
-/* Whether a[0..a_len) and b[0..b_len) share a byte (empty ranges never do). */
-static inline int sc_nip44_overlap(const void *a, size_t a_len, const void *b, size_t b_len)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-    if (a == NULL || b == NULL || a_len == 0 || b_len == 0) {
-        return 0;
-    }
-    return x < y ? y - x < a_len : x - y < b_len;
-}
 
 /* Bytes of the length prefix for a plaintext of len bytes (1 <= len <= 2^32 - 1): 2 or 6. */
 size_t sc_nip44_prefix_len(uint64_t len);

@@ -18,16 +18,6 @@
 
 static const char k_expiration[] = "expiration";
 
-int sc_nip59_overlap(const void *a, size_t a_len, const void *b, size_t b_len)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-    if (a == NULL || b == NULL || a_len == 0 || b_len == 0) {
-        return 0;
-    }
-    return x < y ? y - x < a_len : x - y < b_len;
-}
-
 size_t sc_nip59_dec(char out[SC_NIP59_DEC_MAX], uint64_t v)
 {
     char tmp[SC_NIP59_DEC_MAX];

@@ -5,6 +5,7 @@
 #define SOFTCHAT_CORE_NIP59_INTERNAL_H
 
 #include <softchat/nip59.h>
+#include "util/range.h"
 
 /* Characters of the decimal form of any uint64_t. */
 #define SC_NIP59_DEC_MAX 20
@@ -59,8 +60,5 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
                                size_t arena_cap, size_t *arena_used, size_t *peak,
                                const char *wrap_json, size_t wrap_len,
                                const sc_identity *recipient);
-
-/* Whether a[0..a_len) and b[0..b_len) share a byte (empty ranges never do). */
-int sc_nip59_overlap(const void *a, size_t a_len, const void *b, size_t b_len);
 
 #endif

@@ -45,10 +45,7 @@ size_t sc_nip59_unwrap_arena_max(size_t wrap_len)
      * Every inner text is shorter than the payload it came from, so no step needs more. */
     size_t parse = sc_event_parse_arena_max(wrap_len), dec = 3 * (wrap_len / 4);
 
-    if (parse == (size_t)-1 || parse > (size_t)-1 - dec) {
-        return (size_t)-1;
-    }
-    return parse + dec;
+    return parse == 0 ? 0 : sc_size_public(sc_size_add(parse, dec));
 }
 
 static void note_peak(unwrapper *u, size_t front, size_t back)
@@ -265,7 +262,7 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
     if (ctx == NULL || rumor == NULL || arena_used == NULL || peak == NULL ||
         recipient == NULL || (wrap_json == NULL && wrap_len != 0) ||
         (arena == NULL && arena_cap != 0) ||
-        sc_nip59_overlap(arena, arena_cap, wrap_json, wrap_len)) {
+        sc_range_overlap(arena, arena_cap, wrap_json, wrap_len)) {
         return SC_ERR_ARG;
     }
     if (sc_ctx_impl_get(ctx) == NULL || me == NULL) {

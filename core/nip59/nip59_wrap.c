@@ -96,18 +96,18 @@ static int rumor_apart(const sc_event *ev, const void *b, size_t len)
 {
     size_t t, i;
 
-    if (sc_nip59_overlap(ev->content.ptr, ev->content.len, b, len) ||
-        sc_nip59_overlap(ev->tags, ev->n_tags * sizeof(sc_tag), b, len)) {
+    if (sc_range_overlap(ev->content.ptr, ev->content.len, b, len) ||
+        sc_range_overlap(ev->tags, ev->n_tags * sizeof(sc_tag), b, len)) {
         return 0;
     }
     for (t = 0; t < ev->n_tags; t++) {
         const sc_tag *tag = &ev->tags[t];
 
-        if (sc_nip59_overlap(tag->items, tag->n_items * sizeof(sc_str), b, len)) {
+        if (sc_range_overlap(tag->items, tag->n_items * sizeof(sc_str), b, len)) {
             return 0;
         }
         for (i = 0; i < tag->n_items; i++) {
-            if (sc_nip59_overlap(tag->items[i].ptr, tag->items[i].len, b, len)) {
+            if (sc_range_overlap(tag->items[i].ptr, tag->items[i].len, b, len)) {
                 return 0;
             }
         }
@@ -131,7 +131,7 @@ static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *
         return SC_ERR_BUFFER_TOO_SMALL;
     }
     if (out == NULL || scratch == NULL ||
-        sc_nip59_overlap(out, p->wrap_json, scratch, p->scratch)) {
+        sc_range_overlap(out, p->wrap_json, scratch, p->scratch)) {
         return SC_ERR_ARG;
     }
     /* the inputs are read while the buffers are being written */
@@ -141,9 +141,9 @@ static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *
     lens[1] = p->scratch;
     for (k = 0; k < 2; k++) {
         if (!rumor_apart(in->rumor, bufs[k], lens[k]) ||
-            sc_nip59_overlap(in->o.relay, in->o.relay_len, bufs[k], lens[k]) ||
-            sc_nip59_overlap(in->author, sizeof(sc_identity), bufs[k], lens[k]) ||
-            sc_nip59_overlap(in->recipient, SC_PUBKEY_BYTES, bufs[k], lens[k])) {
+            sc_range_overlap(in->o.relay, in->o.relay_len, bufs[k], lens[k]) ||
+            sc_range_overlap(in->author, sizeof(sc_identity), bufs[k], lens[k]) ||
+            sc_range_overlap(in->recipient, SC_PUBKEY_BYTES, bufs[k], lens[k])) {
             return SC_ERR_ARG;
         }
     }
