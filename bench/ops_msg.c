@@ -78,7 +78,7 @@ static int make_rumor(msg_state *s)
     sc_event_builder_created_at(&b, 1700000000);
     sc_event_builder_content(&b, s->content, s->content_len);
     sc_event_builder_tag(&b, tag, 2);
-    return (sc_event_builder_final(&b, &s->rumor) == SC_OK &&
+    return (sc_event_builder_final(&b, &s->rumor, NULL) == SC_OK &&
             sc_nip59_rumor(s->ctx, &s->rumor, s->alice_pub) == SC_OK)
                ? 0
                : -1;

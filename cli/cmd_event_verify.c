@@ -40,7 +40,7 @@ static int verify_one(verifier *v, const unsigned char *json, size_t len)
 
     memset(&opts, 0, sizeof opts);
     opts.max_input = EVENT_MAX;
-    opts.require = SC_EVENT_SIGNED;
+    opts.optional = 0;
     v->arena.len = 0;
     if (cli_buf_reserve(&v->arena, need > 0 ? need : 1) != CLI_OK) {
         return CLI_ERROR;

@@ -17,7 +17,7 @@ static int self_check(sc_ctx *ctx, const char *json, size_t len)
 
     memset(&opts, 0, sizeof opts);
     opts.max_input = len;
-    opts.require = SC_EVENT_SIGNED;
+    opts.optional = 0;
     rc = cli_buf_reserve(&arena, need > 0 ? need : 1);
     if (rc != CLI_OK) {
         return rc;

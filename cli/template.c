@@ -25,7 +25,7 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
     }
     memset(&opts, 0, sizeof opts);
     opts.max_input = CLI_TEMPLATE_MAX;
-    opts.require = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CONTENT;
+    opts.optional = SC_EVENT_HAS_ALL & ~(unsigned)(SC_EVENT_HAS_KIND | SC_EVENT_HAS_CONTENT);
     st = sc_event_parse(ev, arena->p, arena->cap, &used, (const char *)in, n, &opts);
     if (st != SC_OK) {
         return cli_fail_status(st, "invalid event template");

@@ -113,6 +113,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_builder_happy, &env),
         cmocka_unit_test_prestate(test_builder_errors, &env),
         cmocka_unit_test_prestate(test_builder_capacity, &env),
+        cmocka_unit_test_prestate(test_builder_two_pass, &env),
+        cmocka_unit_test_prestate(test_parse_error_detail, &env),
         cmocka_unit_test_prestate(test_parse_alternatives, &env),
         cmocka_unit_test_prestate(test_parse_rejects, &env),
         cmocka_unit_test_prestate(test_parse_arena, &env),

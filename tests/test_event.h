@@ -68,6 +68,8 @@ void test_sign_failures(void **state);
 void test_builder_happy(void **state);
 void test_builder_errors(void **state);
 void test_builder_capacity(void **state);
+void test_builder_two_pass(void **state);
+void test_parse_error_detail(void **state);
 
 /* test_event_parse.c */
 void test_parse_alternatives(void **state);

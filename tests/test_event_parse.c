@@ -35,7 +35,7 @@ static void make_signed(ev_env *env, signed_event *s)
     sc_event_builder_tag(&b, e_tag, 2);
     sc_event_builder_tag(&b, t_tag, 2);
     sc_event_builder_content(&b, content, sizeof content - 1);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &s->ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &s->ev, NULL), SC_OK);
     ev_identity(env, &who);
     VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, &s->ev, &who, zero_aux), SC_OK);
     sc_identity_clear(&who);
@@ -307,6 +307,7 @@ static const reject k_rejects[] = {
 static const sc_event_parse_opts *opts_of(int which, sc_event_parse_opts *o)
 {
     memset(o, 0, sizeof *o);
+    o->optional = SC_EVENT_HAS_ALL;
     switch (which) {
     case O_ALL:
         return NULL;
@@ -430,7 +431,7 @@ void test_parse_arena(void **state)
     /* no tags and empty content need no arena at all */
     {
         static const char empty[] = "{\"tags\":[],\"content\":\"\",\"kind\":7}";
-        sc_event_parse_opts o = {0, 0, 0};
+        sc_event_parse_opts o = {0, SC_EVENT_HAS_ALL, 0, NULL};
 
         VT_ASSERT_STATUS(ev_parse_exact(&ev, NULL, 0, &used, empty, sizeof empty - 1, &o), SC_OK);
         assert_int_equal(used, 0);
@@ -465,29 +466,29 @@ void test_parse_opts(void **state)
                                 "\"kind\":1,\"tags\":[],\"content\":\"\"}";
     static char big[(1 << 20) + 64];
     static uint8_t arena[(1 << 20) + 64];
-    sc_event_parse_opts o = {0, 0, 0};
+    sc_event_parse_opts o = {0, 0, 0, NULL};
     sc_event ev;
     size_t used, n, depth, worst;
     char *deep;
 
     (void)state;
     /* require */
-    o.require = SC_EVENT_RUMOR;
+    o.optional = SC_EVENT_HAS_ALL & ~(unsigned)(SC_EVENT_RUMOR);
     VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, rumor, sizeof rumor - 1, &o), SC_OK);
     assert_int_equal(ev.flags, SC_EVENT_RUMOR);
-    o.require = SC_EVENT_SIGNED;
+    o.optional = 0;
     VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, rumor, sizeof rumor - 1, &o),
                      SC_ERR_EVENT_FIELD);
     VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, rumor, sizeof rumor - 1, NULL),
                      SC_ERR_EVENT_FIELD);
-    o.require = SC_EVENT_HAS_CONTENT;
+    o.optional = SC_EVENT_HAS_ALL & ~(unsigned)(SC_EVENT_HAS_CONTENT);
     VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, "{}", 2, &o), SC_ERR_EVENT_FIELD);
-    o.require = 0;
+    o.optional = SC_EVENT_HAS_ALL;
     VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, "{}", 2, &o), SC_OK);
     assert_int_equal(ev.flags, 0);
-    o.require = 128;
-    VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, "{}", 2, &o), SC_ERR_ARG);
-    o.require = 0;
+    o.optional = 128;
+    VT_ASSERT_STATUS(ev_parse_exact(&ev, arena, 64, &used, "{}", 2, &o), SC_ERR_FLAGS);
+    o.optional = SC_EVENT_HAS_ALL;
 
     /* max_depth: exactly at the limit passes, one more is too deep */
     deep = (char *)vt_alloc(4200);
@@ -666,4 +667,66 @@ void test_parse_mutations(void **state)
            "%zu EVENT_RANGE, %zu TOO_LARGE\n",
            hist[0], hist[1], hist[2], hist[3], hist[4], hist[5]);
     assert_true(hist[0] > 0 && hist[1] > 0 && hist[2] > 0 && hist[3] > 0);
+}
+
+/* opts->error names where a parse failed: the offset of the failing byte or value and the
+ * field, for syntax errors, field errors, a missing field, and an oversized input; NULL
+ * options behave exactly as zeroed ones (all seven fields required). */
+void test_parse_error_detail(void **state)
+{
+    static const struct {
+        const char *json;
+        sc_status want;
+        size_t offset;
+        const char *field;
+    } k_cases[] = {
+        {"{\"kind\":1,}", SC_ERR_JSON, 10, NULL},
+        {"{\"kind\":-1}", SC_ERR_EVENT_RANGE, 10, "kind"},
+        {"{\"kind\":1,\"kind\":2}", SC_ERR_EVENT_FIELD, 17, "kind"},
+        {"{\"content\":7}", SC_ERR_EVENT_FIELD, 11, "content"},
+        {"{\"tags\":[[]]}", SC_ERR_EVENT_FIELD, 11, "tags"},
+        {"[1]", SC_ERR_EVENT_FIELD, 3, NULL},
+        {"{\"kind\":1}", SC_ERR_EVENT_FIELD, 10, "id"},
+        {"{\"content\":\"a\x01\"}", SC_ERR_JSON, 13, NULL},
+    };
+    uint8_t arena[256];
+    sc_event_parse_error err;
+    sc_event_parse_opts o;
+    sc_event ev, ev2;
+    size_t k, used, used2;
+
+    (void)state;
+    for (k = 0; k < sizeof k_cases / sizeof k_cases[0]; k++) {
+        size_t len = strlen(k_cases[k].json);
+        sc_status st;
+
+        memset(&o, 0, sizeof o);
+        memset(&err, 0x5a, sizeof err);
+        o.error = &err;
+        st = sc_event_parse(&ev, arena, sizeof arena, &used, k_cases[k].json, len, &o);
+        VT_ASSERT_STATUS(st, k_cases[k].want);
+        assert_int_equal(err.offset, k_cases[k].offset);
+        if (k_cases[k].field == NULL) {
+            assert_null(err.field);
+        } else {
+            assert_non_null(err.field);
+            assert_string_equal(err.field, k_cases[k].field);
+        }
+        /* NULL options: the same status as zeroed ones */
+        o.error = NULL;
+        VT_ASSERT_STATUS(sc_event_parse(&ev2, arena, sizeof arena, &used2, k_cases[k].json, len,
+                                        NULL),
+                         st);
+    }
+    /* an oversized input: offset 0; an unknown optional bit: SC_ERR_FLAGS */
+    memset(&o, 0, sizeof o);
+    o.error = &err;
+    o.max_input = 4;
+    VT_ASSERT_STATUS(sc_event_parse(&ev, arena, sizeof arena, &used, "{\"kind\":1}", 10, &o),
+                     SC_ERR_TOO_LARGE);
+    assert_int_equal(err.offset, 0);
+    assert_null(err.field);
+    o.max_input = 0;
+    o.optional = 1u << 7;
+    VT_ASSERT_STATUS(sc_event_parse(&ev, arena, sizeof arena, &used, "{}", 2, &o), SC_ERR_FLAGS);
 }

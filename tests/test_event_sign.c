@@ -20,7 +20,7 @@ static void build(sc_event *ev, void *buf, size_t cap, const char *content)
     sc_event_builder_content(&b, content, strlen(content));
     sc_event_builder_tag(&b, e_tag, 4);
     sc_event_builder_tag(&b, t_tag, 2);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev, NULL), SC_OK);
 }
 
 void test_sign_verify(void **state)
@@ -88,7 +88,7 @@ void test_sign_reproduces_vector(void **state)
     sc_event_builder_created_at(&b, 4294967296);
     sc_event_builder_tag(&b, d_tag, 2);
     sc_event_builder_content(&b, "k", 1);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_OK);
     ev_identity(env, &who);
     VT_ASSERT_STATUS(sc_event_sign_with_rand(&env->ctx, &ev, &who, zero_aux), SC_OK);
     canon = ev_to_json(&ev, SC_EVENT_JSON_CANONICAL, &len);
@@ -254,7 +254,7 @@ void test_builder_happy(void **state)
 
     /* defaults, with no buffer at all */
     VT_ASSERT_STATUS(sc_event_builder_init(&b, NULL, 0), SC_OK);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_OK);
     assert_int_equal(ev.kind, 1);
     assert_int_equal(ev.created_at, 0);
     assert_int_equal(ev.n_tags, 0);
@@ -275,7 +275,7 @@ void test_builder_happy(void **state)
         sc_event_builder_content(&b, content, 8);
         sc_event_builder_tag(&b, e_tag, 4);
         sc_event_builder_tag(&b, t_tag, 2);
-        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_OK);
         assert_int_equal((uintptr_t)ev.tags % sizeof(void *), 0);
         assert_int_equal((uintptr_t)ev.tags[0].items % sizeof(void *), 0);
         assert_int_equal((uintptr_t)ev.tags[1].items % sizeof(void *), 0);
@@ -287,7 +287,7 @@ void test_builder_happy(void **state)
         free(canon);
         VT_ASSERT_STATUS(sc_event_verify(&env->ctx, &ev), SC_OK);
         /* finish again: the same event (the tags are not reversed twice) */
-        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev2), SC_OK);
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev2, NULL), SC_OK);
         assert_ptr_equal(ev2.tags, ev.tags);
         assert_int_equal(ev2.tags[0].n_items, 4);
         assert_memory_equal(ev2.tags[0].items[3].ptr, "root", 4);
@@ -301,7 +301,7 @@ void test_builder_happy(void **state)
     VT_ASSERT_STATUS(sc_event_builder_init(&b, raw, sizeof raw), SC_OK);
     sc_event_builder_tag(&b, items, 2);
     sc_event_builder_content(&b, content, 2);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_OK);
     memset(item0, 'X', sizeof item0);
     memset(item1, 'X', sizeof item1);
     memset(content, 'X', sizeof content);
@@ -317,7 +317,7 @@ void test_builder_happy(void **state)
 
         sc_event_builder_tag(&b, &one, 1);
     }
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_OK);
     assert_int_equal(ev.n_tags, 10);
     for (off = 0; off < 10; off++) {
         assert_int_equal(ev.tags[off].n_items, 1);
@@ -345,9 +345,9 @@ void test_builder_errors(void **state)
         sc_event_builder_tag(&b, good, 1);                                                    \
         sc_event_builder_content(&b, "ok", 2);                                                \
         memset(&ev, 0x55, sizeof ev);                                                         \
-        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), (want));                           \
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), (want));                           \
         assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                            \
-        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), (want));                           \
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), (want));                           \
     } while (0)
 
     EXPECT_STICKY(sc_event_builder_kind(&b, SC_EVENT_KIND_MAX + 1), SC_ERR_EVENT_RANGE);
@@ -370,13 +370,13 @@ void test_builder_errors(void **state)
     sc_event_builder_kind(&b, SC_EVENT_KIND_MAX);
     sc_event_builder_created_at(&b, INT64_MAX);
     sc_event_builder_content(&b, vt_null(), 0);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_OK);
     assert_int_equal(ev.kind, SC_EVENT_KIND_MAX);
     assert_true(ev.created_at == INT64_MAX);
 
     /* a change after finish is refused, stickily */
     sc_event_builder_tag(&b, good, 1);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_ERR_STATE);
 
     /* arguments and state */
     VT_ASSERT_STATUS(sc_event_builder_init(vt_null(), raw, sizeof raw), SC_ERR_ARG);
@@ -385,18 +385,19 @@ void test_builder_errors(void **state)
     sc_event_builder_kind(&b, 3);
     sc_event_builder_tag(&b, good, 1);
     sc_event_builder_content(&b, "x", 1);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_event_builder_final(vt_null(), &ev), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_event_builder_final(vt_null(), &ev, NULL), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_event_builder_init(&b, raw, sizeof raw), SC_OK);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, vt_null(), NULL), SC_ERR_ARG);
     sc_event_builder_kind(vt_null(), 1);
     sc_event_builder_created_at(vt_null(), 1);
     sc_event_builder_content(vt_null(), "x", 1);
     sc_event_builder_tag(vt_null(), good, 1);
 }
 
-/* Builds a fixed event into a buffer of cap bytes at buf; returns the finish status. */
-static sc_status build_into(uint8_t *buf, size_t cap, sc_event *ev)
+/* Builds a fixed event into a buffer of cap bytes at buf; returns the final status and,
+ * in *need, what final reports as the buffer size. */
+static sc_status build_need(uint8_t *buf, size_t cap, sc_event *ev, size_t *need)
 {
     static const sc_str t1[] = {{"e", 1}, {"0123456789", 10}};
     static const sc_str t2[] = {{"p", 1}};
@@ -411,7 +412,15 @@ static sc_status build_into(uint8_t *buf, size_t cap, sc_event *ev)
     sc_event_builder_tag(&b, t1, 2);
     sc_event_builder_tag(&b, t2, 1);
     sc_event_builder_tag(&b, t3, 3);
-    return sc_event_builder_final(&b, ev);
+    sc_event_builder_content(&b, "replaced", 8); /* not the last thing added: not reused */
+    return sc_event_builder_final(&b, ev, need);
+}
+
+static sc_status build_into(uint8_t *buf, size_t cap, sc_event *ev)
+{
+    size_t need;
+
+    return build_need(buf, cap, ev, &need);
 }
 
 void test_builder_capacity(void **state)
@@ -440,11 +449,68 @@ void test_builder_capacity(void **state)
                 VT_ASSERT_STATUS(st, SC_OK);
             }
         }
-        /* the data alone is 8 + 11 + 1 + 3 bytes, 3 tags and 6 views: the need is close */
-        assert_true(first_ok >= 23 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str));
-        assert_true(first_ok <= 23 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str) +
+        /* the data alone is 8 + 8 + 11 + 1 + 3 bytes, 3 tags and 6 views: the need is close */
+        assert_true(first_ok >= 31 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str));
+        assert_true(first_ok <= 31 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str) +
                                     4 * sizeof(void *));
     }
+}
+
+/* The two-pass form: a builder over no buffer (or too small a one) reports, at final, a
+ * size that suffices at every alignment; the same size is reported on success; and
+ * sc_event_builder_buf_max of the built event is at least that. A real error still wins. */
+void test_builder_two_pass(void **state)
+{
+    static const sc_str bad[] = {{"\xff", 1}};
+    size_t need = 0, again = 0, off, bound;
+    sc_event_builder b;
+    uint8_t *raw;
+    sc_event ev, ev2;
+
+    (void)state;
+    VT_ASSERT_STATUS(build_need(NULL, 0, &ev, &need), SC_ERR_BUFFER_TOO_SMALL);
+    assert_true(need > 31 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str));
+    for (off = 0; off < 2 * sizeof(void *); off++) {
+        raw = vt_alloc(need + off);
+        VT_ASSERT_STATUS(build_need(raw + off, need, &ev, &again), SC_OK);
+        assert_int_equal(again, need);
+        assert_int_equal(ev.n_tags, 3);
+        assert_memory_equal(ev.content.ptr, "replaced", 8);
+        free(raw);
+        /* one byte short at the same address can still fail: it must not crash or lie */
+        raw = vt_alloc(need + off);
+        VT_ASSERT_STATUS(build_need(raw + off, 20, &ev, &again), SC_ERR_BUFFER_TOO_SMALL);
+        assert_int_equal(again, need);
+        free(raw);
+    }
+    /* sc_event_builder_buf_max of an event suffices to build a copy of it at any address */
+    raw = vt_alloc(need);
+    VT_ASSERT_STATUS(build_need(raw, need, &ev, &again), SC_OK);
+    bound = sc_event_builder_buf_max(ev.content.len, ev.tags, ev.n_tags);
+    for (off = 0; off < 2 * sizeof(void *); off++) {
+        uint8_t *copy = vt_alloc(bound + off);
+        size_t t;
+
+        VT_ASSERT_STATUS(sc_event_builder_init(&b, copy + off, bound), SC_OK);
+        sc_event_builder_content(&b, ev.content.ptr, ev.content.len);
+        for (t = 0; t < ev.n_tags; t++) {
+            sc_event_builder_tag(&b, ev.tags[t].items, ev.tags[t].n_items);
+        }
+        VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev2, &again), SC_OK);
+        assert_true(again <= bound);
+        free(copy);
+    }
+    free(raw);
+    /* out of room, then a real error: the real error is reported, with no size */
+    VT_ASSERT_STATUS(sc_event_builder_init(&b, NULL, 0), SC_OK);
+    sc_event_builder_content(&b, "abc", 3);
+    sc_event_builder_tag(&b, bad, 1);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, &again), SC_ERR_UTF8);
+    assert_int_equal(again, 0);
+    /* the size function's own refusals */
+    assert_int_equal(sc_event_builder_buf_max(0, NULL, 1), 0);
+    assert_true(sc_event_builder_buf_max(0, NULL, 0) > 0);
+    assert_int_equal(sc_event_builder_buf_max((size_t)-1, NULL, 0), 0);
 }
 
 /* The curve adapter keeps recently lifted public keys: with more signers than it keeps,

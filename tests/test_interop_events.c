@@ -155,7 +155,7 @@ static const char *check_builder(char *err, it_env *env, const sc_event *src,
     for (i = 0; i < src->n_tags; i++) {
         sc_event_builder_tag(&b, src->tags[i].items, src->tags[i].n_items);
     }
-    st = sc_event_builder_final(&b, &ev);
+    st = sc_event_builder_final(&b, &ev, NULL);
     if (st != SC_OK) {
         snprintf(err, ERRMAX, "builder finish (cap %zu): %s", cap, sc_status_name(st));
         free(buf);

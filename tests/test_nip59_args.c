@@ -21,7 +21,7 @@ void test_rumor_fn(void **state)
     VT_ASSERT_STATUS(sc_event_builder_init(&b, buf, sizeof buf), SC_OK);
     sc_event_builder_kind(&b, 14);
     sc_event_builder_content(&b, "rumor", 5);
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), SC_OK);
     /* a signed event becomes a rumor: same pubkey and id, signature gone */
     VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &ev, &who), SC_OK);
     tmp = ev;

@@ -150,7 +150,7 @@ static void random_rumor(gw_env *env, sc_event *ev, uint8_t *buf, size_t cap, ch
         }
         sc_event_builder_tag(&b, items, n_items);
     }
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev, NULL), SC_OK);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, ev, author), SC_OK);
 }
 

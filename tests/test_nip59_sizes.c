@@ -257,7 +257,7 @@ static void dense_rumor(gw_env *env, sc_event *ev, uint8_t **buf, const uint8_t 
     for (i = 0; i < n; i++) {
         sc_event_builder_tag(&b, &empty, 1);
     }
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev, NULL), SC_OK);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, ev, author), SC_OK);
 }
 

@@ -85,7 +85,7 @@ void gw_rumor(gw_env *env, sc_event *ev, void *buf, size_t cap, const uint8_t au
         sc_event_builder_tag(&b, items, n);
         tags++;
     }
-    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev), SC_OK);
+    VT_ASSERT_STATUS(sc_event_builder_final(&b, ev, NULL), SC_OK);
     VT_ASSERT_STATUS(sc_nip59_rumor(&env->ctx, ev, author), SC_OK);
 }
 
@@ -211,7 +211,7 @@ static uint8_t *parse_new(sc_event *ev, const char *json, size_t len, unsigned r
     sc_status st;
 
     memset(&po, 0, sizeof po);
-    po.require = require;
+    po.optional = SC_EVENT_HAS_ALL & ~(unsigned)(require);
     po.max_input = len + 1;
     st = sc_event_parse(ev, NULL, 0, &need, json, len, &po);
     if (st != SC_OK) {

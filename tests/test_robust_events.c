@@ -290,15 +290,15 @@ static const sc_event_parse_opts *random_opts(sc_event_parse_opts *o, size_t len
     memset(o, 0, sizeof *o);
     switch (vt_rand_below(3)) {
     case 0:
-        o->require = (unsigned)vt_rand_below(128);
-        o->require |= SC_EVENT_HAS_PUBKEY; /* keep serialisation possible */
+        o->optional = SC_EVENT_HAS_ALL & ~(unsigned)((unsigned)vt_rand_below(128));
+        o->optional &= ~(unsigned)SC_EVENT_HAS_PUBKEY; /* keep serialisation possible */
         break;
     case 1:
-        o->require = SC_EVENT_SIGNED;
+        o->optional = 0;
         o->max_depth = 1 + (unsigned)vt_rand_below(4);
         break;
     default:
-        o->require = SC_EVENT_SIGNED;
+        o->optional = 0;
         o->max_input = 1 + vt_rand_below(len + 16);
         break;
     }

@@ -23,7 +23,11 @@ typedef enum sc_status {
     SC_ERR_STATE = -3,            /* object used in the wrong state (uninitialised, busy) */
     SC_ERR_TOO_LARGE = -4,        /* input exceeds a caller-set or protocol limit */
     SC_ERR_NOT_FOUND = -5,        /* no such backend or item */
-    SC_ERR_POLICY = -6,           /* refused by an opt-in policy (e.g. NIP-44 extended prefix) */
+    SC_ERR_POLICY = -6,           /* refused by an opt-in policy: a NIP-44 plaintext of 65536
+                                     bytes or more needs SC_NIP44_EXTENDED */
+    SC_ERR_FLAGS = -7,            /* an unknown flag bit, or an option value out of range */
+    SC_ERR_EMPTY = -8,            /* an input that must not be empty is empty */
+    SC_ERR_OVERLAP = -9,          /* an output buffer overlaps an input or another output */
 
     /* bad data */
     SC_ERR_ENCODING = -20,        /* malformed hex or other fixed encoding */

@@ -87,7 +87,7 @@ static sc_status build(sc_event *ev, scj_buf *buf, const tag_set *t, jint kind, 
         items += m;
     }
     sc_event_builder_content(&b, (const char *)content->p, content->len);
-    return sc_event_builder_final(&b, ev);
+    return sc_event_builder_final(&b, ev, NULL);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_org_softchat_core_Context_signEvent0(

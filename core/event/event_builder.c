@@ -1,7 +1,8 @@
 /* The event builder: a bump allocator over the caller's buffer. String bytes and each tag's
  * sc_str array are placed from the front; the sc_tag array grows down from the back, so it
- * stays contiguous however many tags come, and finish reverses it into order. The first
- * failure sticks. */
+ * stays contiguous however many tags come, and final reverses it into order. The first
+ * failure sticks; running out of room keeps counting what a buffer would need, so final can
+ * report it (the two-pass form: build once over no buffer, then again over one that fits). */
 #include <softchat/mem.h>
 #include <softchat/event.h>
 
@@ -23,6 +24,10 @@ typedef struct sc_builder_impl {
     size_t front;  /* bytes used from the front */
     size_t n_tags; /* sc_tag entries at the back, the newest lowest */
     size_t content_at, content_len;
+    size_t need;   /* bytes a buffer at any alignment needs for everything added so far,
+                      but the slack of its two ends */
+    size_t need_content; /* the share of need taken by the latest content, when it is the
+                            last thing added (setting content again reuses it) */
 } sc_builder_impl;
 
 typedef char sc_builder_fits[(sizeof(sc_builder_impl) <= sizeof(sc_event_builder)) ? 1 : -1];
@@ -35,12 +40,13 @@ static sc_builder_impl *impl_of(sc_event_builder *b)
     return (i != NULL && i->magic == SC_BUILDER_MAGIC) ? i : NULL;
 }
 
-/* The builder if it can take another change; records SC_ERR_STATE after finish. */
+/* The builder if it can take another change; records SC_ERR_STATE after final. Out of
+ * room, it still takes changes (to count the need) but writes nothing. */
 static sc_builder_impl *open_impl(sc_event_builder *b)
 {
     sc_builder_impl *i = impl_of(b);
 
-    if (i == NULL || i->err != SC_OK) {
+    if (i == NULL || (i->err != SC_OK && i->err != SC_ERR_BUFFER_TOO_SMALL)) {
         return NULL;
     }
     if (i->finished) {
@@ -50,9 +56,10 @@ static sc_builder_impl *open_impl(sc_event_builder *b)
     return i;
 }
 
+/* Records a failure: any error replaces running out of room, which is only a need. */
 static void fail(sc_builder_impl *i, sc_status st)
 {
-    if (i->err == SC_OK) {
+    if (i->err == SC_OK || (i->err == SC_ERR_BUFFER_TOO_SMALL && st != SC_ERR_BUFFER_TOO_SMALL)) {
         i->err = st;
     }
 }
@@ -131,8 +138,14 @@ void sc_event_builder_content(sc_event_builder *b, const char *s, size_t len)
         fail(i, st);
         return;
     }
+    i->need -= i->need_content; /* replacing the latest content reuses its bytes */
+    i->need = sc_size_add(i->need, len);
+    i->need_content = len;
+    if (i->err != SC_OK) {
+        return; /* out of room: counting only */
+    }
     if (i->content_len != 0 && i->content_at + i->content_len == i->front) {
-        i->front = i->content_at; /* replacing the latest content reuses its bytes */
+        i->front = i->content_at;
     }
     if (len > room(i)) {
         fail(i, SC_ERR_BUFFER_TOO_SMALL);
@@ -167,10 +180,7 @@ static sc_status tag_size(const sc_str *items, size_t n, size_t *bytes)
         if (st != SC_OK) {
             return st;
         }
-        if (items[k].len > (size_t)-1 - *bytes) {
-            return SC_ERR_BUFFER_TOO_SMALL;
-        }
-        *bytes += items[k].len;
+        *bytes = sc_size_add(*bytes, items[k].len);
     }
     return SC_OK;
 }
@@ -191,6 +201,11 @@ void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n)
     if (st != SC_OK) {
         fail(i, st);
         return;
+    }
+    i->need = sc_size_add(i->need, sc_event_tag_cost(n, bytes));
+    i->need_content = 0;
+    if (i->err != SC_OK) {
+        return; /* out of room: counting only */
     }
     /* room for one more sc_tag at the back, then padding, the item views and the bytes */
     if (room(i) < sizeof(sc_tag)) {
@@ -220,12 +235,41 @@ void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n)
     tag->n_items = n;
 }
 
-sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev)
+size_t sc_event_tag_cost(size_t n, size_t bytes)
+{
+    return sc_size_add(sc_size_add(sizeof(sc_tag) + SC_EVENT_ALIGN - 1,
+                                   sc_size_mul(n, sizeof(sc_str))),
+                       bytes);
+}
+
+size_t sc_event_builder_buf_max(size_t content_len, const sc_tag *tags, size_t n_tags)
+{
+    size_t total = sc_size_add(SC_EVENT_BUILDER_SLACK, content_len), k, j, bytes;
+
+    if (tags == NULL && n_tags != 0) {
+        return 0;
+    }
+    for (k = 0; k < n_tags; k++) {
+        if (tags[k].items == NULL && tags[k].n_items != 0) {
+            return 0;
+        }
+        for (bytes = 0, j = 0; j < tags[k].n_items; j++) {
+            bytes = sc_size_add(bytes, tags[k].items[j].len);
+        }
+        total = sc_size_add(total, sc_event_tag_cost(tags[k].n_items, bytes));
+    }
+    return sc_size_public(total);
+}
+
+sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev, size_t *buf_len)
 {
     sc_builder_impl *i = impl_of(b);
     sc_tag *tags;
     size_t k;
 
+    if (buf_len != NULL) {
+        *buf_len = 0;
+    }
     if (ev == NULL) {
         return SC_ERR_ARG;
     }
@@ -235,6 +279,9 @@ sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev)
     }
     if (i == NULL) {
         return SC_ERR_STATE;
+    }
+    if (buf_len != NULL && (i->err == SC_OK || i->err == SC_ERR_BUFFER_TOO_SMALL)) {
+        *buf_len = sc_size_public(sc_size_add(i->need, SC_EVENT_BUILDER_SLACK));
     }
     if (i->err != SC_OK) {
         return i->err;

@@ -72,7 +72,7 @@ static sc_status ready(const sc_event *ev, unsigned flags)
     sc_status st;
 
     if ((flags & ~(unsigned)SC_EVENT_JSON_CANONICAL) != 0) {
-        return SC_ERR_ARG;
+        return SC_ERR_FLAGS;
     }
     st = sc_event_check(ev);
     if (st != SC_OK) {

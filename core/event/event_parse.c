@@ -46,6 +46,9 @@ typedef struct parser {
     sc_jscan s;
     unsigned max_depth;
     sc_status field_err; /* first field error; reading goes on so a syntax error still wins */
+    size_t field_err_at; /* where it was found */
+    int field_err_k;     /* the field concerned (F_COUNT: the text is not an object) */
+    int cur;             /* the field being read, F_COUNT outside known fields */
     unsigned seen;       /* SC_EVENT_HAS_* */
     size_t n_tags, n_items, n_bytes;
     size_t tags_at, content_at; /* offsets of the tags '[' and the content '"' */
@@ -57,6 +60,8 @@ static void field_error(parser *ps, sc_status st)
 {
     if (ps->field_err == SC_OK) {
         ps->field_err = st;
+        ps->field_err_at = ps->s.pos;
+        ps->field_err_k = ps->cur;
     }
 }
 
@@ -300,12 +305,16 @@ static sc_status parse_member(parser *ps)
     if (k == F_COUNT) {
         return sc_jscan_skip(&ps->s, ps->max_depth);
     }
+    ps->cur = k;
     if (ps->seen & k_fields[k].flag) {
         field_error(ps, SC_ERR_EVENT_FIELD); /* a duplicate */
-        return sc_jscan_skip(&ps->s, ps->max_depth);
+        st = sc_jscan_skip(&ps->s, ps->max_depth);
+    } else {
+        ps->seen |= k_fields[k].flag;
+        st = parse_field(ps, k);
     }
-    ps->seen |= k_fields[k].flag;
-    return parse_field(ps, k);
+    ps->cur = F_COUNT;
+    return st;
 }
 
 /* Pass 1 over the whole text. */
@@ -408,11 +417,35 @@ static sc_status fill_arena(const parser *pass1, uint8_t *arena, size_t need)
     return st;
 }
 
+/* Fills opts->error (when asked for) for a failure st of the parse behind ps. */
+static void note_error(const sc_event_parse_opts *opts, const parser *ps, sc_status st,
+                       unsigned missing)
+{
+    sc_event_parse_error *e = opts != NULL ? opts->error : NULL;
+    int k;
+
+    if (e == NULL) {
+        return;
+    }
+    e->offset = ps->s.pos;
+    e->field = NULL;
+    if (st == ps->field_err && (ps->field_err_k != F_COUNT || st == SC_ERR_EVENT_FIELD)) {
+        e->offset = ps->field_err_at;
+        e->field = ps->field_err_k != F_COUNT ? k_fields[ps->field_err_k].name : NULL;
+    } else if (missing != 0) {
+        for (k = 0; k < F_COUNT && (missing & k_fields[k].flag) == 0; k++) {
+        }
+        e->offset = ps->s.len;
+        e->field = k < F_COUNT ? k_fields[k].name : NULL;
+    }
+}
+
 sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap, size_t *arena_used,
                          const char *json, size_t json_len, const sc_event_parse_opts *opts)
 {
-    size_t max_input = DEFAULT_MAX_INPUT, need = 0;
-    unsigned require = SC_EVENT_SIGNED;
+    static const sc_event_parse_opts defaults = {0, 0, 0, NULL};
+    size_t max_input, need = 0;
+    unsigned require, missing = 0;
     parser ps;
     sc_status st;
 
@@ -422,23 +455,31 @@ sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap, size_t *ar
     if (ev != NULL) {
         memset(ev, 0, sizeof *ev);
     }
+    if (opts == NULL) {
+        opts = &defaults;
+    }
+    if (opts->error != NULL) {
+        opts->error->offset = 0;
+        opts->error->field = NULL;
+    }
     if (ev == NULL || arena_used == NULL || (json == NULL && json_len != 0) ||
         (arena == NULL && arena_cap != 0)) {
         return SC_ERR_ARG;
     }
-    memset(&ps, 0, sizeof ps);
-    ps.max_depth = DEFAULT_MAX_DEPTH;
-    if (opts != NULL) {
-        if ((opts->require & ~(unsigned)SC_EVENT_SIGNED) != 0 ||
-            opts->max_depth > SC_EVENT_PARSE_MAX_DEPTH) {
-            return SC_ERR_ARG;
-        }
-        max_input = opts->max_input != 0 ? opts->max_input : DEFAULT_MAX_INPUT;
-        require = opts->require;
-        ps.max_depth = opts->max_depth != 0 ? opts->max_depth : DEFAULT_MAX_DEPTH;
+    if ((opts->optional & ~(unsigned)SC_EVENT_HAS_ALL) != 0) {
+        return SC_ERR_FLAGS;
     }
+    if (opts->max_depth > SC_EVENT_PARSE_MAX_DEPTH) {
+        return SC_ERR_ARG;
+    }
+    max_input = opts->max_input != 0 ? opts->max_input : DEFAULT_MAX_INPUT;
+    require = SC_EVENT_HAS_ALL & ~opts->optional;
+    memset(&ps, 0, sizeof ps);
+    ps.max_depth = opts->max_depth != 0 ? opts->max_depth : DEFAULT_MAX_DEPTH;
+    ps.cur = F_COUNT;
+    ps.field_err_k = F_COUNT;
     if (json_len > max_input) {
-        return SC_ERR_TOO_LARGE;
+        return SC_ERR_TOO_LARGE; /* before reading anything: offset 0 */
     }
     sc_jscan_init(&ps.s, json, json_len);
     ps.ev = ev;
@@ -447,6 +488,7 @@ sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap, size_t *ar
         st = ps.field_err;
     }
     if (st == SC_OK && (ps.seen & require) != require) {
+        missing = require & ~ps.seen;
         st = SC_ERR_EVENT_FIELD; /* a required field is missing */
     }
     if (st == SC_OK && !arena_need(&ps, arena, &need)) {
@@ -464,6 +506,9 @@ sc_status sc_event_parse(sc_event *ev, void *arena, size_t arena_cap, size_t *ar
     }
     if (st != SC_OK) {
         memset(ev, 0, sizeof *ev);
+        if (st != SC_ERR_BUFFER_TOO_SMALL) {
+            note_error(opts, &ps, st, missing);
+        }
         return st;
     }
     ev->flags = ps.seen;

@@ -11,25 +11,16 @@
 #include "nip17/nip17_internal.h"
 #include "nip59/nip59_internal.h"
 
-size_t sc_nip17_tag_cost(size_t n, size_t bytes)
-{
-    /* the builder's layout: the sc_tag at the back; alignment padding, the n views and the
-     * string bytes at the front */
-    return sc_size_add(sc_size_add(sizeof(sc_tag) + SC_EVENT_ALIGN - 1,
-                                   sc_size_mul(n, sizeof(sc_str))),
-                       bytes);
-}
-
 /* Cost of a tag [name, v1, optional v2]: the optional item counts when its length is not 0. */
 static size_t tag2_cost(size_t name_len, size_t v1, size_t v2)
 {
-    return sc_nip17_tag_cost(v2 != 0 ? 3 : 2, sc_size_add(sc_size_add(name_len, v1), v2));
+    return sc_event_tag_cost(v2 != 0 ? 3 : 2, sc_size_add(sc_size_add(name_len, v1), v2));
 }
 
 size_t sc_nip17_head_cost(const sc_nip17_chat *m, size_t content_len)
 {
     /* the builder aligns the buffer's start and its end */
-    size_t total = sc_size_add(2 * (SC_EVENT_ALIGN - 1), content_len), i;
+    size_t total = sc_size_add(SC_EVENT_BUILDER_SLACK, content_len), i;
 
     if (m == NULL || (m->to == NULL && m->n_to != 0)) {
         return 0;
@@ -116,7 +107,7 @@ void sc_nip17_start(sc_event_builder *b, void *buf, size_t cap, const sc_nip17_c
 sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, void *buf,
                           size_t cap, const uint8_t sender[SC_PUBKEY_BYTES])
 {
-    sc_status st = sc_event_builder_final(b, rumor);
+    sc_status st = sc_event_builder_final(b, rumor, NULL);
 
     if (st == SC_OK) {
         st = sc_nip59_rumor(ctx, rumor, sender);
@@ -147,7 +138,7 @@ size_t sc_nip17_chat_rumor_buf_max(const sc_nip17_chat *m)
         const sc_nip17_quote *q = &m->quotes[i];
         size_t bytes = sc_size_add(sc_size_add(1 + q->target.len, q->relay.len), q->author.len);
 
-        total = sc_size_add(total, sc_nip17_tag_cost(q->author.len != 0 ? 4 : 3, bytes));
+        total = sc_size_add(total, sc_event_tag_cost(q->author.len != 0 ? 4 : 3, bytes));
     }
     return sc_size_public(total);
 }

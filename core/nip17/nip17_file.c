@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ctx/ctx_internal.h"
+#include "event/event_internal.h"
 #include "nip17/nip17_internal.h"
 #include "nip59/nip59_internal.h"
 
@@ -95,12 +96,12 @@ size_t sc_nip17_file_rumor_buf_max(const sc_nip17_chat *m, const sc_nip17_file *
     }
     for (k = 0; k < T_COUNT; k++) {
         if (tag_value(f, k, text, &v)) {
-            total = sc_size_add(total, sc_nip17_tag_cost(2, sc_size_add(strlen(k_names[k]),
+            total = sc_size_add(total, sc_event_tag_cost(2, sc_size_add(strlen(k_names[k]),
                                                                           v.len)));
         }
     }
     for (i = 0; i < f->n_fallbacks; i++) {
-        total = sc_size_add(total, sc_nip17_tag_cost(2, sc_size_add(sizeof k_fallback - 1,
+        total = sc_size_add(total, sc_event_tag_cost(2, sc_size_add(sizeof k_fallback - 1,
                                                                       f->fallbacks[i].len)));
     }
     return sc_size_public(total);

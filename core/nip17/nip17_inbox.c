@@ -10,13 +10,13 @@ static const char k_relay[] = "relay";
 
 size_t sc_nip17_inbox_build_buf_max(const sc_str *relays, size_t n)
 {
-    size_t total = 2 * (SC_EVENT_ALIGN - 1), i; /* the builder aligns both ends */
+    size_t total = SC_EVENT_BUILDER_SLACK, i; /* the builder aligns both ends */
 
     if (relays == NULL && n != 0) {
         return 0;
     }
     for (i = 0; i < n; i++) {
-        total = sc_size_add(total, sc_nip17_tag_cost(2, sc_size_add(sizeof k_relay - 1,
+        total = sc_size_add(total, sc_event_tag_cost(2, sc_size_add(sizeof k_relay - 1,
                                                                       relays[i].len)));
     }
     return sc_size_public(total);
@@ -52,7 +52,7 @@ sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap, const sc_str
         items[1] = relays[i];
         sc_event_builder_tag(&b, items, 2);
     }
-    return sc_event_builder_final(&b, ev);
+    return sc_event_builder_final(&b, ev, NULL);
 }
 
 sc_status sc_nip17_inbox_parse(sc_str *relays, size_t cap, size_t *n, const sc_event *ev)

@@ -6,9 +6,6 @@
 #include <softchat/nip17.h>
 #include "util/range.h"
 
-/* Builder bytes that suffice for one tag of n items holding `bytes` string bytes. */
-size_t sc_nip17_tag_cost(size_t n, size_t bytes);
-
 /* Builder bytes that suffice for the buffer's own alignment, content_len bytes of content and
  * the p, e and subject tags of m (SIZE_MAX on overflow, 0 when m is inconsistent). */
 size_t sc_nip17_head_cost(const sc_nip17_chat *m, size_t content_len);

@@ -72,7 +72,7 @@ static sc_status front_parse(unwrapper *u, sc_event *ev, size_t limit, const cha
 
     memset(&po, 0, sizeof po);
     po.max_input = len != 0 ? len : 1; /* no limit of its own: the caller chose the input */
-    po.require = require;
+    po.optional = SC_EVENT_HAS_ALL & ~(unsigned)(require);
     st = sc_event_parse(ev, limit != 0 ? u->base : NULL, limit, used, text, len, &po);
     if (st == SC_OK) {
         if (*used > u->front_hi) {
