@@ -70,8 +70,7 @@ static int nip44_setup(void **out, const char *backend, size_t bytes)
         return -1;
     }
     bench_fill(s->plain, bytes, 44);
-    if (sc_nip44_conversation_encrypt(s->ctx, &s->conv, s->payload, s->out_cap, &n, s->plain, bytes,
-                                0) != SC_OK) {
+    if (sc_nip44_conversation_encrypt(s->ctx, s->payload, s->out_cap, &n, &s->conv, s->plain, bytes, 0) != SC_OK) {
         return -1;
     }
     s->payload_len = n;
@@ -115,8 +114,7 @@ static int run_encrypt_held(void *p, uint64_t n)
     size_t len;
 
     while (n--) {
-        if (sc_nip44_conversation_encrypt(s->ctx, &s->conv, s->out, s->out_cap, &len, s->plain, s->len,
-                                    0) != SC_OK) {
+        if (sc_nip44_conversation_encrypt(s->ctx, s->out, s->out_cap, &len, &s->conv, s->plain, s->len, 0) != SC_OK) {
             return -1;
         }
     }
@@ -129,8 +127,7 @@ static int run_decrypt_held(void *p, uint64_t n)
     size_t len;
 
     while (n--) {
-        if (sc_nip44_conversation_decrypt(s->ctx, &s->conv, s->dec, s->dec_cap, &len, s->payload,
-                                    s->payload_len, 0) != SC_OK) {
+        if (sc_nip44_conversation_decrypt(s->ctx, s->dec, s->dec_cap, &len, &s->conv, s->payload, s->payload_len, 0) != SC_OK) {
             return -1;
         }
     }

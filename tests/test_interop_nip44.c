@@ -157,7 +157,7 @@ static const char *check_decrypt(char *err, it_env *env, const uint8_t ck[32], c
     memset(out, FILL_A, cap);
     st = sc_nip44_conversation_init_key(&conv, ck);
     if (st == SC_OK) {
-        st = sc_nip44_conversation_decrypt(&env->ctx, &conv, out, cap, &out_len, payload, payload_len, 0);
+        st = sc_nip44_conversation_decrypt(&env->ctx, out, cap, &out_len, &conv, payload, payload_len, 0);
     }
     sc_nip44_conversation_clear(&conv);
     if (st != SC_OK || out_len != pt->n || memcmp(out, pt->p, pt->n) != 0) {

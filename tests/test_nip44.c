@@ -242,6 +242,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_own_b64_in_place, &env),
         cmocka_unit_test_prestate(test_own_backend_failure, &env),
         cmocka_unit_test_prestate(test_own_args, &env),
+        cmocka_unit_test_prestate(test_own_identity_calls, &env),
     };
     vt_suite suite;
     int failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_nip44", "NIP-44 v2",

@@ -100,4 +100,6 @@ void test_own_b64_in_place(void **state);
 void test_own_backend_failure(void **state);
 void test_own_args(void **state);
 
+void test_own_identity_calls(void **state);
+
 #endif

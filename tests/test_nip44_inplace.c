@@ -217,7 +217,7 @@ void test_own_backend_failure(void **state)
     assert_int_equal(len, 0);
     assert_int_equal(nt_zeroed_prefix((uint8_t *)out, sizeof out, 0x5a), 0);
     VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, ck_b), SC_OK);
-    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&ctx, &conv, out, sizeof out, &len, pt, pl, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&ctx, out, sizeof out, &len, &conv, pt, pl, 0),
                      SC_ERR_RNG);
     sc_nip44_conversation_clear(&conv);
     rng_broken = 0;

@@ -469,7 +469,7 @@ static int both_decrypt(nt_env *env, const uint8_t ck[32], const sc_nip44_conver
     size_t la = 0, lb = 0;
 
     return sc_nip44_decrypt(&env->ctx, a, sizeof a, &la, ck, payload, n, 0) == SC_OK &&
-           sc_nip44_conversation_decrypt(&env->ctx, conv, b, sizeof b, &lb, payload, n, 0) == SC_OK &&
+           sc_nip44_conversation_decrypt(&env->ctx, b, sizeof b, &lb, conv, payload, n, 0) == SC_OK &&
            la == pl && lb == pl && memcmp(a, pt, pl) == 0 && memcmp(b, pt, pl) == 0;
 }
 
@@ -544,7 +544,7 @@ void test_own_conversation(void **state)
     VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&ck_held, ck), SC_OK);
 
     /* held encryption (fresh nonce) decrypts one-shot and held, from either side */
-    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, &c12, p1, sizeof p1, &n1, pt, pl, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, p1, sizeof p1, &n1, &c12, pt, pl, 0),
                      SC_OK);
     assert_true(both_decrypt(env, ck, &c21, p1, n1, pt, pl));
     assert_true(both_decrypt(env, ck, &ck_held, p1, n1, pt, pl));
@@ -560,15 +560,15 @@ void test_own_conversation(void **state)
     sc_nip44_conversation_clear(&c12);
     assert_true(vt_all_zero((const uint8_t *)&c12, sizeof c12));
     len = 9;
-    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, &c12, p1, sizeof p1, &len, pt, pl, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, p1, sizeof p1, &len, &c12, pt, pl, 0),
                      SC_ERR_STATE);
     assert_int_equal(len, 0);
     len = 9;
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, &c12, dec, sizeof dec, &len, p2, n2, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &c12, p2, n2, 0),
                      SC_ERR_STATE);
     assert_int_equal(len, 0);
     memset(&zero, 0, sizeof zero);
-    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, &zero, p1, sizeof p1, &len, pt, pl, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, p1, sizeof p1, &len, &zero, pt, pl, 0),
                      SC_ERR_STATE);
     sc_nip44_conversation_clear(NULL);
     vt_case_pass(&r);
@@ -576,7 +576,7 @@ void test_own_conversation(void **state)
     /* failing inits leave the struct cleared, whatever it held */
     VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &c21, &id2, ff), SC_ERR_INVALID_KEY);
     assert_true(vt_all_zero((const uint8_t *)&c21, sizeof c21));
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, &c21, dec, sizeof dec, &len, p2, n2, 0),
+    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &c21, p2, n2, 0),
                      SC_ERR_STATE);
     sc_identity_clear(&id1);
     VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&c12, ck), SC_OK);

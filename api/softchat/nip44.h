@@ -24,7 +24,14 @@
  * only with SC_NIP44_EXTENDED, because many deployed decoders cannot read it; without the
  * flag such plaintexts give SC_ERR_POLICY.
  *
- * No function here allocates. Keys and intermediate material are wiped on every path.
+ * Which call to use: sc_nip44_encrypt_to / sc_nip44_decrypt_from work from an sc_identity and
+ * the peer's public key (one ECDH per call, nothing secret leaves the library); a held
+ * sc_nip44_conversation derives the key once for many messages; the calls taking a
+ * conversation key `ck` are the spec's primitives, for vectors and for keys held elsewhere.
+ *
+ * No function here allocates. Keys and intermediate material are wiped on every path. The
+ * library keeps no secret between calls; the curve adapter keeps the last few lifted public
+ * keys per context (public data, see ctx.h), which makes a repeated peer cheaper.
  */
 #ifndef SOFTCHAT_NIP44_H
 #define SOFTCHAT_NIP44_H
@@ -37,73 +44,93 @@ SC_BEGIN_DECLS
 
 #define SC_NIP44_KEY_BYTES 32
 #define SC_NIP44_NONCE_BYTES 32
+#define SC_NIP44_HMAC_KEY_BYTES 32
 #define SC_NIP44_MAX_SHORT_PLAINTEXT 65535u      /* largest plaintext without the extension */
 #define SC_NIP44_MAX_PLAINTEXT 4294967295u       /* 2^32 - 1 */
 #define SC_NIP44_MIN_PAYLOAD 132u                /* base64 characters */
 #define SC_NIP44_DEFAULT_MAX_PAYLOAD 1048576u    /* max_payload used when 0 is passed */
 
-/** Encryption flags (any other bit is SC_ERR_ARG). */
+/** Encryption flags (any other bit is SC_ERR_FLAGS). The same flag is accepted wherever the
+ *  library encrypts with NIP-44 on the caller's behalf (sc_nip59_opts.flags). */
 #define SC_NIP44_EXTENDED 1u /* allow the 6-byte prefix for plaintexts >= 65536 bytes */
 
+/** SC_NIP44_KEY_BYTES and SC_NIP44_NONCE_BYTES, for bindings. */
 SC_API size_t sc_nip44_key_bytes(void);
 SC_API size_t sc_nip44_nonce_bytes(void);
 
 /** calc_padded_len(len) of the spec, in 64 bits (it reaches 2^32 for len = 2^32 - 1); the
- *  length prefix is not included. 0 outside the spec's domain 1 <= len <= 2^32 - 1. */
+ *  length prefix is not included.
+ *  Returns: the padded length; 0 outside the spec's domain 1 <= len <= 2^32 - 1. */
 SC_API uint64_t sc_nip44_padded_len(uint64_t len);
 
-/** Base64 length of the payload for a plaintext of len bytes (with the extended prefix where
- *  len >= 65536); 0 for len 0 or len > 2^32 - 1, or when it does not fit size_t. */
+/** Exact length of the base64 payload sc_nip44_encrypt writes for a plaintext of len bytes
+ *  (with the extended prefix where len >= 65536).
+ *  Returns: the length; 0 for len 0 or len > 2^32 - 1, or when it does not fit size_t. */
 SC_API size_t sc_nip44_encrypt_len(size_t len);
 
 /** Capacity sc_nip44_decrypt needs for a payload of payload_len characters: the largest
  *  decoded size, 3 * (payload_len / 4) (the buffer is scratch for decoding; the plaintext is a
- *  prefix of it). */
+ *  prefix of it). Returns: that bound (0 for payload_len < 4). */
 SC_API size_t sc_nip44_decrypt_max(size_t payload_len);
 
 /** conversation_key(sec, pub): validates both keys. Symmetric: conv(a, B) = conv(b, A).
- *  Returns: SC_OK; SC_ERR_INVALID_KEY (sec 0 or >= n, pub not on the curve); SC_ERR_ARG;
- *           SC_ERR_STATE; SC_ERR_UNSUPPORTED. Out: ck, zeroed on failure. Constant-time in sec.
- *  The shared x coordinate never leaves the function and is wiped. */
+ *  Returns: SC_OK; SC_ERR_INVALID_KEY (sec 0 or >= n, pub not on the curve); SC_ERR_ARG (a
+ *           NULL argument); SC_ERR_STATE (ctx); SC_ERR_UNSUPPORTED (no curve or mac group).
+ *  Out: ck: SC_NIP44_KEY_BYTES, zeroed on failure. The shared x coordinate never leaves the
+ *       function and is wiped.
+ *  In: sec: SC_SECKEY_BYTES; pub: SC_PUBKEY_BYTES (x-only).
+ *  Constant time: in sec. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_key(sc_ctx *ctx,
                                                           uint8_t ck[SC_NIP44_KEY_BYTES],
                                                           const uint8_t sec[SC_SECKEY_BYTES],
                                                           const uint8_t pub[SC_PUBKEY_BYTES])
     SC_NONNULL(1, 2, 3, 4);
 
-/** The per-message keys for (ck, nonce): ChaCha20 key (32), ChaCha20 nonce (12), HMAC key (32).
- *  Returns: SC_OK; SC_ERR_ARG; SC_ERR_STATE; SC_ERR_UNSUPPORTED. Outs zeroed on failure. */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[32],
-                                                      uint8_t chacha_nonce[12],
-                                                      uint8_t hmac_key[32],
+/** The per-message keys for (ck, nonce): HKDF-Expand(ck, nonce, 76) split into the ChaCha20
+ *  key, the ChaCha20 nonce and the HMAC key.
+ *  Returns: SC_OK; SC_ERR_ARG (a NULL argument); SC_ERR_STATE (ctx); SC_ERR_UNSUPPORTED.
+ *  Out: chacha_key, chacha_nonce, hmac_key: every one that is not NULL is zeroed on failure.
+ *  In: ck: SC_NIP44_KEY_BYTES; nonce: SC_NIP44_NONCE_BYTES.
+ *  Constant time: in ck. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_message_keys(sc_ctx *ctx,
+                                                      uint8_t chacha_key[SC_CHACHA20_KEY_BYTES],
+                                                      uint8_t chacha_nonce[SC_CHACHA20_NONCE_BYTES],
+                                                      uint8_t hmac_key[SC_NIP44_HMAC_KEY_BYTES],
                                                       const uint8_t ck[SC_NIP44_KEY_BYTES],
                                                       const uint8_t nonce[SC_NIP44_NONCE_BYTES])
     SC_NONNULL(1, 2, 3, 4, 5, 6);
 
 /** Encrypts plaintext pt[0..len) (1 <= len <= 2^32 - 1) under ck with an explicit nonce
  *  (vectors; a nonce must never be reused). Writes the base64 payload (no terminator).
- *  Checks run in this order: arguments, context, policy, capacity.
- *  Returns: SC_OK; SC_ERR_ARG (NULL, len 0 or > 2^32 - 1, unknown flag, pt or nonce inside
- *           out[0..sc_nip44_encrypt_len(len))); SC_ERR_STATE (ctx not initialised);
- *           SC_ERR_POLICY (len >= 65536 without SC_NIP44_EXTENDED);
- *           SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_nip44_encrypt_len(len); out may then be
- *           NULL); SC_ERR_UNSUPPORTED; SC_ERR_INTERNAL (a backend failure).
+ *  Checks run in this order: arguments, context, policy, capacity, overlap.
+ *  Returns: SC_OK; SC_ERR_ARG (ctx, ck, nonce or out_len NULL; pt NULL with len > 0; out NULL
+ *           with enough out_cap); SC_ERR_EMPTY (len 0); SC_ERR_FLAGS (an unknown flag);
+ *           SC_ERR_TOO_LARGE (len > 2^32 - 1, or a payload that does not fit size_t);
+ *           SC_ERR_STATE (ctx not initialised); SC_ERR_POLICY (len >= 65536 without
+ *           SC_NIP44_EXTENDED); SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_nip44_encrypt_len(len);
+ *           out may then be NULL); SC_ERR_OVERLAP (pt or nonce inside
+ *           out[0..sc_nip44_encrypt_len(len))); SC_ERR_UNSUPPORTED; SC_ERR_INTERNAL (a
+ *           backend failure).
  *  Out: out[0..*out_len); *out_len is 0 on every other failure. Failures found before out is
- *  written leave it untouched; a backend failure after that zeroes
- *  out[0..sc_nip44_encrypt_len(len)), which may have held plaintext.
- *  Bytes of out beyond the payload are never touched. The plaintext is not required to be
- *  UTF-8 here. No allocation; out is also the working buffer. */
+ *       written leave it untouched; a backend failure after that zeroes
+ *       out[0..sc_nip44_encrypt_len(len)), which may have held plaintext. Bytes of out beyond
+ *       the payload are never touched. out is also the working buffer.
+ *  In: ck: SC_NIP44_KEY_BYTES; nonce: SC_NIP44_NONCE_BYTES; pt[0..len) (not required to be
+ *      UTF-8 here); flags: 0 or SC_NIP44_EXTENDED.
+ *  Constant time: in ck, nonce and the plaintext bytes (not in len). RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out,
-                                                            size_t out_cap, size_t *out_len,
-                                                            const uint8_t ck[SC_NIP44_KEY_BYTES],
-                                                            const uint8_t nonce[32],
-                                                            const uint8_t *pt, size_t len,
-                                                            unsigned flags)
+                                                           size_t out_cap, size_t *out_len,
+                                                           const uint8_t ck[SC_NIP44_KEY_BYTES],
+                                                           const uint8_t nonce[SC_NIP44_NONCE_BYTES],
+                                                           const uint8_t *pt, size_t len,
+                                                           unsigned flags)
     SC_NONNULL(1, 4, 5, 6);
 
 /** As sc_nip44_encrypt_with_rand with a fresh 32-byte nonce from the context's CSPRNG.
- *  Also returns SC_ERR_RNG. The RNG is not called when the arguments, the policy or the
- *  capacity already fail. */
+ *  Returns: as sc_nip44_encrypt_with_rand, plus SC_ERR_RNG.
+ *  Out, In: as sc_nip44_encrypt_with_rand, without the nonce.
+ *  Constant time: as sc_nip44_encrypt_with_rand. RNG: yes (SC_NIP44_NONCE_BYTES), and only
+ *  once the arguments, the policy and the capacity have passed. */
 SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt(sc_ctx *ctx, char *out, size_t out_cap,
                                                  size_t *out_len,
                                                  const uint8_t ck[SC_NIP44_KEY_BYTES],
@@ -118,26 +145,73 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt(sc_ctx *ctx, char *out, size_t 
  *  Returns: SC_OK; SC_ERR_VERSION; SC_ERR_TOO_LARGE (over max_payload); SC_ERR_PAYLOAD_SIZE;
  *           SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_nip44_decrypt_max(payload_len); out may
  *           then be NULL); SC_ERR_BASE64; SC_ERR_MAC; SC_ERR_PADDING;
- *           SC_ERR_ARG (NULL; payload inside out[0..sc_nip44_decrypt_max(payload_len)));
- *           SC_ERR_STATE (ctx not initialised); SC_ERR_UNSUPPORTED; SC_ERR_INTERNAL.
+ *           SC_ERR_ARG (ctx, ck or out_len NULL; payload NULL with payload_len > 0; out NULL
+ *           with enough out_cap); SC_ERR_OVERLAP (payload inside
+ *           out[0..sc_nip44_decrypt_max(payload_len))); SC_ERR_STATE (ctx not initialised);
+ *           SC_ERR_UNSUPPORTED; SC_ERR_INTERNAL.
  *  Out: out[0..*out_len) is the plaintext, and the rest of what the call wrote (up to the
- *  decoded length) is zeroed. On failure *out_len is 0 (except BUFFER_TOO_SMALL) and every
- *  byte the call wrote is zeroed; failures found before decoding leave out untouched.
- *  Bytes of out beyond the decoded length are never touched. The plaintext is not checked for
- *  UTF-8 here. No allocation. */
+ *       decoded length) is zeroed. On failure *out_len is 0 (except BUFFER_TOO_SMALL) and
+ *       every byte the call wrote is zeroed; failures found before decoding leave out
+ *       untouched. Bytes of out beyond the decoded length are never touched. The plaintext is
+ *       not checked for UTF-8 here. Nothing is written before the MAC has been verified.
+ *  In: ck: SC_NIP44_KEY_BYTES; payload[0..payload_len); max_payload.
+ *  Constant time: in ck and the plaintext; the MAC comparison is constant time. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap,
                                                  size_t *out_len,
                                                  const uint8_t ck[SC_NIP44_KEY_BYTES],
                                                  const char *payload, size_t payload_len,
                                                  size_t max_payload) SC_NONNULL(1, 4, 5);
 
+/* ---- between an identity and a peer ------------------------------------------------------- */
+
+/** sc_nip44_encrypt from identity `me` to the peer's public key: derives the conversation
+ *  key for this call only (one ECDH), encrypts, and wipes the key. The arguments, policy and
+ *  capacity are checked before the ECDH, so a size query (out NULL, out_cap 0) is cheap.
+ *  Returns: as sc_nip44_encrypt, plus SC_ERR_ARG (me or peer NULL), SC_ERR_STATE (me not
+ *           imported or cleared) and SC_ERR_INVALID_KEY (peer not on the curve).
+ *  Out: as sc_nip44_encrypt.
+ *  In: me; peer: SC_PUBKEY_BYTES; pt[0..len); flags: 0 or SC_NIP44_EXTENDED.
+ *  Constant time: in the secret key, the derived keys and the plaintext bytes. RNG: yes
+ *  (SC_NIP44_NONCE_BYTES), after every check has passed. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_to(sc_ctx *ctx, char *out, size_t out_cap,
+                                                    size_t *out_len, const sc_identity *me,
+                                                    const uint8_t peer[SC_PUBKEY_BYTES],
+                                                    const uint8_t *pt, size_t len,
+                                                    unsigned flags)
+    SC_NONNULL(1, 4, 5, 6);
+
+/** As sc_nip44_encrypt_to with an explicit nonce (vectors; never reuse a nonce).
+ *  Returns: as sc_nip44_encrypt_to, without SC_ERR_RNG. Out: as sc_nip44_encrypt.
+ *  In: as sc_nip44_encrypt_to, plus nonce: SC_NIP44_NONCE_BYTES.
+ *  Constant time: as sc_nip44_encrypt_to. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_to_with_rand(
+    sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len, const sc_identity *me,
+    const uint8_t peer[SC_PUBKEY_BYTES], const uint8_t nonce[SC_NIP44_NONCE_BYTES],
+    const uint8_t *pt, size_t len, unsigned flags) SC_NONNULL(1, 4, 5, 6, 7);
+
+/** sc_nip44_decrypt of a payload from the peer's public key to identity `me`: derives the
+ *  conversation key for this call only, decrypts, and wipes the key. The checks before base64
+ *  decoding, and the capacity, run before the ECDH.
+ *  Returns: as sc_nip44_decrypt, plus SC_ERR_ARG (me or peer NULL), SC_ERR_STATE (me not
+ *           imported or cleared) and SC_ERR_INVALID_KEY (peer not on the curve).
+ *  Out: as sc_nip44_decrypt.
+ *  In: me; peer: SC_PUBKEY_BYTES; payload[0..payload_len); max_payload (0 = the default).
+ *  Constant time: in the secret key, the derived keys and the plaintext. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_decrypt_from(sc_ctx *ctx, uint8_t *out, size_t out_cap,
+                                                      size_t *out_len, const sc_identity *me,
+                                                      const uint8_t peer[SC_PUBKEY_BYTES],
+                                                      const char *payload, size_t payload_len,
+                                                      size_t max_payload)
+    SC_NONNULL(1, 4, 5, 6);
+
 /* ---- a held conversation ------------------------------------------------------------------ */
 
 /** A held conversation: the conversation key of (my secret, peer's public key), derived once
  *  and used for many messages. This is the explicit, caller-owned form of a conversation-key
- *  cache: there is no hidden cache anywhere in the library.
- *  Lifetime: sc_nip44_conversation_init ... sc_nip44_conversation_clear; the key lives in the struct, in
- *  caller memory, so it is wiped exactly when the caller clears it (or on a failing init).
+ *  cache: the library keeps no conversation key of its own.
+ *  Lifetime: sc_nip44_conversation_init ... sc_nip44_conversation_clear; the key lives in the
+ *  struct, in caller memory, so it is wiped exactly when the caller clears it (or on a
+ *  failing init).
  *  Thread safety: read-only after init; concurrent encrypt/decrypt from several threads are
  *  fine, each with its own sc_ctx. Copying the struct copies the key: avoid it, or wipe the
  *  copy. Not tied to a context. */
@@ -146,36 +220,53 @@ typedef struct sc_nip44_conversation {
 } sc_nip44_conversation;
 
 /** Derives and holds the conversation key for (me, peer).
- *  Returns: as sc_nip44_conversation_key, plus SC_ERR_STATE for an erased identity.
- *  Out: conv (cleared on failure, whatever it held before). */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv,
-                                                     const sc_identity *me,
-                                                     const uint8_t peer[SC_PUBKEY_BYTES])
+ *  Returns: as sc_nip44_conversation_key, plus SC_ERR_STATE for an identity not imported or
+ *           cleared.
+ *  Out: conv (cleared first, and on failure).
+ *  In: me; peer: SC_PUBKEY_BYTES.
+ *  Constant time: in the secret key. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_init(sc_ctx *ctx,
+                                                           sc_nip44_conversation *conv,
+                                                           const sc_identity *me,
+                                                           const uint8_t peer[SC_PUBKEY_BYTES])
     SC_NONNULL(1, 2, 3, 4);
 
 /** Holds a conversation key obtained elsewhere (e.g. from a vector).
- *  Returns: SC_OK; SC_ERR_ARG. Out: conv (cleared on failure). */
+ *  Returns: SC_OK; SC_ERR_ARG (a NULL argument).
+ *  Out: conv (cleared first, and on failure).
+ *  In: ck: SC_NIP44_KEY_BYTES (the caller wipes its copy).
+ *  Constant time: yes. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_init_key(sc_nip44_conversation *conv,
-                                                         const uint8_t ck[SC_NIP44_KEY_BYTES])
+                                                               const uint8_t ck[SC_NIP44_KEY_BYTES])
     SC_NONNULL(1, 2);
 
 /** sc_nip44_encrypt under the held key (fresh nonce from the RNG).
- *  Returns: as sc_nip44_encrypt, plus SC_ERR_STATE for a cleared or uninitialised conv. */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, const sc_nip44_conversation *conv,
-                                                        char *out, size_t out_cap,
-                                                        size_t *out_len, const uint8_t *pt,
-                                                        size_t len, unsigned flags)
-    SC_NONNULL(1, 2, 5);
+ *  Returns: as sc_nip44_encrypt, plus SC_ERR_STATE for a cleared or uninitialised conv.
+ *  Out: as sc_nip44_encrypt.
+ *  In: conv; pt[0..len); flags: 0 or SC_NIP44_EXTENDED.
+ *  Constant time: as sc_nip44_encrypt. RNG: yes (SC_NIP44_NONCE_BYTES). */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, char *out,
+                                                              size_t out_cap, size_t *out_len,
+                                                              const sc_nip44_conversation *conv,
+                                                              const uint8_t *pt, size_t len,
+                                                              unsigned flags)
+    SC_NONNULL(1, 4, 5);
 
 /** sc_nip44_decrypt under the held key.
- *  Returns: as sc_nip44_decrypt, plus SC_ERR_STATE for a cleared or uninitialised conv. */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, const sc_nip44_conversation *conv,
-                                                        uint8_t *out, size_t out_cap,
-                                                        size_t *out_len, const char *payload,
-                                                        size_t payload_len, size_t max_payload)
-    SC_NONNULL(1, 2, 5);
+ *  Returns: as sc_nip44_decrypt, plus SC_ERR_STATE for a cleared or uninitialised conv.
+ *  Out: as sc_nip44_decrypt.
+ *  In: conv; payload[0..payload_len); max_payload (0 = the default).
+ *  Constant time: as sc_nip44_decrypt. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, uint8_t *out,
+                                                              size_t out_cap, size_t *out_len,
+                                                              const sc_nip44_conversation *conv,
+                                                              const char *payload,
+                                                              size_t payload_len,
+                                                              size_t max_payload)
+    SC_NONNULL(1, 4, 5);
 
-/** Wipes the held key (the whole struct); later use gives SC_ERR_STATE. NULL is accepted. */
+/** Wipes the held key (the whole struct); later use gives SC_ERR_STATE.
+ *  In/Out: conv; NULL is accepted (no-op). Constant time: yes. RNG: no. */
 SC_API void sc_nip44_conversation_clear(sc_nip44_conversation *conv);
 
 SC_END_DECLS

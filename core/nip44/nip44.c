@@ -48,8 +48,10 @@ sc_status sc_nip44_conversation_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
     return st;
 }
 
-sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[32], uint8_t chacha_nonce[12],
-                                uint8_t hmac_key[32], const uint8_t ck[SC_NIP44_KEY_BYTES],
+sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[SC_CHACHA20_KEY_BYTES],
+                                uint8_t chacha_nonce[SC_CHACHA20_NONCE_BYTES],
+                                uint8_t hmac_key[SC_NIP44_HMAC_KEY_BYTES],
+                                const uint8_t ck[SC_NIP44_KEY_BYTES],
                                 const uint8_t nonce[SC_NIP44_NONCE_BYTES])
 {
     uint8_t okm[OKM_BYTES];
@@ -80,9 +82,17 @@ sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[32], uint8_t cha
 static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, const uint8_t *nonce,
                               const uint8_t *pt, size_t len, unsigned flags)
 {
-    if (ctx == NULL || ck == NULL || nonce == NULL || pt == NULL || len == 0 ||
-        (flags & ~SC_NIP44_EXTENDED) != 0 || (uint64_t)len > SC_NIP44_MAX_PLAINTEXT) {
+    if (ctx == NULL || ck == NULL || nonce == NULL || (pt == NULL && len != 0)) {
         return SC_ERR_ARG;
+    }
+    if (len == 0) {
+        return SC_ERR_EMPTY; /* NIP-44 encrypts 1 to 2^32 - 1 bytes */
+    }
+    if ((flags & ~SC_NIP44_EXTENDED) != 0) {
+        return SC_ERR_FLAGS;
+    }
+    if ((uint64_t)len > SC_NIP44_MAX_PLAINTEXT) {
+        return SC_ERR_TOO_LARGE;
     }
     if (sc_ctx_impl_get(ctx) == NULL) {
         return SC_ERR_STATE;
@@ -91,11 +101,12 @@ static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, cons
         return SC_ERR_POLICY; /* u16-only decoders, still widely deployed, cannot read it */
     }
     *need = sc_nip44_encrypt_len(len);
-    return *need == 0 ? SC_ERR_ARG : SC_OK; /* 0: the payload does not fit size_t */
+    return *need == 0 ? SC_ERR_TOO_LARGE : SC_OK; /* 0: the payload does not fit size_t */
 }
 
 sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
-                                      const uint8_t ck[SC_NIP44_KEY_BYTES], const uint8_t nonce[32],
+                                      const uint8_t ck[SC_NIP44_KEY_BYTES],
+                                      const uint8_t nonce[SC_NIP44_NONCE_BYTES],
                                       const uint8_t *pt, size_t len, unsigned flags)
 {
     uint8_t chacha_key[32], chacha_nonce[12], hmac_key[32];
@@ -116,10 +127,13 @@ sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, siz
         *out_len = need;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    /* out is written before pt and nonce are fully read: they must lie elsewhere */
-    if (out == NULL || sc_range_overlap(out, need, pt, len) ||
-        sc_range_overlap(out, need, nonce, SC_NIP44_NONCE_BYTES)) {
+    if (out == NULL) {
         return SC_ERR_ARG;
+    }
+    /* out is written before pt and nonce are fully read: they must lie elsewhere */
+    if (sc_range_overlap(out, need, pt, len) ||
+        sc_range_overlap(out, need, nonce, SC_NIP44_NONCE_BYTES)) {
+        return SC_ERR_OVERLAP;
     }
     st = sc_nip44_message_keys(ctx, chacha_key, chacha_nonce, hmac_key, ck, nonce);
     if (st != SC_OK) {

@@ -16,8 +16,8 @@ typedef struct sc_nip44_conversation_impl {
     uint8_t ck[SC_NIP44_KEY_BYTES];
 } sc_nip44_conversation_impl;
 
-typedef char sc_nip44_conversation_fits[(sizeof(sc_nip44_conversation_impl) <= sizeof(sc_nip44_conversation)) ? 1
-                                                                                           : -1];
+typedef char sc_nip44_conversation_fits[
+    (sizeof(sc_nip44_conversation_impl) <= sizeof(sc_nip44_conversation)) ? 1 : -1];
 
 /* The live conversation behind conv, or NULL if it is NULL, cleared or never initialised. */
 static const sc_nip44_conversation_impl *conv_get(const sc_nip44_conversation *conv)
@@ -95,9 +95,9 @@ static sc_status conv_key(const sc_nip44_conversation *conv, size_t *out_len, co
     return SC_OK;
 }
 
-sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, const sc_nip44_conversation *conv, char *out,
-                                  size_t out_cap, size_t *out_len, const uint8_t *pt, size_t len,
-                                  unsigned flags)
+sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
+                                        const sc_nip44_conversation *conv, const uint8_t *pt,
+                                        size_t len, unsigned flags)
 {
     const uint8_t *ck = NULL;
     sc_status st = conv_key(conv, out_len, &ck);
@@ -105,9 +105,10 @@ sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, const sc_nip44_conversation
     return st != SC_OK ? st : sc_nip44_encrypt(ctx, out, out_cap, out_len, ck, pt, len, flags);
 }
 
-sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, const sc_nip44_conversation *conv, uint8_t *out,
-                                  size_t out_cap, size_t *out_len, const char *payload,
-                                  size_t payload_len, size_t max_payload)
+sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap,
+                                        size_t *out_len, const sc_nip44_conversation *conv,
+                                        const char *payload, size_t payload_len,
+                                        size_t max_payload)
 {
     const uint8_t *ck = NULL;
     sc_status st = conv_key(conv, out_len, &ck);

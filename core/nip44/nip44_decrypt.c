@@ -100,8 +100,11 @@ sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
         *out_len = cap;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    if (out == NULL || sc_range_overlap(out, cap, payload, payload_len)) {
+    if (out == NULL) {
         return SC_ERR_ARG;
+    }
+    if (sc_range_overlap(out, cap, payload, payload_len)) {
+        return SC_ERR_OVERLAP;
     }
     /* from here on out[0..n) is written, and zeroed on every failure */
     st = sc_base64_decode(out, cap, &n, payload, payload_len);

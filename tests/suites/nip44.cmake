@@ -6,6 +6,7 @@ softchat_add_test_executable(test_nip44
   test_nip44_vectors.c
   test_nip44_ext.c
   test_nip44_own.c
+  test_nip44_identity.c
   test_nip44_inplace.c
   test_nip44_args.c)
 

@@ -105,7 +105,7 @@ public final class BindingTest {
         expectStatus("SC_ERR_MAC", "wrong receiver", () -> ctx.nip44Decrypt(carol, alicePub, payload));
         expectStatus("SC_ERR_BASE64", "not base64",
                      () -> ctx.nip44Decrypt(bob, alicePub, payload.replace(payload.charAt(70), '!')));
-        expectStatus("SC_ERR_ARG", "empty plaintext", () -> ctx.nip44Encrypt(alice, bobPub, new byte[0]));
+        expectStatus("SC_ERR_EMPTY", "empty plaintext", () -> ctx.nip44Encrypt(alice, bobPub, new byte[0]));
         expectStatus("SC_ERR_POLICY", "65536-byte plaintext",
                      () -> ctx.nip44Encrypt(alice, bobPub, new byte[65536]));
         check(ctx.nip44Decrypt(bob, alicePub, ctx.nip44Encrypt(alice, bobPub, new byte[65535])).length
