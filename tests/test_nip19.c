@@ -14,7 +14,7 @@
 #include "vt_rand.h"
 
 #ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
+#define SC_TEST_VECTORS_DIR "vectors/upstream"
 #endif
 
 #define NIP19_FILE "nip19.vectors.json"

@@ -379,7 +379,7 @@ void vt_skip_file(const char *backend, const char *file, const char *why)
 }
 
 #ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
+#define SC_TEST_VECTORS_DIR "vectors/upstream"
 #endif
 #ifndef SC_TEST_OWN_DIR
 #define SC_TEST_OWN_DIR "vectors"
