@@ -379,7 +379,7 @@ void vt_skip_file(const char *backend, const char *file, const char *why)
 }
 
 #ifndef SC_TEST_VECTORS_DIR
-#define SC_TEST_VECTORS_DIR "../shared/vectors"
+#define SC_TEST_VECTORS_DIR "vectors/upstream"
 #endif
 #ifndef SC_TEST_OWN_DIR
 #define SC_TEST_OWN_DIR "vectors"
@@ -441,7 +441,7 @@ int vt_suite_start(vt_suite *s, sc_ctx *ctx, int argc, char **argv, const char *
     s->vectors_present = vt_dir_exists(s->vectors_dir);
     if (!s->vectors_present && skipped != NULL) {
         printf("\n**********************************************************************\n"
-               "WARNING: upstream vectors folder %s not found; %s\n"
+               "WARNING: OWN-ONLY MODE: upstream vectors folder %s not found; %s\n"
                "SKIPPED (not passed); only the suite's own cases run\n"
                "**********************************************************************\n\n",
                s->vectors_dir, skipped);
@@ -489,15 +489,24 @@ int vt_event_same_body(const sc_event *a, const sc_event *b, char *why, size_t c
     return 1;
 }
 
-/* Skips the running test (reported as the file's skip) when the upstream folder is absent. */
+/* The own-only mode (the upstream folder absent): the file is reported skipped, never passed. */
 static void need_upstream_dir(const char *backend, const char *dir, int present, const char *rel)
 {
     char why[600];
 
     if (!present) {
-        snprintf(why, sizeof why, "upstream vectors folder %s not found", dir);
+        snprintf(why, sizeof why, "own-only mode: upstream vectors folder %s not found", dir);
         vt_skip_file(backend, rel, why);
     }
+}
+
+/* The folder is there, so every upstream file must be: a missing or unreadable one fails. */
+static void upstream_file_fails(const char *backend, const char *rel, const char *why)
+{
+    printf("[%s] %s: FAIL (%s; the upstream folder is present, so the file is required)\n",
+           backend, rel, why);
+    fflush(stdout);
+    fail_msg("%s: %s", rel, why);
 }
 
 cJSON *vt_upstream_json(const char *backend, const char *dir, int present, const char *rel)
@@ -508,7 +517,7 @@ cJSON *vt_upstream_json(const char *backend, const char *dir, int present, const
     need_upstream_dir(backend, dir, present, rel);
     root = vt_load_json(dir, rel, why, sizeof why);
     if (root == NULL) {
-        vt_skip_file(backend, rel, why);
+        upstream_file_fails(backend, rel, why);
     }
     return root;
 }
@@ -523,7 +532,7 @@ char *vt_upstream_text(const char *backend, const char *dir, int present, const 
     snprintf(why, sizeof why, "file not found: %s", path);
     free(path);
     if (text == NULL) {
-        vt_skip_file(backend, rel, why);
+        upstream_file_fails(backend, rel, why);
     }
     return text;
 }

@@ -97,8 +97,9 @@ void vt_report_finish(const vt_report *r, size_t expected);
 int vt_only_zero_or(const uint8_t *p, size_t n, uint8_t fill);
 
 /* An upstream data file (dir/rel) for the running test: parsed JSON, or its text (the caller
- * frees either). When the folder is absent (`present` 0) or the file cannot be read or
- * parsed, prints the file's skip line and skips the test (never returns). */
+ * frees either). When the folder is absent (`present` 0: the own-only mode), prints the
+ * file's skip line and skips the test; when the folder is present but the file cannot be read
+ * or parsed, prints the file's FAIL line and fails the test (neither returns). */
 cJSON *vt_upstream_json(const char *backend, const char *dir, int present, const char *rel);
 char *vt_upstream_text(const char *backend, const char *dir, int present, const char *rel);
 

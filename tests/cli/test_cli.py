@@ -6,11 +6,14 @@
 Every command and every exit status is exercised through the real binary: exit 0 with the
 exact output, exit 1 (invalid input: one line on stderr, nothing on stdout) and exit 2 (usage,
 I/O, environment). The upstream conformance data (NIP-44, NIP-19, NIP-01, BIP-340) is read at
-run time from --vectors; when that folder or a file in it is missing, those cases are reported
-as skipped, loudly, and the rest still runs. --wrap runs every CLI invocation under a command
-such as valgrind (the memory-bound check is skipped then: RSS under valgrind means nothing).
-When the driver itself runs under valgrind (ctest -T memcheck wraps the interpreter, not the
-CLI), it wraps every CLI run in valgrind memcheck on its own, so that stage checks the CLI.
+run time from --vectors (default: the repository's vectors/upstream). When that folder is
+present, every file the driver reads must be in it and parse: a missing or malformed one is a
+failure. When the folder does not exist (the own-only mode, chosen by pointing at a missing
+folder), those cases are reported as skipped, loudly, and the rest still runs. --wrap runs
+every CLI invocation under a command such as valgrind (the memory-bound check is skipped then:
+RSS under valgrind means nothing). When the driver itself runs under valgrind (ctest -T
+memcheck wraps the interpreter, not the CLI), it wraps every CLI run in valgrind memcheck on
+its own, so that stage checks the CLI.
 
 Python standard library only. Exit status: 0 when no case failed, 1 otherwise.
 """
@@ -40,6 +43,9 @@ NSEC_SPEC_HEX = "67dea2ed018072d675f5415ecfaed7d2597555e202d85b3d65ea4e58d2d92ff
 NSEC_SPEC_PUB = "7e7e9c42a91bfef19fa929e5fda1b72e0ebc1a4c1141673e2794234d86addf4e"
 NPUB_SPEC_PUB = "npub10elfcs4fr0l0r8af98jlmgdh9c8tcxjvz9qkw038js35mp4dma8qzvjptg"
 EVENT_MAX = 1048576
+# The repository's verbatim copies of the upstream data (vectors/upstream/README.md).
+UPSTREAM_DEFAULT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "vectors", "upstream")
 HEX = set("0123456789abcdef")
 
 
@@ -87,7 +93,8 @@ class Suite:
         self.counts = {}  # group -> [passed, failed, skipped]
         self.notes = {}   # group -> skip reasons
         self.failures = []
-        self.missing = []  # vector files not available
+        self.missing = []  # vector files skipped: the own-only mode (no --vectors folder)
+        self.unreadable = {}  # vector file -> why it could not be read from a present folder
         self.key_files = {}
 
     # ---- running the CLI ------------------------------------------------------------------
@@ -136,17 +143,21 @@ class Suite:
 
     # ---- vectors --------------------------------------------------------------------------
     def vector(self, name):
-        """The parsed vector file, or None (reason recorded) when it is missing."""
+        """The parsed vector file, or None when it cannot be had: the own-only mode (no
+        folder), or a file missing or malformed in a present folder (the reason recorded for
+        missing_file, which then fails it)."""
         if self.vectors is None:
             return None
         path = os.path.join(self.vectors, name)
-        if not os.path.isfile(path):
+        try:
+            if name.endswith(".json"):
+                with open(path, encoding="utf-8") as f:
+                    return json.load(f)
+            with open(path, encoding="utf-8", newline="") as f:
+                return list(csv.DictReader(f))
+        except (OSError, ValueError, csv.Error) as e:
+            self.unreadable[name] = "%s: %s" % (type(e).__name__, e)
             return None
-        if name.endswith(".json"):
-            with open(path, encoding="utf-8") as f:
-                return json.load(f)
-        with open(path, encoding="utf-8", newline="") as f:
-            return list(csv.DictReader(f))
 
     # ---- bookkeeping ----------------------------------------------------------------------
     def case(self, group, name, fn, *a):
@@ -176,8 +187,18 @@ class Suite:
         return True
 
     def missing_file(self, name):
-        self.missing.append(name)
-        print("SKIP [%s] %s: every case: the file is not available" % (self.backend, name))
+        """A vector file vector() could not give: skipped in the own-only mode; a failure
+        when the folder is present (every file it must hold is required)."""
+        if self.vectors is None:
+            self.missing.append(name)
+            print("SKIP [%s] %s: every case: own-only mode, no vectors folder"
+                  % (self.backend, name))
+            return
+        why = self.unreadable.get(name, "not read")
+        self.failures.append("%s: cannot be read from --vectors %s: %s"
+                             % (name, self.vectors, why))
+        print("FAIL [%s] %s: %s (the vectors folder is present, so the file is required)"
+              % (self.backend, name, why))
 
     def skip(self, group, name, why, n=1):
         c = self.counts.setdefault(group, [0, 0, 0])
@@ -194,8 +215,11 @@ class Suite:
             print("[%s] %s: %d cases: %d passed, %d failed, %d skipped%s"
                   % (self.backend, group, p + f + s, p, f, s, extra))
         for name in self.missing:
-            print("[%s] %s: SKIPPED: not available in --vectors (%s)"
+            print("[%s] %s: SKIPPED: own-only mode, --vectors %s does not exist"
                   % (self.backend, name, self.vectors_arg))
+        for name, why in self.unreadable.items():
+            print("[%s] %s: FAILED: not readable from --vectors %s (%s)"
+                  % (self.backend, name, self.vectors_arg, why))
         if self.failures:
             print("\n%d FAILED:" % len(self.failures))
             for f in self.failures:
@@ -1052,7 +1076,8 @@ def run_suite(doc, tests, vector_kinds):
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--cli", required=True, help="path of the softchat binary")
     ap.add_argument("--backend", required=True)
-    ap.add_argument("--vectors", help="folder of upstream conformance data")
+    ap.add_argument("--vectors", default=UPSTREAM_DEFAULT,
+                    help="folder of upstream conformance data (default: %(default)s)")
     ap.add_argument("--wrap", help="command prefix for every CLI run (e.g. valgrind -q ...)")
     opts = ap.parse_args()
     opts.vectors_arg = opts.vectors
@@ -1063,9 +1088,10 @@ def run_suite(doc, tests, vector_kinds):
             return 1
         opts.wrap = MEMCHECK_WRAP % valgrind
         print("note: running under valgrind: every CLI run is wrapped in: " + opts.wrap)
-    if opts.vectors is not None and not os.path.isdir(opts.vectors):
+    if not os.path.isdir(opts.vectors):
         print("\n" + "!" * 78)
-        print("WARNING: vectors folder %s is missing: %s vector" % (opts.vectors, vector_kinds))
+        print("WARNING: OWN-ONLY MODE: vectors folder %s is missing: %s vector"
+              % (opts.vectors, vector_kinds))
         print("cases are SKIPPED (not passed). Point --vectors (SOFTCHAT_VECTORS_DIR) at the "
               "data.")
         print("!" * 78 + "\n")

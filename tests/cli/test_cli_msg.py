@@ -8,8 +8,9 @@ nip59 wrap/unwrap, nip17 send/receive and file encrypt/decrypt through the real 
 stdout, except for nip17 receive) and exit 2 (usage, I/O, environment). Gift wraps with a
 broken layer are forged here with the CLI's own primitives (nip44 encrypt, event sign), so
 every unwrap check is reached with a wrap that passes every check before it. The NIP-59 and
-NIP-17 spec examples and the kind 15 AES-GCM examples are read from --vectors at run time;
-when the folder or a file is missing those cases are reported skipped, loudly.
+NIP-17 spec examples and the kind 15 AES-GCM examples are read from --vectors at run time
+(default: the repository's vectors/upstream); a file missing from a present folder fails, and
+a folder that does not exist (the own-only mode) reports those cases skipped, loudly.
 
 Python standard library only (the driver of test_cli.py is reused). Exit status: 0 when no
 case failed, 1 otherwise.

@@ -34,8 +34,9 @@ foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
   set_tests_properties("cli.msg.${b}" PROPERTIES TIMEOUT 600 LABELS "cli")
 endforeach()
 
-# The fallback path: with the upstream folder missing, the vector cases are reported skipped
-# (never passed) and everything else still runs.
+# The own-only mode, asked for by pointing at a folder that does not exist: the vector cases
+# are reported skipped (never passed) and everything else still runs. With the folder present,
+# a vector file missing from it fails the driver.
 add_test(NAME cli.no-upstream
          COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/cli/test_cli.py"
                  --cli "$<TARGET_FILE:softchat_cli>" --backend "${SOFTCHAT_DEFAULT_BACKEND}"
