@@ -60,7 +60,7 @@ static int add_relays_field(cli_buf *b, const sc_nip19_entity *e)
     }
     for (i = 0; i < e->n_relays; i++) {
         if ((i > 0 && cli_buf_addc(b, ',') != CLI_OK) ||
-            cli_buf_json_str(b, e->relays[i], e->relay_lens[i]) != CLI_OK) {
+            cli_buf_json_str(b, e->relays[i].ptr, e->relays[i].len) != CLI_OK) {
             return CLI_ERROR;
         }
     }
@@ -73,12 +73,12 @@ static int entity_text_ok(const sc_nip19_entity *e)
     size_t i;
 
     if (e->type == SC_NIP19_NADDR &&
-        !cli_utf8_valid((const unsigned char *)e->identifier, e->identifier_len)) {
+        !cli_utf8_valid((const unsigned char *)e->identifier.ptr, e->identifier.len)) {
         return cli_fail(CLI_INVALID, "invalid NIP-19 string: its identifier: %s (%s)",
                         sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
     for (i = 0; i < e->n_relays; i++) {
-        if (!cli_utf8_valid((const unsigned char *)e->relays[i], e->relay_lens[i])) {
+        if (!cli_utf8_valid((const unsigned char *)e->relays[i].ptr, e->relays[i].len)) {
             return cli_fail(CLI_INVALID, "invalid NIP-19 string: relay %zu: %s (%s)", i + 1,
                             sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
         }
@@ -129,7 +129,7 @@ static int entity_json(cli_buf *b, const sc_nip19_entity *e)
     case SC_NIP19_NADDR:
         rc = cli_buf_adds(b, ",\"identifier\":");
         if (rc == CLI_OK) {
-            rc = cli_buf_json_str(b, e->identifier, e->identifier_len);
+            rc = cli_buf_json_str(b, e->identifier.ptr, e->identifier.len);
         }
         if (rc == CLI_OK) {
             rc = add_hex_field(b, "pubkey", e->author);
@@ -162,7 +162,7 @@ static int nip19_decode(int argc, char **argv)
     sc_nip19_entity e;
     cli_buf in = CLI_BUF_INIT, scratch = CLI_BUF_INIT, out = CLI_BUF_INIT;
     const char *s;
-    size_t n_pos, n;
+    size_t n_pos, n, used = 0;
     sc_status st;
     int rc;
 
@@ -200,7 +200,7 @@ static int nip19_decode(int argc, char **argv)
     if (rc != CLI_OK) {
         goto out;
     }
-    st = sc_nip19_decode(&e, scratch.p, scratch.cap, s, n);
+    st = sc_nip19_decode(&e, scratch.p, scratch.cap, &used, s, n);
     if (st != SC_OK) {
         rc = cli_fail_status(st, "invalid NIP-19 string");
         goto out;
@@ -284,8 +284,8 @@ static int fill_entity(sc_nip19_entity *e, sc_nip19_type t, const encode_args *a
         if (check_text("--identifier", a->identifier) != CLI_OK) {
             return CLI_ERROR;
         }
-        e->identifier = a->identifier;
-        e->identifier_len = strlen(a->identifier);
+        e->identifier.ptr = a->identifier;
+        e->identifier.len = strlen(a->identifier);
     } else if (a->n_pos != 1) {
         return cli_usage_error(usage, "nip19 encode %s needs one %s", name,
                                (t == SC_NIP19_NPUB || t == SC_NIP19_NPROFILE) ? "KEY" : "HEX");
@@ -300,8 +300,8 @@ static int fill_entity(sc_nip19_entity *e, sc_nip19_type t, const encode_args *a
         if (check_text("--relay", a->relays[i]) != CLI_OK) {
             return CLI_ERROR;
         }
-        e->relays[i] = a->relays[i];
-        e->relay_lens[i] = strlen(a->relays[i]);
+        e->relays[i].ptr = a->relays[i];
+        e->relays[i].len = strlen(a->relays[i]);
     }
     e->n_relays = a->n_relays;
     if (a->author != NULL) {

@@ -40,14 +40,14 @@ static sc_status decode_entity(uint8_t key[32], sc_nip19_type want, sc_nip19_typ
 {
     uint8_t scratch[KEY_FILE_MAX];
     sc_nip19_entity e;
-    size_t need = sc_nip19_decode_scratch_max(n);
+    size_t need = sc_nip19_decode_scratch_max(n), used = 0;
     sc_status st;
 
     memset(&e, 0, sizeof e);
     if (need > sizeof scratch) {
         return SC_ERR_BECH32; /* far longer than any key */
     }
-    st = sc_nip19_decode(&e, scratch, sizeof scratch, s, n);
+    st = sc_nip19_decode(&e, scratch, sizeof scratch, &used, s, n);
     *got = e.type;
     if (st == SC_OK && e.type != want) {
         st = SC_ERR_NOT_FOUND;

@@ -124,13 +124,13 @@ static int expected_of(const cJSON *c, sc_nip19_type type, sc_nip19_entity *e, n
         }
         last = (int)t;
         if (t == 0 && type == SC_NIP19_NADDR) {
-            e->identifier = (const char *)v->p;
-            e->identifier_len = v->n;
+            e->identifier.ptr = (const char *)v->p;
+            e->identifier.len = v->n;
         } else if (t == 0 && v->n == 32) {
             memcpy(e->key, v->p, 32);
         } else if (t == 1 && e->n_relays < SC_NIP19_MAX_RELAYS) {
-            e->relays[e->n_relays] = (const char *)v->p;
-            e->relay_lens[e->n_relays++] = v->n;
+            e->relays[e->n_relays].ptr = (const char *)v->p;
+            e->relays[e->n_relays++].len = v->n;
         } else if (t == 2 && v->n == 32 && type != SC_NIP19_NPROFILE) {
             memcpy(e->author, v->p, 32);
             e->has_author = 1;

@@ -130,12 +130,12 @@ void nt_payload_of(nt_tlv *t, const sc_nip19_entity *e)
         return;
     }
     if (e->type == SC_NIP19_NADDR) {
-        nt_tlv_add(t, 0, e->identifier, e->identifier_len);
+        nt_tlv_add(t, 0, e->identifier.ptr, e->identifier.len);
     } else {
         nt_tlv_add(t, 0, e->key, 32);
     }
     for (i = 0; i < e->n_relays; i++) {
-        nt_tlv_add(t, 1, e->relays[i], e->relay_lens[i]);
+        nt_tlv_add(t, 1, e->relays[i].ptr, e->relays[i].len);
     }
     if (e->has_author) {
         nt_tlv_add(t, 2, e->author, 32);
@@ -179,21 +179,21 @@ void nt_assert_entity_equal(const sc_nip19_entity *got, const sc_nip19_entity *w
     assert_memory_equal(got->author, want->has_author ? want->author : zero, 32);
     assert_int_equal(!!got->has_kind, !!want->has_kind);
     assert_int_equal(got->kind, want->has_kind ? want->kind : 0);
-    assert_view_equal(got->identifier, got->identifier_len, want->identifier,
-                      want->identifier_len, "identifier");
+    assert_view_equal(got->identifier.ptr, got->identifier.len, want->identifier.ptr,
+                      want->identifier.len, "identifier");
     if (want->type != SC_NIP19_NADDR) {
-        assert_null(got->identifier);
+        assert_null(got->identifier.ptr);
     } else {
-        assert_non_null(got->identifier);
+        assert_non_null(got->identifier.ptr);
     }
     assert_int_equal(got->n_relays, want->n_relays);
     for (i = 0; i < want->n_relays; i++) {
-        assert_view_equal(got->relays[i], got->relay_lens[i], want->relays[i],
-                          want->relay_lens[i], "relay");
+        assert_view_equal(got->relays[i].ptr, got->relays[i].len, want->relays[i].ptr,
+                          want->relays[i].len, "relay");
     }
     for (; i < SC_NIP19_MAX_RELAYS; i++) {
-        assert_null(got->relays[i]);
-        assert_int_equal(got->relay_lens[i], 0);
+        assert_null(got->relays[i].ptr);
+        assert_int_equal(got->relays[i].len, 0);
     }
 }
 
@@ -208,7 +208,7 @@ int nt_entity_zero(const sc_nip19_entity *e)
 sc_status nt_decode(sc_nip19_entity *e, uint8_t **scratch_out, const char *s)
 {
     uint8_t *scratch = vt_alloc(SC_NIP19_DECODE_SCRATCH_MAX);
-    sc_status st = sc_nip19_decode(e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, s, strlen(s));
+    sc_status st = sc_nip19_decode(e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, strlen(s));
 
     if (scratch_out != NULL) {
         *scratch_out = scratch;

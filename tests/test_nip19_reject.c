@@ -57,7 +57,7 @@ void test_single_substitutions(void **state)
                 }
                 memcpy(m, s, n + 1);
                 m[pos] = subs[k];
-                st = sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, m, n);
+                st = sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, m, n);
                 if (st != SC_ERR_BECH32) {
                     fail_msg("%s with position %zu set to 0x%02x: %s, want SC_ERR_BECH32", s,
                              pos, (unsigned)(unsigned char)subs[k], sc_status_name(st));
@@ -84,7 +84,7 @@ void test_bech32_malformed(void **state)
     (void)state;
     nt_fill32(key, 0x33);
     nt_expect_decode("", 0, SC_ERR_BECH32);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, NULL, 0, (const char *)vt_null(), 0), SC_ERR_BECH32);
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, NULL, 0, &(size_t){0}, (const char *)vt_null(), 0), SC_ERR_BECH32);
     nt_expect_decode_str("npub", SC_ERR_BECH32);
     nt_expect_decode_str("npub1", SC_ERR_BECH32);
     nt_expect_decode_str("1qqqqqqqq", SC_ERR_BECH32);
@@ -398,7 +398,7 @@ void test_tlv_unknown_skipped(void **state)
     want.has_author = want.has_kind = 1;
     nt_fill32(want.author, 0x71);
     want.kind = 10002;
-    want.identifier = "";
+    want.identifier.ptr = "";
     nt_tlv_add(&t, 0, NULL, 0);
     nt_tlv_add(&t, 9, filler, 3);
     nt_tlv_add(&t, 2, want.author, 32);
@@ -407,7 +407,7 @@ void test_tlv_unknown_skipped(void **state)
     nt_tlv_free(&t);
     VT_ASSERT_STATUS(nt_decode(&e, &scratch, s), SC_OK);
     nt_assert_entity_equal(&e, &want);
-    assert_non_null(e.identifier);
+    assert_non_null(e.identifier.ptr);
     free(scratch);
     free(s);
 }
@@ -498,8 +498,8 @@ void test_encode_rejects(void **state)
         e.has_kind = 1;
         expect_encode_arg(&e);
         e = nt_entity((sc_nip19_type)t);
-        e.identifier = "d";
-        e.identifier_len = 1;
+        e.identifier.ptr = "d";
+        e.identifier.len = 1;
         expect_encode_arg(&e);
     }
     e = nt_entity(SC_NIP19_NPROFILE);
@@ -509,8 +509,8 @@ void test_encode_rejects(void **state)
     e.has_kind = 1;
     expect_encode_arg(&e);
     e = nt_entity(SC_NIP19_NEVENT);
-    e.identifier = "d";
-    e.identifier_len = 1;
+    e.identifier.ptr = "d";
+    e.identifier.len = 1;
     expect_encode_arg(&e);
     e = nt_entity(SC_NIP19_NADDR);
     e.has_author = e.has_kind = 1;
@@ -525,36 +525,36 @@ void test_encode_rejects(void **state)
     expect_encode_arg(&e);
     /* relays: over 255 bytes, NULL with a length, not printable ASCII */
     e = nt_entity(SC_NIP19_NPROFILE);
-    e.relays[0] = long_text;
-    e.relay_lens[0] = 256;
+    e.relays[0].ptr = long_text;
+    e.relays[0].len = 256;
     e.n_relays = 1;
     expect_encode_arg(&e);
-    e.relay_lens[0] = 255;
+    e.relays[0].len = 255;
     assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
-    e.relays[0] = NULL;
+    e.relays[0].ptr = NULL;
     expect_encode_arg(&e);
-    e.relay_lens[0] = 0; /* an empty relay may be NULL */
+    e.relays[0].len = 0; /* an empty relay may be NULL */
     assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
-    e.relays[0] = "wss://a b";
-    e.relay_lens[0] = 9;
+    e.relays[0].ptr = "wss://a b";
+    e.relays[0].len = 9;
     expect_encode_arg(&e);
-    e.relays[0] = "wss://\xc3\xa9";
-    e.relay_lens[0] = 8;
+    e.relays[0].ptr = "wss://\xc3\xa9";
+    e.relays[0].len = 8;
     expect_encode_arg(&e);
     /* identifiers: over 255 bytes, NULL with a length, not UTF-8 */
     e = nt_entity(SC_NIP19_NADDR);
     e.has_author = e.has_kind = 1;
-    e.identifier = long_text;
-    e.identifier_len = 256;
+    e.identifier.ptr = long_text;
+    e.identifier.len = 256;
     expect_encode_arg(&e);
-    e.identifier_len = 255;
+    e.identifier.len = 255;
     assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
-    e.identifier = NULL;
+    e.identifier.ptr = NULL;
     expect_encode_arg(&e);
-    e.identifier_len = 0; /* an empty identifier may be NULL */
+    e.identifier.len = 0; /* an empty identifier may be NULL */
     assert_int_equal(sc_nip19_encode_len(&e) > 0, 1);
-    e.identifier = "\xed\xa0\x80";
-    e.identifier_len = 3;
+    e.identifier.ptr = "\xed\xa0\x80";
+    e.identifier.len = 3;
     expect_encode_arg(&e);
 }
 
@@ -565,7 +565,8 @@ void test_buffer_too_small(void **state)
     sc_nip19_entity e = nt_entity(SC_NIP19_NPROFILE), d;
     char out[200];
     uint8_t scratch[200];
-    size_t need, n, payload;
+    size_t need, n, payload, used;
+    char npub[SC_NIP19_NPUB_LEN + 8];
 
     (void)state;
     nt_add_relay(&e, "wss://r.x.com");
@@ -593,18 +594,36 @@ void test_buffer_too_small(void **state)
     payload = 2 + 32 + 2 + 13;
     assert_true(payload <= sc_nip19_decode_scratch_max(need));
     memset(scratch, NT_SENTINEL, sizeof scratch);
-    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload - 1, out, need),
+    used = 0;
+    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload - 1, &used, out, need),
                      SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(used, payload);                  /* the exact need */
     assert_true(nt_entity_zero(&d));
-    assert_true(nt_all(scratch, payload - 1, 0));             /* zeroed, as documented */
-    assert_true(nt_all(scratch + payload - 1, sizeof scratch - payload + 1, NT_SENTINEL));
-    VT_ASSERT_STATUS(sc_nip19_decode(&d, NULL, 0, out, need), SC_ERR_BUFFER_TOO_SMALL);
-    memset(scratch, NT_SENTINEL, sizeof scratch);
-    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload, out, need), SC_OK);
+    assert_true(nt_all(scratch, sizeof scratch, NT_SENTINEL)); /* untouched (rule 4) */
+    used = 0;
+    VT_ASSERT_STATUS(sc_nip19_decode(&d, NULL, 0, &used, out, need), SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(used, payload);
+    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload, &used, out, need), SC_OK);
+    assert_int_equal(used, payload);
     nt_assert_entity_equal(&d, &e);
     assert_true(nt_all(scratch + payload, sizeof scratch - payload, NT_SENTINEL));
+    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload, (size_t *)vt_null(), out, need),
+                     SC_ERR_ARG);
+    /* a bare entity needs no scratch: 0 used */
+    VT_ASSERT_STATUS(sc_nip19_encode_npub(npub, sizeof npub, &n, e.key), SC_OK);
+    assert_int_equal(n, SC_NIP19_NPUB_LEN);
+    used = 7;
+    VT_ASSERT_STATUS(sc_nip19_decode(&d, NULL, 0, &used, npub, n), SC_OK);
+    assert_int_equal(used, 0);
+    assert_int_equal(d.type, SC_NIP19_NPUB);
+    assert_memory_equal(d.key, e.key, 32);
+    VT_ASSERT_STATUS(sc_nip19_encode_npub(npub, SC_NIP19_NPUB_LEN - 1, &n, e.key),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(n, SC_NIP19_NPUB_LEN);
+    VT_ASSERT_STATUS(sc_nip19_encode_npub(npub, sizeof npub, &n, (const uint8_t *)vt_null()),
+                     SC_ERR_ARG);
     /* with exactly sc_nip19_decode_scratch_max(len) */
-    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, sc_nip19_decode_scratch_max(need), out, need), SC_OK);
+    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, sc_nip19_decode_scratch_max(need), &(size_t){0}, out, need), SC_OK);
     nt_assert_entity_equal(&d, &e);
 }
 
@@ -649,7 +668,7 @@ void test_scratch_zeroed_on_failure(void **state)
         uint8_t small[4];
         memset(small, NT_SENTINEL, sizeof small);
         VT_ASSERT_STATUS(
-            sc_nip19_decode(&e, small, sizeof small, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
+            sc_nip19_decode(&e, small, sizeof small, &(size_t){0}, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
         assert_true(nt_all(small, sizeof small, NT_SENTINEL));
         sc_mem_wipe(&e, sizeof e);
     }
@@ -663,16 +682,14 @@ void test_null_args(void **state)
     size_t n = 3;
 
     (void)state;
-    VT_ASSERT_STATUS(sc_nip19_decode((sc_nip19_entity *)vt_null(), scratch, sizeof scratch,
-                                     nt_spec_npub1, strlen(nt_spec_npub1)),
+    VT_ASSERT_STATUS(sc_nip19_decode((sc_nip19_entity *)vt_null(), scratch, sizeof scratch, &(size_t){0}, nt_spec_npub1, strlen(nt_spec_npub1)),
                      SC_ERR_ARG);
     memset(&e, NT_SENTINEL, sizeof e);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, sizeof scratch, (const char *)vt_null(), 5),
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, sizeof scratch, &(size_t){0}, (const char *)vt_null(), 5),
                      SC_ERR_ARG);
     assert_true(nt_entity_zero(&e));
     memset(&e, NT_SENTINEL, sizeof e);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, (uint8_t *)vt_null(), 8, nt_spec_npub1,
-                                     strlen(nt_spec_npub1)),
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, (uint8_t *)vt_null(), 8, &(size_t){0}, nt_spec_npub1, strlen(nt_spec_npub1)),
                      SC_ERR_ARG);
     assert_true(nt_entity_zero(&e));
     e = nt_entity(SC_NIP19_NPUB);

@@ -33,7 +33,7 @@ static void check_bare(const char *s, sc_nip19_type type, const char *hex)
 
     nt_hex32(want.key, hex);
     /* bare entities need no scratch */
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, NULL, 0, s, strlen(s)), SC_OK);
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, NULL, 0, &(size_t){0}, s, strlen(s)), SC_OK);
     nt_assert_entity_equal(&e, &want);
     VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, &want), SC_OK);
     assert_int_equal(n, strlen(s));
@@ -60,8 +60,8 @@ void test_spec_examples(void **state)
     VT_ASSERT_STATUS(nt_decode(&e, &scratch, nt_spec_nprofile), SC_OK);
     nt_assert_entity_equal(&e, &want);
     /* the views point into scratch */
-    assert_true((const uint8_t *)e.relays[0] >= scratch &&
-                (const uint8_t *)e.relays[1] + e.relay_lens[1] <= scratch + SC_NIP19_DECODE_SCRATCH_MAX);
+    assert_true((const uint8_t *)e.relays[0].ptr >= scratch &&
+                (const uint8_t *)e.relays[1].ptr + e.relays[1].len <= scratch + SC_NIP19_DECODE_SCRATCH_MAX);
     VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, &want), SC_OK);
     assert_int_equal(n, 131);
     assert_memory_equal(out, nt_spec_nprofile, 131);
@@ -78,8 +78,8 @@ void test_nsec_matches_npub(void **state)
     sc_status st;
 
     (void)state;
-    VT_ASSERT_STATUS(sc_nip19_decode(&sec, NULL, 0, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
-    VT_ASSERT_STATUS(sc_nip19_decode(&pub, NULL, 0, nt_spec_npub2, strlen(nt_spec_npub2)), SC_OK);
+    VT_ASSERT_STATUS(sc_nip19_decode(&sec, NULL, 0, &(size_t){0}, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
+    VT_ASSERT_STATUS(sc_nip19_decode(&pub, NULL, 0, &(size_t){0}, nt_spec_npub2, strlen(nt_spec_npub2)), SC_OK);
     assert_int_equal(sec.type, SC_NIP19_NSEC);
     VT_ASSERT_STATUS(sc_ctx_init(&ctx, sc_backend_default()->name), SC_OK);
     st = sc_identity_import(&ctx, &id, sec.key);
@@ -340,8 +340,8 @@ static void random_entity(sc_nip19_entity *e, sc_nip19_type type, int heavy, rnd
                      : vt_rand_below(4) == 0 ? vt_rand_below(256)
                                              : vt_rand_below(64);
         random_relay(b->relays[i], len);
-        e->relays[i] = b->relays[i];
-        e->relay_lens[i] = len;
+        e->relays[i].ptr = b->relays[i];
+        e->relays[i].len = len;
     }
     if (type == SC_NIP19_NEVENT || type == SC_NIP19_NADDR) {
         e->has_author = type == SC_NIP19_NADDR || vt_rand_below(2);
@@ -354,9 +354,9 @@ static void random_entity(sc_nip19_entity *e, sc_nip19_type type, int heavy, rnd
         }
     }
     if (type == SC_NIP19_NADDR) {
-        e->identifier_len = vt_rand_below(256);
-        random_utf8(b->identifier, e->identifier_len);
-        e->identifier = b->identifier;
+        e->identifier.len = vt_rand_below(256);
+        random_utf8(b->identifier, e->identifier.len);
+        e->identifier.ptr = b->identifier;
     }
 }
 
@@ -394,8 +394,8 @@ void test_round_trip_random(void **state)
         sc_nip19_entity e = nt_entity(SC_NIP19_NPROFILE);
         for (i = 0; i < k; i++) {
             random_relay(b.relays[i], 20 + i);
-            e.relays[i] = b.relays[i];
-            e.relay_lens[i] = 20 + i;
+            e.relays[i].ptr = b.relays[i];
+            e.relays[i].len = 20 + i;
         }
         e.n_relays = k;
         nt_round_trip(&e);
@@ -406,18 +406,18 @@ void test_round_trip_random(void **state)
         nt_fill32(e.author, 0x77);
         e.kind = 30023;
         random_utf8(b.identifier, k);
-        e.identifier = b.identifier;
-        e.identifier_len = k;
+        e.identifier.ptr = b.identifier;
+        e.identifier.len = k;
         nt_round_trip(&e);
     }
     {
         /* a relay of 255 bytes and one of 0 bytes */
         sc_nip19_entity e = nt_entity(SC_NIP19_NEVENT);
         random_relay(b.relays[0], 255);
-        e.relays[0] = b.relays[0];
-        e.relay_lens[0] = 255;
-        e.relays[1] = "";
-        e.relay_lens[1] = 0;
+        e.relays[0].ptr = b.relays[0];
+        e.relays[0].len = 255;
+        e.relays[1].ptr = "";
+        e.relays[1].len = 0;
         e.n_relays = 2;
         nt_round_trip(&e);
     }
@@ -441,7 +441,7 @@ void test_kind_extremes(void **state)
         nt_round_trip(&ev);
         ad.has_author = ad.has_kind = 1;
         ad.kind = kinds[i];
-        ad.identifier = "";
+        ad.identifier.ptr = "";
         nt_round_trip(&ad);
         /* the kind is big-endian on the wire: build it by hand */
         nt_tlv_add(&t, 0, ev.key, 32);
@@ -507,13 +507,13 @@ void test_length_cap(void **state)
     /* decoding: 5000 characters (3117-byte payload) pass, 5001 fail */
     s = naddr_of_size(SC_NIP19_DECODE_SCRATCH_MAX);
     assert_int_equal(strlen(s), SC_NIP19_MAX_CHARS);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, s, strlen(s)), SC_OK);
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, strlen(s)), SC_OK);
     assert_int_equal(e.type, SC_NIP19_NADDR);
     assert_int_equal(e.kind, 30023);
-    assert_int_equal(e.identifier_len, 1);
-    assert_memory_equal(e.identifier, "d", 1);
+    assert_int_equal(e.identifier.len, 1);
+    assert_memory_equal(e.identifier.ptr, "d", 1);
     /* it needs all of the worst-case scratch */
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX - 1, s, strlen(s)),
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX - 1, &(size_t){0}, s, strlen(s)),
                      SC_ERR_BUFFER_TOO_SMALL);
     free(s);
     s = naddr_of_size(SC_NIP19_DECODE_SCRATCH_MAX + 1);
@@ -529,21 +529,21 @@ void test_length_cap(void **state)
     /* encoding: relays sized so the string is exactly 5000 characters, then one more byte */
     e = nt_entity(SC_NIP19_NADDR);
     e.has_author = e.has_kind = 1;
-    e.identifier = "";
+    e.identifier.ptr = "";
     n = 2 + 34 + 6; /* identifier, author, kind records */
     for (i = 0; i < SC_NIP19_MAX_RELAYS; i++) {
         size_t rl = (SC_NIP19_DECODE_SCRATCH_MAX - n) / (SC_NIP19_MAX_RELAYS - i) - 2;
         memset(relays[i], 'a' + (int)i, rl);
-        e.relays[i] = relays[i];
-        e.relay_lens[i] = rl;
+        e.relays[i].ptr = relays[i];
+        e.relays[i].len = rl;
         e.n_relays++;
         n += 2 + rl;
     }
     assert_int_equal(n, SC_NIP19_DECODE_SCRATCH_MAX);
     assert_int_equal(sc_nip19_encode_len(&e), SC_NIP19_MAX_CHARS);
     nt_round_trip(&e);
-    e.relay_lens[0]++;
-    relays[0][e.relay_lens[0] - 1] = 'z';
+    e.relays[0].len++;
+    relays[0][e.relays[0].len - 1] = 'z';
     assert_int_equal(sc_nip19_encode_len(&e), 0);
     {
         char out[16];

@@ -65,8 +65,8 @@ sc_nip19_entity nt_entity(sc_nip19_type type)
 
 void nt_add_relay(sc_nip19_entity *e, const char *url)
 {
-    e->relays[e->n_relays] = url;
-    e->relay_lens[e->n_relays++] = strlen(url);
+    e->relays[e->n_relays].ptr = url;
+    e->relays[e->n_relays++].len = strlen(url);
 }
 
 /* Decodes s and requires `want`, with the entity and every scratch byte zero on failure. */
@@ -77,7 +77,7 @@ void nt_expect_decode(const char *s, size_t len, sc_status want)
 
     memset(scratch, NT_SENTINEL, SC_NIP19_DECODE_SCRATCH_MAX);
     memset(&e, NT_SENTINEL, sizeof e);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, s, len), want);
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, len), want);
     if (want != SC_OK) {
         assert_true(nt_entity_zero(&e));
         assert_true(nt_all(scratch, SC_NIP19_DECODE_SCRATCH_MAX, 0));
@@ -116,7 +116,7 @@ void nt_round_trip(const sc_nip19_entity *e)
     assert_memory_equal(out, want, want_len);
     assert_true(nt_all(out + want_len, 8, NT_SENTINEL)); /* nothing past the string */
     scratch = vt_alloc(sc_nip19_decode_scratch_max(n));
-    VT_ASSERT_STATUS(sc_nip19_decode(&back, scratch, sc_nip19_decode_scratch_max(n), out, n), SC_OK);
+    VT_ASSERT_STATUS(sc_nip19_decode(&back, scratch, sc_nip19_decode_scratch_max(n), &(size_t){0}, out, n), SC_OK);
     nt_assert_entity_equal(&back, e);
     free(scratch);
     free(out);

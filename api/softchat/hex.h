@@ -11,6 +11,13 @@
 
 SC_BEGIN_DECLS
 
+/** Characters of the hex form of n bytes, and of the fixed-size objects Nostr writes in hex
+ *  (public keys, event ids, signatures). */
+#define SC_HEX_LEN(n) (2u * (n))
+#define SC_PUBKEY_HEX_LEN 64u
+#define SC_EVENT_ID_HEX_LEN 64u
+#define SC_SIG_HEX_LEN 128u
+
 /** Hex-decoding flags. */
 #define SC_HEX_LOWER_ONLY 0u /* default: only 0-9 and a-f are accepted */
 #define SC_HEX_ANY_CASE 1u   /* also accept A-F */

@@ -82,7 +82,7 @@ static sc_status measure(const sc_nip19_entity *e, size_t *payload)
     /* a field the type cannot carry would vanish from the string: refuse it (an naddr's
      * pubkey belongs in author, not key) */
     if ((!want_relays && e->n_relays != 0) || (!want_author && e->has_author) ||
-        (!want_kind && e->has_kind) || (!want_identifier && e->identifier_len != 0) ||
+        (!want_kind && e->has_kind) || (!want_identifier && e->identifier.len != 0) ||
         (e->type == SC_NIP19_NADDR && !is_zero(e->key, KEY_BYTES))) {
         return SC_ERR_ARG;
     }
@@ -94,20 +94,20 @@ static sc_status measure(const sc_nip19_entity *e, size_t *payload)
         return SC_ERR_ARG;
     }
     for (i = 0; i < e->n_relays; i++) {
-        size_t len = e->relay_lens[i];
-        if (len > TLV_VALUE_MAX || (e->relays[i] == NULL && len != 0) ||
-            !relay_ok((const uint8_t *)e->relays[i], len)) {
+        size_t len = e->relays[i].len;
+        if (len > TLV_VALUE_MAX || (e->relays[i].ptr == NULL && len != 0) ||
+            !relay_ok((const uint8_t *)e->relays[i].ptr, len)) {
             return SC_ERR_ARG;
         }
         n += 2 + len;
     }
     if (e->type == SC_NIP19_NADDR) {
-        if (!e->has_author || !e->has_kind || e->identifier_len > TLV_VALUE_MAX ||
-            (e->identifier == NULL && e->identifier_len != 0) ||
-            sc_utf8_check(e->identifier, e->identifier_len) != SC_OK) {
+        if (!e->has_author || !e->has_kind || e->identifier.len > TLV_VALUE_MAX ||
+            (e->identifier.ptr == NULL && e->identifier.len != 0) ||
+            sc_utf8_check(e->identifier.ptr, e->identifier.len) != SC_OK) {
             return SC_ERR_ARG;
         }
-        n += 2 + e->identifier_len;
+        n += 2 + e->identifier.len;
     } else {
         n += 2 + KEY_BYTES;
     }
@@ -187,12 +187,12 @@ sc_status sc_nip19_encode(char *out, size_t out_cap, size_t *out_len, const sc_n
         sc_bech32_put(&w, e->key, KEY_BYTES);
     } else {
         if (e->type == SC_NIP19_NADDR) {
-            put_record(&w, TLV_SPECIAL, e->identifier, e->identifier_len);
+            put_record(&w, TLV_SPECIAL, e->identifier.ptr, e->identifier.len);
         } else {
             put_record(&w, TLV_SPECIAL, e->key, KEY_BYTES);
         }
         for (i = 0; i < e->n_relays; i++) {
-            put_record(&w, TLV_RELAY, e->relays[i], e->relay_lens[i]);
+            put_record(&w, TLV_RELAY, e->relays[i].ptr, e->relays[i].len);
         }
         if (e->has_author) {
             put_record(&w, TLV_AUTHOR, e->author, KEY_BYTES);
@@ -288,8 +288,8 @@ static sc_status parse_tlv(sc_nip19_entity *e, const uint8_t *b, size_t n)
                 if (sc_utf8_check((const char *)v, l) != SC_OK) {
                     return SC_ERR_UTF8;
                 }
-                e->identifier = (const char *)v;
-                e->identifier_len = l;
+                e->identifier.ptr = (const char *)v;
+                e->identifier.len = l;
             } else {
                 if (l != KEY_BYTES) {
                     return SC_ERR_TLV;
@@ -304,8 +304,8 @@ static sc_status parse_tlv(sc_nip19_entity *e, const uint8_t *b, size_t n)
             if (!relay_ok(v, l)) {
                 return SC_ERR_TLV;
             }
-            e->relays[e->n_relays] = (const char *)v;
-            e->relay_lens[e->n_relays] = l;
+            e->relays[e->n_relays].ptr = (const char *)v;
+            e->relays[e->n_relays].len = l;
             e->n_relays++;
             break;
         case TLV_AUTHOR:
@@ -333,15 +333,36 @@ static sc_status parse_tlv(sc_nip19_entity *e, const uint8_t *b, size_t n)
     return SC_OK;
 }
 
+sc_status sc_nip19_encode_npub(char *out, size_t out_cap, size_t *out_len,
+                               const uint8_t pub[32])
+{
+    sc_nip19_entity e;
+
+    if (out_len == NULL) {
+        return SC_ERR_ARG;
+    }
+    *out_len = 0;
+    if (pub == NULL) {
+        return SC_ERR_ARG;
+    }
+    memset(&e, 0, sizeof e);
+    e.type = SC_NIP19_NPUB;
+    memcpy(e.key, pub, sizeof e.key);
+    return sc_nip19_encode(out, out_cap, out_len, &e);
+}
+
 sc_status sc_nip19_decode(sc_nip19_entity *e, uint8_t *scratch, size_t scratch_cap,
-                          const char *s, size_t len)
+                          size_t *scratch_len, const char *s, size_t len)
 {
     sc_bech32_str p;
     sc_nip19_type type;
     sc_status st;
     size_t n, hrp_len;
 
-    if (e == NULL) {
+    if (scratch_len != NULL) {
+        *scratch_len = 0;
+    }
+    if (e == NULL || scratch_len == NULL) {
         return SC_ERR_ARG;
     }
     memset(e, 0, sizeof *e);
@@ -365,14 +386,18 @@ sc_status sc_nip19_decode(sc_nip19_entity *e, uint8_t *scratch, size_t scratch_c
         goto out;
     }
     if (scratch_cap < n) {
-        st = SC_ERR_BUFFER_TOO_SMALL;
-        goto out;
+        sc_mem_wipe(e, sizeof *e);
+        *scratch_len = n; /* scratch untouched */
+        return SC_ERR_BUFFER_TOO_SMALL;
     }
     st = sc_bech32_to_bytes(scratch, n, &p);
     if (st != SC_OK) {
         goto out;
     }
     st = parse_tlv(e, scratch, n);
+    if (st == SC_OK) {
+        *scratch_len = n;
+    }
 out:
     if (st != SC_OK) {
         sc_mem_wipe(e, sizeof *e);
