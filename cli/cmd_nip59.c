@@ -91,7 +91,7 @@ static int nip59_wrap(const cli_globals *g, int argc, char **argv)
         rc = cli_now(&wopts.now);
     }
     if (rc == CLI_OK) {
-        wopts.ephemeral = ephemeral;
+        wopts.flags = (wopts.flags & ~SC_NIP59_EPHEMERAL) | ((ephemeral) ? SC_NIP59_EPHEMERAL : 0u);
         rc = cli_gift_wrap(&ctx, &out, &rumor, &id, to, &wopts, "--to");
     }
     if (rc == CLI_OK) {

@@ -125,10 +125,10 @@ void test_wrap_rejects(void **state)
     VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &r2, &author), SC_OK);
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &r2, &author, rpub,
                          &opts),
-           SC_ERR_EVENT_FIELD);
+           SC_ERR_RUMOR_SIGNED);
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &recipient,
                          rpub, &opts),
-           SC_ERR_EVENT_FIELD);
+           SC_ERR_RUMOR_AUTHOR);
     r2 = rumor;
     r2.id[31] ^= 1;
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &r2, &author, rpub,
@@ -141,37 +141,36 @@ void test_wrap_rejects(void **state)
            SC_ERR_EVENT_RANGE);
 
     /* option values */
-    opts.ephemeral = 2;
+    opts.flags = 2u; /* neither SC_NIP59_EPHEMERAL nor SC_NIP44_EXTENDED */
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
                          rpub, &opts),
-           SC_ERR_ARG);
-    opts.ephemeral = 0;
-    opts.allow_extended = -1;
+           SC_ERR_FLAGS);
+    opts.flags = 0x80000000u;
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
                          rpub, &opts),
-           SC_ERR_ARG);
-    opts.allow_extended = 0;
+           SC_ERR_FLAGS);
+    opts.flags = 0;
     opts.expiration = -5;
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
                          rpub, &opts),
-           SC_ERR_ARG);
+           SC_ERR_FLAGS);
     opts.expiration = 0;
     opts.now = -1;
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
                          rpub, &opts),
-           SC_ERR_ARG);
+           SC_ERR_FLAGS);
     opts.now = NOW;
-    opts.relay_len = 3;
+    opts.relay.len = 3;
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
                          rpub, &opts),
            SC_ERR_ARG);
-    opts.relay = "\xc3\x28";
-    opts.relay_len = 2;
+    opts.relay.ptr = "\xc3\x28";
+    opts.relay.len = 2;
     REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
                          rpub, &opts),
            SC_ERR_UTF8);
-    opts.relay = NULL;
-    opts.relay_len = 0;
+    opts.relay.ptr = NULL;
+    opts.relay.len = 0;
 
     /* randomness out of range */
     rnd.seal_backdate = SC_NIP59_MAX_BACKDATE + 1;
@@ -213,10 +212,10 @@ void test_wrap_rejects(void **state)
     bufs_init(&b, need, scap);
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, (char *)b.scratch, b.scap, &b.len, b.scratch,
                                    b.scap, &rumor, &author, rpub, &opts),
-                     SC_ERR_ARG);
+                     SC_ERR_OVERLAP);
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.out + 1, b.cap - 1, &rumor,
                                    &author, rpub, &opts),
-                     SC_ERR_ARG);
+                     SC_ERR_OVERLAP);
     b.len = 0;
     bufs_untouched(&b);
     {
@@ -230,19 +229,19 @@ void test_wrap_rejects(void **state)
         in_scratch.content.ptr = (const char *)scratch + 10;
         VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &in_scratch,
                                        &author, rpub, &opts),
-                         SC_ERR_ARG);
+                         SC_ERR_OVERLAP);
         memcpy(out + 10, "wss:", 4);
-        opts.relay = out + 10;
-        opts.relay_len = 4;
+        opts.relay.ptr = out + 10;
+        opts.relay.len = 4;
         VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author,
                                        rpub, &opts),
-                         SC_ERR_ARG);
-        opts.relay = NULL;
-        opts.relay_len = 0;
+                         SC_ERR_OVERLAP);
+        opts.relay.ptr = NULL;
+        opts.relay.len = 0;
         memcpy(out, rpub, 32);
         VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author,
                                        (const uint8_t *)out, &opts),
-                         SC_ERR_ARG);
+                         SC_ERR_OVERLAP);
         /* the same inputs elsewhere are fine */
         VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author,
                                        rpub, &opts),

@@ -70,10 +70,10 @@ static int check_trip(gw_env *env, const trip *t, const char *wrap, size_t len,
         snprintf(p_hex + 2 * i, 3, "%02x", t->recipient_pub[i]);
     }
     snprintf(exp_dec, sizeof exp_dec, "%lld", (long long)exp);
-    if (t->opts != NULL && t->opts->relay_len != 0) {
-        char *relay = (char *)vt_alloc(t->opts->relay_len + 1);
+    if (t->opts != NULL && t->opts->relay.len != 0) {
+        char *relay = (char *)vt_alloc(t->opts->relay.len + 1);
 
-        memcpy(relay, t->opts->relay, t->opts->relay_len);
+        memcpy(relay, t->opts->relay.ptr, t->opts->relay.len);
         p_tag[2] = relay; /* relays here have no U+0000 */
     }
     rumor_json = (char *)vt_alloc(rlen);
@@ -92,7 +92,7 @@ static int check_trip(gw_env *env, const trip *t, const char *wrap, size_t len,
                info.wrap_created_at != o.wrap.created_at ||
                info.seal_created_at != o.seal.created_at) {
         snprintf(err, cap, "info disagrees with the layers");
-    } else if (o.wrap.kind != ((t->opts != NULL && t->opts->ephemeral) ? 21059u : 1059u) ||
+    } else if (o.wrap.kind != ((t->opts != NULL && (t->opts->flags & SC_NIP59_EPHEMERAL)) ? 21059u : 1059u) ||
                info.wrap_kind != o.wrap.kind || o.seal.kind != 13) {
         snprintf(err, cap, "kinds: wrap %u, seal %u", o.wrap.kind, o.seal.kind);
     } else if (o.wrap.created_at < t->t_lo || o.wrap.created_at > t->t_hi ||
@@ -185,19 +185,19 @@ void test_round_random(void **state)
         random_rumor(env, &rumor, buf, buf_cap, txt, txt_cap, apub, clen);
         memset(&opts, 0, sizeof opts);
         opts.now = NOW + (int64_t)vt_rand_below(1000000);
-        opts.ephemeral = (int)vt_rand_below(2);
+        opts.flags = (opts.flags & ~SC_NIP59_EPHEMERAL) | (((int)vt_rand_below(2)) ? SC_NIP59_EPHEMERAL : 0u);
         if (vt_rand_below(2)) {
             const char *rl = relays[vt_rand_below(3)];
 
-            opts.relay = rl;
-            opts.relay_len = strlen(rl);
+            opts.relay.ptr = rl;
+            opts.relay.len = strlen(rl);
         }
         if (vt_rand_below(2)) {
             opts.expiration = opts.now + (int64_t)vt_rand_below(10000000);
         }
         /* escapes can push a 40 KB content's JSON past the 40960 bytes u16 receivers read */
-        opts.allow_extended = sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT) > 40960;
-        extended += (size_t)opts.allow_extended;
+        opts.flags = (opts.flags & ~SC_NIP44_EXTENDED) | ((sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT) > 40960) ? SC_NIP44_EXTENDED : 0u);
+        extended += (opts.flags & SC_NIP44_EXTENDED) != 0;
         wrap = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
         t.rumor = &rumor;
         t.author_pub = apub;
@@ -257,9 +257,9 @@ void test_round_options(void **state)
 
         memset(&opts, 0, sizeof opts);
         opts.now = NOW;
-        opts.ephemeral = cases[i].ephemeral;
-        opts.relay = cases[i].relay;
-        opts.relay_len = cases[i].relay != NULL ? strlen(cases[i].relay) : 0;
+        opts.flags = (opts.flags & ~SC_NIP59_EPHEMERAL) | ((cases[i].ephemeral) ? SC_NIP59_EPHEMERAL : 0u);
+        opts.relay.ptr = cases[i].relay;
+        opts.relay.len = cases[i].relay != NULL ? strlen(cases[i].relay) : 0;
         opts.expiration = cases[i].expiration;
         wrap = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
         t.rumor = &rumor;
@@ -428,7 +428,7 @@ void test_round_extended(void **state)
                                    &opts),
                      SC_ERR_POLICY);
     /* allowed: both layers use the extended prefix and unwrap reads them */
-    opts.allow_extended = 1;
+    opts.flags = (opts.flags & ~SC_NIP44_EXTENDED) | ((1) ? SC_NIP44_EXTENDED : 0u);
     w = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
     assert_true(len > 4 * clen / 3 * 4 / 3);
     VT_ASSERT_STATUS(gw_unwrap(env, w, len, &recipient, &got, &info, &arena, &used), SC_OK);

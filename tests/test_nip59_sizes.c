@@ -110,9 +110,9 @@ void test_sizes_exact(void **state)
             memset(&opts, 0, sizeof opts);
             opts.now = NOW;
             if (k >= 1) {
-                opts.relay = "wss://relay.example";
-                opts.relay_len = 19;
-                opts.ephemeral = 1;
+                opts.relay.ptr = "wss://relay.example";
+                opts.relay.len = 19;
+                opts.flags = (opts.flags & ~SC_NIP59_EPHEMERAL) | ((1) ? SC_NIP59_EPHEMERAL : 0u);
             }
             if (k == 2) {
                 opts.expiration = 99999999999;
@@ -134,12 +134,12 @@ void test_sizes_exact(void **state)
     assert_true(sc_nip59_wrap_scratch_max(&rumor, NULL) >=
                 sc_nip59_wrap_scratch_max(&rumor, &opts) + 9);
     /* invalid rumors or options have no size */
-    opts.ephemeral = 2;
+    opts.flags = 2u;
     assert_int_equal(sc_nip59_wrap_max(&rumor, &opts), 0);
     assert_int_equal(sc_nip59_wrap_scratch_max(&rumor, &opts), 0);
-    opts.ephemeral = 0;
-    opts.relay = "\xff";
-    opts.relay_len = 1;
+    opts.flags = 0;
+    opts.relay.ptr = "\xff";
+    opts.relay.len = 1;
     assert_int_equal(sc_nip59_wrap_max(&rumor, &opts), 0);
     rumor.flags |= SC_EVENT_HAS_SIG;
     assert_int_equal(sc_nip59_wrap_max(&rumor, NULL), 0);
@@ -194,7 +194,7 @@ void test_policy_boundary(void **state)
                                    &opts),
                      SC_ERR_POLICY);
     assert_true(vt_all_zero(scratch, scap));
-    opts.allow_extended = 1;
+    opts.flags = (opts.flags & ~SC_NIP44_EXTENDED) | ((1) ? SC_NIP44_EXTENDED : 0u);
     free(out);
     free(scratch);
     w = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
@@ -347,7 +347,7 @@ void test_arena_bound_dense(void **state)
 
     /* an extended-prefix rumor of 60000 empty tags */
     dense_rumor(env, &rumor, &buf, apub, 60000);
-    opts.allow_extended = 1;
+    opts.flags = (opts.flags & ~SC_NIP44_EXTENDED) | ((1) ? SC_NIP44_EXTENDED : 0u);
     w = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
     if (gw_unwrap(env, w, len, &recipient, &got, &info, &arena, &used) != SC_OK ||
         got.n_tags != 60000) {

@@ -12,7 +12,7 @@
  *
  * Size. NIP-44 needs its extended length prefix for plaintexts of 65536 bytes and more, and
  * deployed decoders are still u16-only, so a rumor JSON or seal JSON that large is refused
- * (SC_ERR_POLICY) unless opts->allow_extended is set. Because the seal JSON carries the rumor
+ * (SC_ERR_POLICY) unless opts->flags has SC_NIP44_EXTENDED. Because the seal JSON carries the rumor
  * twice over (base64 of the padded NIP-44 payload), this limits the rumor JSON to 40960 bytes.
  *
  * Unwrap authenticates every layer, in this order, each with its own status: wrap kind
@@ -26,13 +26,15 @@
  * Seals that carry tags (an expiration) are accepted.
  *
  * No function here allocates: callers pass buffers sized by the size functions. The one clock
- * read of the library is here: opts->now == 0 means time(NULL).
+ * read of the library is here: opts->now == 0 means time(NULL). To send a NIP-17 message to
+ * several receivers and the sender's own copy, use sc_nip17_send (nip17.h).
  */
 #ifndef SOFTCHAT_NIP59_H
 #define SOFTCHAT_NIP59_H
 
 #include "event.h"
 #include "identity.h"
+#include "nip44.h"
 
 SC_BEGIN_DECLS
 
@@ -41,47 +43,55 @@ SC_BEGIN_DECLS
 #define SC_NIP59_KIND_WRAP_EPHEMERAL 21059u
 #define SC_NIP59_MAX_BACKDATE 172800 /* seconds: two days */
 
-/** Wrap options (all optional; zero-initialise; a NULL opts means all zero). */
+/** Wrap flags (with SC_NIP44_EXTENDED of nip44.h, the same flag as for sc_nip44_encrypt). */
+#define SC_NIP59_EPHEMERAL 0x100u /* an ephemeral gift wrap: kind 21059 instead of 1059 */
+
+/** Wrap options. NULL means what a zero-initialised struct means: kind 1059, no relay hint,
+ *  no expiration, the current time, no extended prefix. */
 typedef struct sc_nip59_opts {
-    int ephemeral;          /* 0 or 1: kind 21059 instead of 1059 */
-    const char *relay;      /* relay hint for the p tag (UTF-8), or NULL; none when relay_len 0 */
-    size_t relay_len;
+    unsigned flags;         /* SC_NIP59_EPHEMERAL, SC_NIP44_EXTENDED (allow a rumor or seal
+                               JSON of 65536 bytes and more: the NIP-44 extended prefix,
+                               unreadable by u16-only receivers); other bits: SC_ERR_FLAGS */
+    sc_str relay;           /* relay hint for the wrap's p tag (UTF-8); none when len is 0 */
     int64_t expiration;     /* > 0: an ["expiration", "<n>"] tag on seal and wrap; 0: none */
     int64_t now;            /* the current time (unix seconds, >= 0); 0 = time(NULL) */
-    int allow_extended;     /* 0 or 1: allow a rumor or seal JSON of 65536 bytes and more
-                               (NIP-44 extended prefix, unreadable by u16-only receivers) */
 } sc_nip59_opts;
 
 /** Every random input of one gift wrap. */
 typedef struct sc_nip59_rand {
-    uint8_t wrap_seckey[32];  /* the one-time key (must be a valid secret key) */
-    uint8_t seal_nonce[32];   /* NIP-44 nonce of the seal content */
-    uint8_t wrap_nonce[32];   /* NIP-44 nonce of the wrap content */
-    uint8_t seal_aux[32];     /* BIP-340 aux of the seal signature */
-    uint8_t wrap_aux[32];     /* BIP-340 aux of the wrap signature */
-    uint32_t seal_backdate;   /* seconds subtracted from now, 0..SC_NIP59_MAX_BACKDATE */
+    uint8_t wrap_seckey[SC_SECKEY_BYTES];      /* the one-time key (a valid secret key) */
+    uint8_t seal_nonce[SC_NIP44_NONCE_BYTES];  /* NIP-44 nonce of the seal content */
+    uint8_t wrap_nonce[SC_NIP44_NONCE_BYTES];  /* NIP-44 nonce of the wrap content */
+    uint8_t seal_aux[SC_AUX_RAND_BYTES];       /* BIP-340 aux of the seal signature */
+    uint8_t wrap_aux[SC_AUX_RAND_BYTES];       /* BIP-340 aux of the wrap signature */
+    uint32_t seal_backdate; /* seconds subtracted from now, 0..SC_NIP59_MAX_BACKDATE */
     uint32_t wrap_backdate;
 } sc_nip59_rand;
 
 /** Makes ev a rumor of `author`: sets pubkey, computes the id, clears the signature.
  *  Returns: as sc_event_compute_id.
  *  In/Out: ev (on success pubkey and id set with their flags, sig zeroed and its flag
- *  cleared; on failure id and sig are zeroed and their flags cleared, the pubkey is left). */
+ *          cleared; on failure id and sig are zeroed and their flags cleared, the pubkey is
+ *          left).
+ *  In: author: SC_PUBKEY_BYTES.
+ *  Constant time: no (a rumor's id covers its private content, which the payload length
+ *  shows anyway). RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip59_rumor(sc_ctx *ctx, sc_event *ev,
                                                const uint8_t author[SC_PUBKEY_BYTES])
     SC_NONNULL(1, 2, 3);
 
 /** Bytes of scratch that suffice for sc_nip59_wrap of this rumor with these options (opts
- *  may be NULL); 0 if the rumor (it must carry pubkey and id, no sig) or the options are
- *  invalid. The sizes depend on the decimal width of the seal and wrap timestamps, which are
- *  at most opts->now (INT64_MAX when opts->now is 0): with opts->now set, this is the exact
- *  need whenever the backdated times keep the width of now (always, for any now from
- *  1000172800 on). */
+ *  may be NULL). The sizes depend on the decimal width of the seal and wrap timestamps,
+ *  which are at most opts->now (INT64_MAX when opts->now is 0): with opts->now set, this is
+ *  the exact need whenever the backdated times keep the width of now (always, for any now
+ *  from 1000172800 on).
+ *  Returns: the size; 0 if the rumor (it must carry pubkey and id, no sig) or the options
+ *  are invalid (the call then says why). */
 SC_API size_t sc_nip59_wrap_scratch_max(const sc_event *rumor, const sc_nip59_opts *opts)
     SC_NONNULL(1);
 
 /** Upper bound on the gift wrap JSON length for this rumor and options (same terms as
- *  sc_nip59_wrap_scratch_max); 0 if they are invalid. */
+ *  sc_nip59_wrap_scratch_max). Returns: the bound; 0 if they are invalid. */
 SC_API size_t sc_nip59_wrap_max(const sc_event *rumor, const sc_nip59_opts *opts) SC_NONNULL(1);
 
 /** Seals and gift-wraps rumor for recipient, with all randomness from the context's CSPRNG
@@ -89,19 +99,29 @@ SC_API size_t sc_nip59_wrap_max(const sc_event *rumor, const sc_nip59_opts *opts
  *  0..SC_NIP59_MAX_BACKDATE by rejection sampling). Writes the gift wrap as one line of JSON.
  *  rumor must carry its pubkey and a correct id and no sig, and its pubkey must be author's.
  *  Timestamps are now - backdate, at least 0.
- *  Checks run in this order: arguments, context and identity, rumor, policy, capacity (against
- *  the bounds of the size functions for this `now`), then the RNG is called.
- *  Returns: SC_OK; SC_ERR_ARG (NULL, a bad option value, a buffer overlapping another buffer
- *  or the rumor's strings, the relay or the author); SC_ERR_STATE (ctx, erased author);
- *  SC_ERR_EVENT_FIELD (rumor without pubkey/id, or signed, or its pubkey is not author's);
- *  SC_ERR_ID_MISMATCH (the rumor's id is not its computed id); the sc_event_check errors;
- *  SC_ERR_UTF8 (relay); SC_ERR_POLICY (extended prefix needed, not allowed);
- *  SC_ERR_BUFFER_TOO_SMALL (scratch or out: *out_len = the size out needs; scratch's is
- *  sc_nip59_wrap_scratch_max); SC_ERR_INVALID_KEY (recipient not on the curve); SC_ERR_RNG;
- *  SC_ERR_UNSUPPORTED (clock unavailable with opts->now == 0, or a backend group missing).
+ *  Checks run in this order: arguments, options, context and identity, rumor, policy,
+ *  capacity (against the bounds of the size functions for this `now`), overlap; then the
+ *  RNG is called.
+ *  Returns: SC_OK; SC_ERR_ARG (a NULL argument, out or scratch NULL with enough capacity, a
+ *           relay NULL with a length); SC_ERR_FLAGS (an unknown flag, a negative
+ *           expiration or now); SC_ERR_STATE (ctx, or author not imported / cleared);
+ *           SC_ERR_RUMOR_SIGNED (rumor carries a signature); SC_ERR_EVENT_FIELD (rumor
+ *           without pubkey or id: make it with sc_nip59_rumor); SC_ERR_RUMOR_AUTHOR (its
+ *           pubkey is not author's); SC_ERR_ID_MISMATCH (its id is not its computed id); the
+ *           sc_event_check errors; SC_ERR_UTF8 (relay); SC_ERR_POLICY (the extended prefix
+ *           is needed and SC_NIP44_EXTENDED not given); SC_ERR_BUFFER_TOO_SMALL (scratch or
+ *           out: *out_len = the size out needs; scratch's is sc_nip59_wrap_scratch_max);
+ *           SC_ERR_OVERLAP (out, scratch, the rumor's strings, the relay, the author or the
+ *           recipient share bytes); SC_ERR_INVALID_KEY (recipient not on the curve);
+ *           SC_ERR_RNG; SC_ERR_UNSUPPORTED (clock unavailable with opts->now == 0, or a
+ *           backend group missing).
  *  Out: out[0..*out_len); on failure nothing of out is left written and *out_len is 0 (but
- *  for SC_ERR_BUFFER_TOO_SMALL). Every byte of scratch the call wrote is wiped before it
- *  returns (on success too), and so are the keys it derived. */
+ *       for SC_ERR_BUFFER_TOO_SMALL). Every byte of scratch the call wrote is wiped before
+ *       it returns (on success too), and so are the keys it derived.
+ *  In: rumor; author; recipient: SC_PUBKEY_BYTES; opts (may be NULL).
+ *  Constant time: in the author's secret key, the one-time key, the derived keys and the
+ *  rumor's bytes (not in its length). RNG: yes: the one-time key, two NIP-44 nonces, two
+ *  BIP-340 aux values and two backdates. */
 SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out_cap,
                                               size_t *out_len, void *scratch, size_t scratch_cap,
                                               const sc_event *rumor, const sc_identity *author,
@@ -109,17 +129,20 @@ SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out
                                               const sc_nip59_opts *opts)
     SC_NONNULL(1, 4, 7, 8, 9);
 
-/** As sc_nip59_wrap with explicit randomness (vectors). The capacities are checked against the
- *  exact needs for rnd (never above the size functions' bounds). Also returns SC_ERR_ARG for a
- *  backdate above SC_NIP59_MAX_BACKDATE and SC_ERR_INVALID_KEY for an invalid
- *  rnd->wrap_seckey; never calls the RNG. */
+/** As sc_nip59_wrap with explicit randomness (vectors). The capacities are checked against
+ *  the exact needs for rnd (never above the size functions' bounds).
+ *  Returns: as sc_nip59_wrap without SC_ERR_RNG, plus SC_ERR_ARG for a backdate above
+ *           SC_NIP59_MAX_BACKDATE and SC_ERR_INVALID_KEY for an invalid rnd->wrap_seckey.
+ *  Out: as sc_nip59_wrap.
+ *  In: as sc_nip59_wrap, plus rnd.
+ *  Constant time: as sc_nip59_wrap. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_with_rand(sc_ctx *ctx, char *out, size_t out_cap,
-                                                   size_t *out_len, void *scratch,
-                                                   size_t scratch_cap, const sc_event *rumor,
-                                                   const sc_identity *author,
-                                                   const uint8_t recipient[SC_PUBKEY_BYTES],
-                                                   const sc_nip59_opts *opts,
-                                                   const sc_nip59_rand *rnd)
+                                                        size_t *out_len, void *scratch,
+                                                        size_t scratch_cap, const sc_event *rumor,
+                                                        const sc_identity *author,
+                                                        const uint8_t recipient[SC_PUBKEY_BYTES],
+                                                        const sc_nip59_opts *opts,
+                                                        const sc_nip59_rand *rnd)
     SC_NONNULL(1, 4, 7, 8, 9, 11);
 
 /** What unwrap learned about the outer layers. */

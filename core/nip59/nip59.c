@@ -48,9 +48,8 @@ void sc_nip59_tags_init(sc_nip59_tags *t, const uint8_t *recipient, const sc_nip
         t->p_items[0].len = 1;
         t->p_items[1].ptr = t->p_hex;
         t->p_items[1].len = sizeof t->p_hex;
-        if (opts != NULL && opts->relay_len != 0) {
-            t->p_items[2].ptr = opts->relay;
-            t->p_items[2].len = opts->relay_len;
+        if (opts != NULL && opts->relay.len != 0) {
+            t->p_items[2] = opts->relay;
             n_p = 3;
         }
         t->tags[t->n].items = t->p_items;
@@ -73,10 +72,12 @@ sc_status sc_nip59_check_opts(const sc_nip59_opts *opts)
     if (opts == NULL) {
         return SC_OK;
     }
-    if ((opts->ephemeral != 0 && opts->ephemeral != 1) ||
-        (opts->allow_extended != 0 && opts->allow_extended != 1) ||
-        (opts->relay == NULL && opts->relay_len != 0) || opts->expiration < 0 || opts->now < 0) {
+    if (opts->relay.ptr == NULL && opts->relay.len != 0) {
         return SC_ERR_ARG;
+    }
+    if ((opts->flags & ~(unsigned)(SC_NIP59_EPHEMERAL | SC_NIP44_EXTENDED)) != 0 ||
+        opts->expiration < 0 || opts->now < 0) {
+        return SC_ERR_FLAGS;
     }
     return SC_OK;
 }
@@ -88,8 +89,11 @@ sc_status sc_nip59_check_rumor(const sc_event *rumor)
     if (rumor == NULL) {
         return SC_ERR_ARG;
     }
-    if ((rumor->flags & need) != need || (rumor->flags & SC_EVENT_HAS_SIG) != 0) {
-        return SC_ERR_EVENT_FIELD;
+    if ((rumor->flags & SC_EVENT_HAS_SIG) != 0) {
+        return SC_ERR_RUMOR_SIGNED; /* a rumor is never signed: pass the unsigned event */
+    }
+    if ((rumor->flags & need) != need) {
+        return SC_ERR_EVENT_FIELD; /* make it a rumor first: sc_nip59_rumor */
     }
     return sc_event_check(rumor);
 }
@@ -115,8 +119,8 @@ sc_status sc_nip59_plan_sizes(sc_nip59_plan *p, const sc_event *rumor, const sc_
     sc_event seal, wrap;
 
     memset(p, 0, sizeof *p);
-    if (opts != NULL && opts->relay_len != 0 &&
-        sc_utf8_check(opts->relay, opts->relay_len) != SC_OK) {
+    if (opts != NULL && opts->relay.len != 0 &&
+        sc_utf8_check(opts->relay.ptr, opts->relay.len) != SC_OK) {
         return SC_ERR_UTF8;
     }
     p->rumor_json = sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT);
@@ -135,7 +139,7 @@ sc_status sc_nip59_plan_sizes(sc_nip59_plan *p, const sc_event *rumor, const sc_
 
     sc_nip59_tags_init(&wrap_tags, zero_key, opts);
     memset(&wrap, 0, sizeof wrap);
-    wrap.kind = (opts != NULL && opts->ephemeral) ? SC_NIP59_KIND_WRAP_EPHEMERAL
+    wrap.kind = (opts != NULL && (opts->flags & SC_NIP59_EPHEMERAL) != 0) ? SC_NIP59_KIND_WRAP_EPHEMERAL
                                                   : SC_NIP59_KIND_WRAP;
     wrap.created_at = wrap_at;
     wrap.tags = wrap_tags.tags;

@@ -56,7 +56,7 @@ static sc_status check_inputs(wrap_in *in, sc_ctx *ctx, const sc_event *rumor,
         return st;
     }
     if (memcmp(rumor->pubkey, a->pub, SC_PUBKEY_BYTES) != 0) {
-        return SC_ERR_EVENT_FIELD; /* receivers refuse a seal signed by anyone else */
+        return SC_ERR_RUMOR_AUTHOR; /* receivers refuse a seal signed by anyone else */
     }
     /* a wrong id would only be found by every receiver (SC_ERR_RUMOR_ID) */
     st = sc_event_compute_id(ctx, id, rumor);
@@ -123,16 +123,18 @@ static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *
     const void *bufs[2];
     size_t lens[2], k;
 
-    if (p->extended && !in->o.allow_extended) {
+    if (p->extended && (in->o.flags & SC_NIP44_EXTENDED) == 0) {
         return SC_ERR_POLICY; /* u16-only decoders, still widely deployed, cannot read it */
     }
     if (scratch_cap < p->scratch || out_cap < p->wrap_json) {
         *out_len = p->wrap_json;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    if (out == NULL || scratch == NULL ||
-        sc_range_overlap(out, p->wrap_json, scratch, p->scratch)) {
+    if (out == NULL || scratch == NULL) {
         return SC_ERR_ARG;
+    }
+    if (sc_range_overlap(out, p->wrap_json, scratch, p->scratch)) {
+        return SC_ERR_OVERLAP;
     }
     /* the inputs are read while the buffers are being written */
     bufs[0] = out;
@@ -141,10 +143,10 @@ static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *
     lens[1] = p->scratch;
     for (k = 0; k < 2; k++) {
         if (!rumor_apart(in->rumor, bufs[k], lens[k]) ||
-            sc_range_overlap(in->o.relay, in->o.relay_len, bufs[k], lens[k]) ||
+            sc_range_overlap(in->o.relay.ptr, in->o.relay.len, bufs[k], lens[k]) ||
             sc_range_overlap(in->author, sizeof(sc_identity), bufs[k], lens[k]) ||
             sc_range_overlap(in->recipient, SC_PUBKEY_BYTES, bufs[k], lens[k])) {
-            return SC_ERR_ARG;
+            return SC_ERR_OVERLAP;
         }
     }
     return SC_OK;
@@ -154,7 +156,7 @@ static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *
 static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd,
                       char *x, char *y)
 {
-    unsigned flags = in->o.allow_extended ? SC_NIP44_EXTENDED : 0u;
+    unsigned flags = in->o.flags & SC_NIP44_EXTENDED;
     uint8_t ck[SC_NIP44_KEY_BYTES];
     sc_nip59_tags tags;
     sc_event ev;
@@ -203,7 +205,7 @@ static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
 static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd,
                       const sc_identity *one, char *x, char *y, char *out, size_t *out_len)
 {
-    unsigned flags = in->o.allow_extended ? SC_NIP44_EXTENDED : 0u;
+    unsigned flags = in->o.flags & SC_NIP44_EXTENDED;
     const sc_identity_impl *oi = sc_identity_impl_get(one);
     uint8_t ck[SC_NIP44_KEY_BYTES];
     sc_nip59_tags tags;
@@ -226,7 +228,8 @@ static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
     }
     sc_nip59_tags_init(&tags, in->recipient, &in->o);
     memset(&ev, 0, sizeof ev);
-    ev.kind = in->o.ephemeral ? SC_NIP59_KIND_WRAP_EPHEMERAL : SC_NIP59_KIND_WRAP;
+    ev.kind = (in->o.flags & SC_NIP59_EPHEMERAL) != 0 ? SC_NIP59_KIND_WRAP_EPHEMERAL
+                                                      : SC_NIP59_KIND_WRAP;
     ev.created_at = backdated(in->o.now, rnd->wrap_backdate);
     ev.tags = tags.tags;
     ev.n_tags = tags.n;
