@@ -257,6 +257,12 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
                   const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts,
                   const char *who);
 
+/* sc_nip17_send of rumor from author: every wrap checked and appended to out, one per line.
+ * names[k] names the k-th wrap's recipient in messages (the distinct receivers in order, then
+ * the sender's copy). Returns as cli_gift_wrap. */
+int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
+                   const sc_nip59_opts *opts, const char *const *names, size_t n_names);
+
 /* Appends ev's tags as a JSON array of arrays of strings. */
 int cli_buf_json_tags(cli_buf *b, const sc_event *ev);
 

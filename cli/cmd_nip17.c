@@ -100,10 +100,11 @@ static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_
     sc_nip59_opts wopts;
     sc_nip17_chat m;
     sc_event rumor;
-    size_t i, need;
-    int self_listed = 0, rc;
+    const char *names[MAX_RECEIVERS + 1];
+    size_t i, need, n_names;
+    int rc;
     sc_status st;
-    char who[48];
+    char who[MAX_RECEIVERS][48];
 
     memset(&m, 0, sizeof m);
     memset(&wopts, 0, sizeof wopts);
@@ -115,7 +116,6 @@ static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_
         memcpy(peers[i].pubkey, a->to[i], SC_PUBKEY_BYTES);
         peers[i].relay.ptr = NULL;
         peers[i].relay.len = 0;
-        self_listed |= memcmp(a->to[i], pub, SC_PUBKEY_BYTES) == 0;
     }
     m.content.ptr = (const char *)text->p;
     m.content.len = text->len;
@@ -140,13 +140,20 @@ static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_
         rc = cli_fail_status(st, "cannot build the message");
         goto out;
     }
-    for (i = 0; i < a->n_to && rc == CLI_OK; i++) {
-        snprintf(who, sizeof who, "--to: receiver %zu", i + 1);
-        rc = cli_gift_wrap(ctx, out, &rumor, id, a->to[i], &wopts, who);
+    /* the wraps' recipients in sc_nip17_send's order: distinct receivers, then the sender */
+    for (i = 0, n_names = 0; i < a->n_to; i++) {
+        size_t j;
+
+        for (j = 0; j < i && memcmp(a->to[j], a->to[i], SC_PUBKEY_BYTES) != 0; j++) {
+        }
+        if (j == i) {
+            snprintf(who[n_names], sizeof who[n_names], "--to: receiver %zu", i + 1);
+            names[n_names] = who[n_names];
+            n_names++;
+        }
     }
-    if (rc == CLI_OK && !self_listed) {
-        rc = cli_gift_wrap(ctx, out, &rumor, id, pub, &wopts, "the sender");
-    }
+    names[n_names++] = "the sender";
+    rc = cli_nip17_send(ctx, out, &rumor, id, &wopts, names, n_names);
 out:
     cli_buf_free(&buf); /* it holds the message */
     return rc;

@@ -34,6 +34,75 @@ static int self_check(sc_ctx *ctx, const char *json, size_t len)
     return rc;
 }
 
+/* The message for a wrap of rumor that failed with st; `who` names its recipient. */
+static int wrap_failure(sc_status st, const sc_event *rumor, const char *who)
+{
+    if (st == SC_ERR_POLICY) {
+        return cli_fail(CLI_INVALID,
+                        "message too large for a gift wrap: its rumor is %zu bytes of JSON, and "
+                        "receivers that only read NIP-44's 2-byte length prefix limit it to "
+                        "about 40960: %s (%s)",
+                        sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT), sc_status_str(st),
+                        sc_status_name(st));
+    }
+    if (st == SC_ERR_INVALID_KEY) {
+        return cli_fail(CLI_INVALID, "%s: not a valid public key (no point on the curve has that "
+                                     "x coordinate) (%s)",
+                        who, sc_status_name(st));
+    }
+    return cli_fail_status(st, "cannot gift-wrap the message");
+}
+
+int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
+                   const sc_nip59_opts *opts, const char *const *names, size_t n_names)
+{
+    uint8_t pub[SC_PUBKEY_BYTES];
+    cli_buf scratch = CLI_BUF_INIT, wraps = CLI_BUF_INIT, json = CLI_BUF_INIT;
+    size_t cap, scap, n, len = 0, got = 0, k;
+    sc_nip17_wrap *w;
+    sc_status st;
+    int rc;
+
+    st = sc_identity_pubkey(pub, author);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot read the public key");
+    }
+    cap = sc_nip17_send_max(rumor, pub, opts);
+    scap = sc_nip17_send_scratch_max(rumor, pub, opts);
+    n = sc_nip17_send_wraps_len(rumor, pub);
+    rc = cli_buf_reserve(&json, cap > 0 ? cap : 1); /* 0: sc_nip17_send says why */
+    if (rc == CLI_OK) {
+        rc = cli_buf_reserve(&scratch, scap > 0 ? scap : 1);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_buf_reserve(&wraps, (n > 0 ? n : 1) * sizeof(sc_nip17_wrap));
+    }
+    if (rc != CLI_OK) {
+        goto out;
+    }
+    w = (sc_nip17_wrap *)(void *)wraps.p;
+    st = sc_nip17_send(ctx, (char *)json.p, json.cap, &len, w, wraps.cap / sizeof *w, &got,
+                       scratch.p, scratch.cap, rumor, author, opts);
+    if (st != SC_OK) {
+        rc = wrap_failure(st, rumor, got < n_names ? names[got] : "a receiver");
+        goto out;
+    }
+    for (k = 0; k < got && rc == CLI_OK; k++) {
+        rc = self_check(ctx, (const char *)json.p + w[k].offset, w[k].len);
+        if (rc == CLI_OK) {
+            rc = cli_buf_add(out, json.p + w[k].offset, w[k].len);
+        }
+        if (rc == CLI_OK) {
+            rc = cli_buf_addc(out, '\n');
+        }
+    }
+out:
+    cli_buf_free(&json);
+    cli_buf_free(&scratch);
+    cli_buf_free(&wraps);
+    return rc;
+}
+
 int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
                   const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const char *who)
 {
@@ -55,23 +124,8 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
     }
     st = sc_nip59_wrap(ctx, (char *)out->p + out->len, out->cap - out->len, &used, scratch.p,
                        scratch.cap, rumor, author, to, opts);
-    if (st == SC_ERR_POLICY) {
-        rc = cli_fail(CLI_INVALID,
-                      "message too large for a gift wrap: its rumor is %zu bytes of JSON, and "
-                      "receivers that only read NIP-44's 2-byte length prefix limit it to about "
-                      "40960: %s (%s)",
-                      sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT), sc_status_str(st),
-                      sc_status_name(st));
-        goto out;
-    }
-    if (st == SC_ERR_INVALID_KEY) {
-        rc = cli_fail(CLI_INVALID, "%s: not a valid public key (no point on the curve has that x "
-                                   "coordinate) (%s)",
-                      who, sc_status_name(st));
-        goto out;
-    }
     if (st != SC_OK) {
-        rc = cli_fail_status(st, "cannot gift-wrap the message");
+        rc = wrap_failure(st, rumor, who);
         goto out;
     }
     rc = self_check(ctx, (const char *)out->p + out->len, used);

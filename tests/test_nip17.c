@@ -71,6 +71,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_receive_room, &env),
         cmocka_unit_test_prestate(test_receive_arena, &env),
         cmocka_unit_test_prestate(test_send_flow, &env),
+        cmocka_unit_test_prestate(test_send_rules, &env),
         cmocka_unit_test_prestate(test_file_roundtrip, &env),
         cmocka_unit_test_prestate(test_file_parse_rules, &env),
         cmocka_unit_test_prestate(test_file_build_errors, &env),

@@ -31,6 +31,7 @@ void test_chat_errors(void **state);
 void test_receive_room(void **state);
 void test_receive_arena(void **state);
 void test_send_flow(void **state);
+void test_send_rules(void **state);
 
 /* kind 15 and kind 10050 (test_nip17_file.c) */
 void test_file_roundtrip(void **state);

@@ -44,9 +44,9 @@ void test_nip17_args(void **state)
                      SC_ERR_STATE);
 
     /* readers */
-    VT_ASSERT_STATUS(sc_nip17_file_parse(vt_null(), NULL, 0, &ev), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_file_parse(&f, NULL, 0, vt_null()), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_file_parse(&f, vt_null(), 2, &ev), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_file_parse(vt_null(), NULL, 0, &(size_t){0}, &ev), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_file_parse(&f, NULL, 0, &(size_t){0}, vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_file_parse(&f, vt_null(), 2, &(size_t){0}, &ev), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip17_inbox_parse(relays, 1, vt_null(), &ev), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip17_inbox_parse(relays, 1, &n, vt_null()), SC_ERR_ARG);
     assert_int_equal(n, 0);

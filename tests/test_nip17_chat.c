@@ -450,6 +450,41 @@ void test_receive_arena(void **state)
     people_clear(&p);
 }
 
+/* Sends rumor from `from` with sc_nip17_send into exact-size heap buffers (checking the size
+ * functions and the two-pass form on the way); *wraps and *out are malloc'd. */
+static size_t send_all(gw_env *env, const sc_event *rumor, const sc_identity *from,
+                       const uint8_t from_pub[32], const sc_nip59_opts *opts, char **out,
+                       sc_nip17_wrap **wraps)
+{
+    size_t cap = sc_nip17_send_max(rumor, from_pub, opts);
+    size_t scap = sc_nip17_send_scratch_max(rumor, from_pub, opts);
+    size_t n = sc_nip17_send_wraps_len(rumor, from_pub), len = 0, got = 0, k;
+    uint8_t *scratch;
+
+    assert_true(cap > 0 && scap > 0 && n > 0);
+    /* the size query: every need at once, nothing written */
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, NULL, 0, &len, NULL, 0, &got, NULL, 0, rumor, from,
+                                   opts),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(len, cap);
+    assert_int_equal(got, n);
+    *out = (char *)vt_alloc(cap);
+    *wraps = (sc_nip17_wrap *)vt_alloc(n * sizeof **wraps);
+    scratch = vt_alloc(scap);
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, *out, cap, &len, *wraps, n, &got, scratch, scap,
+                                   rumor, from, opts),
+                     SC_OK);
+    assert_int_equal(got, n);
+    assert_true(len <= cap);
+    for (k = 0; k < n; k++) { /* one after the other, filling out[0..len) */
+        assert_int_equal((*wraps)[k].offset, k == 0 ? 0 : (*wraps)[k - 1].offset + (*wraps)[k - 1].len);
+    }
+    assert_int_equal((*wraps)[n - 1].offset + (*wraps)[n - 1].len, len);
+    assert_true(vt_all_zero(scratch, scap)); /* wiped after every wrap */
+    free(scratch);
+    return n;
+}
+
 void test_send_flow(void **state)
 {
     gw_env *env = gw_env_of(state);
@@ -459,9 +494,10 @@ void test_send_flow(void **state)
     const char *hexes[3];
     sc_nip17_received msg;
     sc_nip59_opts opts;
+    sc_nip17_wrap *wraps;
     sc_event rumor;
-    char *wraps[3];
-    size_t lens[3], used, k, j;
+    char *out;
+    size_t used, k, j;
     people p;
     full_msg f;
     gw_opened o;
@@ -476,18 +512,19 @@ void test_send_flow(void **state)
     memset(&opts, 0, sizeof opts);
     opts.now = NOW;
     opts.expiration = NOW + 604800;
-    for (k = 0; k < 3; k++) {
-        wraps[k] = gw_wrap(env, &rumor, &p.alice, keys[k], &opts, &lens[k]);
-    }
+    assert_int_equal(send_all(env, &rumor, &p.alice, p.a, &opts, &out, &wraps), 3);
     for (k = 0; k < 3; k++) {
         const char *pt[] = {"p", hexes[k], NULL};
+        const char *pt_relay[] = {"p", hexes[k], "wss://bob.example", NULL};
+        const char *w = out + wraps[k].offset;
 
-        /* addressed to its reader: the sender's copy names the sender */
-        gw_open(env, wraps[k], lens[k], who[k], &o);
-        assert_true(gw_tag_is(&o.wrap.tags[0], pt));
+        assert_memory_equal(wraps[k].recipient, keys[k], 32);
+        /* addressed to its reader: the sender's copy names the sender, bob's carries the
+         * relay of his p tag */
+        gw_open(env, w, wraps[k].len, who[k], &o);
+        assert_true(gw_tag_is(&o.wrap.tags[0], k == 0 ? pt_relay : pt));
         gw_opened_free(&o);
-        VT_ASSERT_STATUS(n17_receive(env, wraps[k], lens[k], who[k], &msg, &arena, &used),
-                         SC_OK);
+        VT_ASSERT_STATUS(n17_receive(env, w, wraps[k].len, who[k], &msg, &arena, &used), SC_OK);
         assert_memory_equal(msg.rumor.id, rumor.id, 32);
         assert_int_equal(msg.n_room, 3);
         assert_memory_equal(msg.room[0], p.a, 32);
@@ -497,7 +534,7 @@ void test_send_flow(void **state)
         /* nobody opens another's copy */
         for (j = 0; j < 3; j++) {
             if (j != k) {
-                VT_ASSERT_STATUS(n17_receive(env, wraps[k], lens[k], who[j], &msg, &arena, &used),
+                VT_ASSERT_STATUS(n17_receive(env, w, wraps[k].len, who[j], &msg, &arena, &used),
                                  SC_ERR_WRAP_DECRYPT);
                 free(arena);
             }
@@ -505,15 +542,113 @@ void test_send_flow(void **state)
     }
     /* fresh one-time keys for every copy */
     for (k = 0; k < 3; k++) {
-        gw_open(env, wraps[k], lens[k], who[k], &o);
+        gw_open(env, out + wraps[k].offset, wraps[k].len, who[k], &o);
         memcpy(one_time[k], o.wrap.pubkey, 32);
         gw_opened_free(&o);
     }
     assert_memory_not_equal(one_time[0], one_time[1], 32);
     assert_memory_not_equal(one_time[0], one_time[2], 32);
     assert_memory_not_equal(one_time[1], one_time[2], 32);
-    for (k = 0; k < 3; k++) {
-        free(wraps[k]);
-    }
+    free(out);
+    free(wraps);
+    people_clear(&p);
+}
+
+/* The self-copy rule and the refusals of sc_nip17_send: a sender among the receivers gets no
+ * second copy, a receiver named twice one wrap; everything is checked before the first wrap
+ * (another kind, a malformed p tag, a signed rumor, another author, bad options); a receiver
+ * off the curve fails while wrapping with its index and nothing left written. */
+void test_send_rules(void **state)
+{
+    gw_env *env = gw_env_of(state);
+    uint8_t buf[2048], bad[32], scratch[4096];
+    sc_nip17_peer to[3];
+    sc_nip17_chat m;
+    sc_nip17_wrap *wraps, w8[8];
+    sc_nip59_opts opts;
+    sc_event rumor, r2;
+    char *out, big[16384];
+    size_t n, len, got;
+    people p;
+
+    people_init(env, &p);
+    memset(&m, 0, sizeof m);
+    memset(to, 0, sizeof to);
+    memset(&opts, 0, sizeof opts);
+    opts.now = NOW;
+    m.content = str_of("hi");
+    m.created_at = NOW;
+    m.to = to;
+    /* the sender among the receivers, and a receiver twice: two wraps */
+    memcpy(to[0].pubkey, p.b, 32);
+    memcpy(to[1].pubkey, p.a, 32);
+    memcpy(to[2].pubkey, p.b, 32);
+    m.n_to = 3;
+    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &rumor, buf, sizeof buf, &m, p.a), SC_OK);
+    n = send_all(env, &rumor, &p.alice, p.a, &opts, &out, &wraps);
+    assert_int_equal(n, 2);
+    assert_memory_equal(wraps[0].recipient, p.b, 32);
+    assert_memory_equal(wraps[1].recipient, p.a, 32);
+    free(out);
+    free(wraps);
+
+    /* refusals before any wrap: nothing written to out, wraps or scratch */
+    m.n_to = 1;
+    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &rumor, buf, sizeof buf, &m, p.a), SC_OK);
+    memset(big, 0x5a, sizeof big);
+    memset(w8, 0x5a, sizeof w8);
+    r2 = rumor;
+    r2.kind = 1;
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, &len, w8, 8, &got, scratch,
+                                   sizeof scratch, &r2, &p.alice, &opts),
+                     SC_ERR_MESSAGE);
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, &len, w8, 8, &got, scratch,
+                                   sizeof scratch, &rumor, &p.bob, &opts),
+                     SC_ERR_RUMOR_AUTHOR);
+    r2 = rumor;
+    VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &r2, &p.alice), SC_OK);
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, &len, w8, 8, &got, scratch,
+                                   sizeof scratch, &r2, &p.alice, &opts),
+                     SC_ERR_RUMOR_SIGNED);
+    opts.flags = 4u;
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, &len, w8, 8, &got, scratch,
+                                   sizeof scratch, &rumor, &p.alice, &opts),
+                     SC_ERR_FLAGS);
+    opts.flags = 0;
+    assert_int_equal(len, 0);
+    assert_int_equal(got, 0);
+    assert_true((unsigned char)big[0] == 0x5a && ((unsigned char *)w8)[0] == 0x5a);
+    /* an overlap of out and scratch */
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, &len, w8, 8, &got, big + 100,
+                                   sizeof big - 100, &rumor, &p.alice, &opts),
+                     SC_ERR_OVERLAP);
+
+    /* a receiver off the curve, second: fails while wrapping, index 1, out zeroed */
+    memset(bad, 0, sizeof bad);
+    bad[31] = 5;
+    memcpy(to[0].pubkey, p.b, 32);
+    memcpy(to[1].pubkey, bad, 32);
+    m.n_to = 2;
+    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &rumor, buf, sizeof buf, &m, p.a), SC_OK);
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, &len, w8, 8, &got, scratch,
+                                   sizeof scratch, &rumor, &p.alice, &opts),
+                     SC_ERR_INVALID_KEY);
+    assert_int_equal(len, 0);
+    assert_int_equal(got, 1);
+    assert_true(vt_all_zero((const uint8_t *)w8, sizeof w8[0]));
+    assert_true(vt_all_zero((const uint8_t *)big, 1000));
+    /* NULLs */
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, (size_t *)vt_null(), w8, 8, &got,
+                                   scratch, sizeof scratch, &rumor, &p.alice, &opts),
+                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, big, sizeof big, &len, NULL, 8, &got, scratch,
+                                   sizeof scratch, &rumor, &p.alice, &opts),
+                     SC_ERR_ARG);
+    assert_int_equal(sc_nip17_send_wraps_len(&rumor, p.a), 3);
+    assert_int_equal(sc_nip17_send_wraps_len(&r2, p.a), 0); /* signed: no wrap can be made */
+    r2 = rumor;
+    r2.kind = 1;
+    assert_int_equal(sc_nip17_send_wraps_len(&r2, p.a), 0);
+    assert_int_equal(sc_nip17_send_max(&r2, p.a, NULL), 0);
     people_clear(&p);
 }

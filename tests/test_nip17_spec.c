@@ -276,7 +276,7 @@ static int k15_case(gw_env *env, const cJSON *c, char *err, size_t cap, int *dec
         snprintf(err, cap, "malformed case");
         return 0;
     }
-    if (sc_nip17_file_parse(&f, NULL, 0, &ev) != SC_OK) {
+    if (sc_nip17_file_parse(&f, NULL, 0, &(size_t){0}, &ev) != SC_OK) {
         snprintf(err, cap, "the tags do not parse");
     } else if (memcmp(f.key, key, 32) != 0 || f.nonce_len != iv.n ||
                memcmp(f.nonce, iv.p, iv.n) != 0 || memcmp(f.x, x, 32) != 0 || !f.has_ox ||

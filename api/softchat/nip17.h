@@ -1,10 +1,13 @@
 /* libsoftchat: NIP-17 private direct messages.
  *
  * A chat message (kind 14) or file message (kind 15) is a rumor: never signed, sealed and
- * gift-wrapped (NIP-59) separately for each receiver and for the sender's own copy (the caller
- * loops sc_nip59_wrap over the receivers and the sender; the sender's copy is addressed to the
- * sender). The room is the set {author} + every p tag; changing it makes a new room. Kind
- * 10050 lists the relays a user receives DMs on.
+ * gift-wrapped (NIP-59) separately for each receiver and for the sender's own copy.
+ * sc_nip17_send does exactly that. The self-copy rule: one gift wrap per distinct receiver
+ * (the rumor's p tags, in order of first appearance, each wrap carrying its p tag's relay
+ * hint), then one addressed to the sender, unless the sender is among the receivers (then
+ * the receiver's copy is the sender's copy). The sender's copy lets the sender's other
+ * devices read what was sent. The room is the set {author} + every p tag; changing it makes
+ * a new room. Kind 10050 lists the relays a user receives DMs on.
  *
  * Kind 15 (file message) encodes the AES-256-GCM attachment parameters as tags:
  * file-type, encryption-algorithm ("aes-gcm"), decryption-key (64 lowercase hex),
@@ -74,6 +77,68 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_chat_rumor(sc_ctx *ctx, sc_event *rumor
                                                     size_t cap, const sc_nip17_chat *m,
                                                     const uint8_t sender[SC_PUBKEY_BYTES])
     SC_NONNULL(1, 2, 5, 6);
+
+/* ---- sending ------------------------------------------------------------------------------ */
+
+/** One gift wrap made by sc_nip17_send: its recipient, and where its JSON lies in out. */
+typedef struct sc_nip17_wrap {
+    uint8_t recipient[SC_PUBKEY_BYTES];
+    size_t offset; /* the wrap is out[offset..offset + len), one line of JSON */
+    size_t len;
+} sc_nip17_wrap;
+
+/** Number of gift wraps sc_nip17_send makes of rumor from `sender` (its public key): the
+ *  distinct receivers, plus one unless the sender is among them.
+ *  Returns: the count; 0 when no wrap can be made (not a kind 14 or 15 rumor with a valid p
+ *  tag, a signed or invalid rumor: sc_nip17_send says which). */
+SC_API size_t sc_nip17_send_wraps_len(const sc_event *rumor,
+                                      const uint8_t sender[SC_PUBKEY_BYTES]);
+
+/** Upper bound on the bytes of out that sc_nip17_send needs for rumor from `sender` with opts
+ *  (NULL allowed): the sum of sc_nip59_wrap_max over its wraps.
+ *  Returns: the bound; 0 when the rumor, the sender or the options are invalid (the call
+ *  then says why). */
+SC_API size_t sc_nip17_send_max(const sc_event *rumor, const uint8_t sender[SC_PUBKEY_BYTES],
+                                const sc_nip59_opts *opts);
+
+/** Scratch bytes that suffice for sc_nip17_send (the largest sc_nip59_wrap_scratch_max of its
+ *  wraps; the scratch is reused for every wrap). Returns: the size; 0 as sc_nip17_send_max. */
+SC_API size_t sc_nip17_send_scratch_max(const sc_event *rumor,
+                                        const uint8_t sender[SC_PUBKEY_BYTES],
+                                        const sc_nip59_opts *opts);
+
+/** Sends a NIP-17 message: gift-wraps rumor (kind 14 or 15, from sc_nip17_chat_rumor or
+ *  sc_nip17_file_rumor) once for each distinct receiver and once for the sender's own copy,
+ *  by the rule at the top of this file, writing the wraps one after the other into out and
+ *  describing each in wraps[]. opts applies to every wrap (its relay hint to the sender's
+ *  copy only: each receiver's wrap carries the relay of its p tag). Every check, for every
+ *  wrap, runs before the first wrap is made.
+ *  Returns: SC_OK; SC_ERR_ARG (a NULL argument; wraps NULL with wraps_cap > 0; out or
+ *           scratch NULL with enough capacity); SC_ERR_FLAGS (bad options); SC_ERR_STATE
+ *           (ctx, or sender not imported / cleared); SC_ERR_MESSAGE (not kind 14 or 15, no
+ *           receiver, a p tag that is not ["p", <64 lowercase hex>, ...]); the sc_nip59_wrap
+ *           statuses for the rumor, its author, the relay hints and the policy;
+ *           SC_ERR_TOO_LARGE (the wraps do not fit size_t); SC_ERR_BUFFER_TOO_SMALL (out,
+ *           wraps or scratch: *out_len = sc_nip17_send_max, *wraps_len = the count; scratch
+ *           needs sc_nip17_send_scratch_max); SC_ERR_OVERLAP (out, wraps and scratch share
+ *           bytes, or an input lies in one of them); then, while wrapping, SC_ERR_INVALID_KEY
+ *           (a receiver not on the curve), SC_ERR_RNG and backend failures.
+ *  Out: out[0..*out_len): the wraps; wraps[0..*wraps_len). On failure while wrapping, every
+ *       byte written to out and wraps is zeroed, *out_len is 0 and *wraps_len is the index
+ *       of the wrap that failed (so the caller can name the receiver); on the other
+ *       failures nothing is written and both are 0 (or the needs). The scratch is wiped
+ *       after every wrap.
+ *  In: rumor; sender (its public key must be the rumor's pubkey); opts (may be NULL).
+ *  Constant time: as sc_nip59_wrap. RNG: yes, as sc_nip59_wrap, for every wrap. */
+SC_API SC_WARN_UNUSED sc_status sc_nip17_send(sc_ctx *ctx, char *out, size_t out_cap,
+                                              size_t *out_len, sc_nip17_wrap *wraps,
+                                              size_t wraps_cap, size_t *wraps_len, void *scratch,
+                                              size_t scratch_cap, const sc_event *rumor,
+                                              const sc_identity *sender,
+                                              const sc_nip59_opts *opts)
+    SC_NONNULL(1, 4, 7, 10, 11);
+
+/* ---- receiving ---------------------------------------------------------------------------- */
 
 /** A received message: the authenticated rumor plus its sender and room. */
 typedef struct sc_nip17_received {
@@ -148,38 +213,51 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_file_rumor(sc_ctx *ctx, sc_event *rumor
  *  decryption-key (64 hex), decryption-nonce (hex of SC_NIP17_NONCE_MIN..MAX bytes), x (64
  *  hex). Optional: ox (64 hex), size (decimal), dim, blurhash, thumb, fallback.... Hex may be
  *  in either case. Each of these tags but fallback may appear once; other tags are ignored.
- *  fallbacks are written to fb[0..fb_cap) (fb may be NULL with fb_cap 0).
+ *  The fallback URLs are written to fallbacks[0..fallbacks_cap) (NULL with 0 allowed), and
+ *  f->fallbacks points there.
  *  Returns: SC_OK; SC_ERR_MESSAGE (not kind 15, a required tag missing, a tag malformed or
  *           repeated, an encryption-algorithm other than aes-gcm); SC_ERR_BUFFER_TOO_SMALL
- *           (more fallback tags than fb_cap: f is zeroed but f->n_fallbacks = the number
- *           needed); SC_ERR_ARG.
- *  Out: f (zeroed on failure), fb[0..f->n_fallbacks). */
-SC_API SC_WARN_UNUSED sc_status sc_nip17_file_parse(sc_nip17_file *f, sc_str *fb, size_t fb_cap,
-                                                    const sc_event *rumor) SC_NONNULL(1, 4);
+ *           (more fallback tags than fallbacks_cap: *fallbacks_len = the number needed);
+ *           SC_ERR_ARG (f, fallbacks_len or rumor NULL; fallbacks NULL with a capacity; a
+ *           NULL tag array with a count).
+ *  Out: f, zeroed on failure (it holds the file key: wipe it after use); fallbacks[0..
+ *       *fallbacks_len), zeroed on failure; *fallbacks_len (0 on failure but for
+ *       SC_ERR_BUFFER_TOO_SMALL).
+ *  In: rumor.
+ *  Constant time: in the key's hex digits. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip17_file_parse(sc_nip17_file *f, sc_str *fallbacks,
+                                                    size_t fallbacks_cap, size_t *fallbacks_len,
+                                                    const sc_event *rumor) SC_NONNULL(1, 4, 5);
 
 /* ---- kind 10050 inbox relays ------------------------------------------------------------ */
 
-/** Bytes of buf that suffice for sc_nip17_inbox_build at any alignment (SIZE_MAX if
- *  it does not fit size_t). */
+/** Bytes of buf that suffice for sc_nip17_inbox_build at any alignment.
+ *  Returns: the size; 0 when relays is NULL with n > 0 or the size does not fit size_t. */
 SC_API size_t sc_nip17_inbox_build_buf_max(const sc_str *relays, size_t n);
 
 /** Builds the kind 10050 event (unsigned: sign it with sc_event_sign) listing relays as
- *  ["relay", url] tags, content "". n may be 0 (relays, and buf with cap 0, may then be
- *  NULL).
+ *  ["relay", url] tags, content "".
  *  Returns: SC_OK; SC_ERR_BUFFER_TOO_SMALL; SC_ERR_UTF8; SC_ERR_EVENT_RANGE (created_at < 0);
- *           SC_ERR_ARG (NULL, or an empty url).
- *  Out: ev, zeroed on failure; views point into buf. */
+ *           SC_ERR_ARG (ev NULL, buf NULL with cap > 0, relays NULL with n > 0, an empty
+ *           url).
+ *  Out: ev, zeroed on failure; its views point into buf.
+ *  In: relays[0..n) (n may be 0: relays, and buf with cap 0, may then be NULL); created_at.
+ *  Constant time: no (public data). RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap,
-                                                            const sc_str *relays, size_t n,
-                                                            int64_t created_at)
-    SC_NONNULL(1);
+                                                     const sc_str *relays, size_t n,
+                                                     int64_t created_at) SC_NONNULL(1);
 
-/** Lists the relay tags (["relay", url, ...] with a non-empty url) of a kind 10050 event into
- *  relays[0..cap); *n = how many there are. Other tags are ignored.
- *  Returns: SC_OK; SC_ERR_MESSAGE (not kind 10050); SC_ERR_BUFFER_TOO_SMALL (*n = need,
- *           relays untouched); SC_ERR_ARG (relays NULL with cap > 0). */
-SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_parse(sc_str *relays, size_t cap, size_t *n,
-                                                            const sc_event *ev) SC_NONNULL(3, 4);
+/** Lists the relay tags (["relay", url, ...] with a non-empty url) of a kind 10050 event, in
+ *  order. Other tags are ignored.
+ *  Returns: SC_OK; SC_ERR_MESSAGE (not kind 10050); SC_ERR_BUFFER_TOO_SMALL (*relays_len =
+ *           the number of relays; relays untouched); SC_ERR_ARG (relays_len or ev NULL,
+ *           relays NULL with relays_cap > 0).
+ *  Out: relays[0..*relays_len): views into ev's tags; *relays_len.
+ *  In: ev.
+ *  Constant time: no (public data). RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip17_inbox_parse(sc_str *relays, size_t relays_cap,
+                                                     size_t *relays_len, const sc_event *ev)
+    SC_NONNULL(3, 4);
 
 SC_END_DECLS
 

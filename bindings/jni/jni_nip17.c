@@ -1,27 +1,9 @@
 /* Natives of Context for NIP-17 private messages: send a kind 14 chat message as one gift
- * wrap per receiver plus the sender's copy, and receive (unwrap and authenticate) one. */
+ * wrap per receiver plus the sender's copy (sc_nip17_send), and receive (unwrap and authenticate) one. */
 #include "jni_util.h"
 #include "org_softchat_core_Context.h"
 
 #include <string.h>
-
-/* Gift-wraps rumor for `to` through the caller's scratch and out buffers (sized by the size
- * functions, which do not depend on the receiver); the wrap (JSON) as a new Java byte[], or
- * NULL with an exception pending. */
-static jbyteArray wrap_for(JNIEnv *env, sc_ctx *ctx, const sc_event *rumor,
-                           const sc_identity *id, const uint8_t to[SC_PUBKEY_BYTES],
-                           const sc_nip59_opts *opts, scj_buf *scratch, scj_buf *out)
-{
-    size_t used = 0;
-    sc_status st = sc_nip59_wrap(ctx, (char *)out->p, out->len, &used, scratch->p, scratch->len,
-                                 rumor, id, to, opts);
-
-    if (st != SC_OK) {
-        scj_throw_status(env, st);
-        return NULL;
-    }
-    return scj_out(env, out->p, used);
-}
 
 JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     JNIEnv *env, jclass cls, jlong handle, jbyteArray sec, jobjectArray to, jbyteArray content,
@@ -31,14 +13,15 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     sc_identity id;
     uint8_t pub[SC_PUBKEY_BYTES];
     scj_buf text = {NULL, 0}, peers = {NULL, 0}, buf = {NULL, 0}, scratch = {NULL, 0};
-    scj_buf wrap = {NULL, 0};
+    scj_buf wrap = {NULL, 0}, list = {NULL, 0};
+    sc_nip17_wrap *w;
+    size_t count = 0, used = 0;
     sc_nip17_chat m;
     sc_nip59_opts opts;
     sc_event rumor;
     jobjectArray res = NULL;
     jclass bytes_cls;
     size_t i, n;
-    int self_listed = 0;
     sc_status st;
 
     (void)cls;
@@ -71,7 +54,6 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
         if (!ok) {
             goto out;
         }
-        self_listed |= memcmp(p->pubkey, pub, SC_PUBKEY_BYTES) == 0;
     }
     memset(&m, 0, sizeof m);
     m.content.ptr = (const char *)text.p;
@@ -93,22 +75,33 @@ JNIEXPORT jobjectArray JNICALL Java_org_softchat_core_Context_sendChat0(
     if (bytes_cls == NULL) {
         goto out;
     }
-    if (!scj_alloc(env, &scratch, sc_nip59_wrap_scratch_max(&rumor, &opts)) ||
-        !scj_alloc(env, &wrap, sc_nip59_wrap_max(&rumor, &opts))) {
+    /* one wrap per receiver and the sender's copy: the library's rule (sc_nip17_send) */
+    count = sc_nip17_send_wraps_len(&rumor, pub);
+    if (!scj_alloc(env, &scratch, sc_nip17_send_scratch_max(&rumor, pub, &opts)) ||
+        !scj_alloc(env, &wrap, sc_nip17_send_max(&rumor, pub, &opts)) ||
+        !scj_alloc(env, &list, (count > 0 ? count : 1) * sizeof(sc_nip17_wrap))) {
         goto out;
     }
-    res = (*env)->NewObjectArray(env, (jsize)(n + !self_listed), bytes_cls, NULL);
-    for (i = 0; res != NULL && i < n + !self_listed; i++) {
-        const uint8_t *who = i < n ? ((sc_nip17_peer *)(void *)peers.p)[i].pubkey : pub;
-        jbyteArray w = wrap_for(env, ctx, &rumor, &id, who, &opts, &scratch, &wrap);
-        if (w == NULL) {
+    w = (sc_nip17_wrap *)(void *)list.p;
+    st = sc_nip17_send(ctx, (char *)wrap.p, wrap.len, &used, w, count, &count, scratch.p,
+                       scratch.len, &rumor, &id, &opts);
+    if (st != SC_OK) {
+        scj_throw_status(env, st);
+        goto out;
+    }
+    res = (*env)->NewObjectArray(env, (jsize)count, bytes_cls, NULL);
+    for (i = 0; res != NULL && i < count; i++) {
+        jbyteArray one = scj_out(env, wrap.p + w[i].offset, w[i].len);
+
+        if (one == NULL) {
             res = NULL;
             break;
         }
-        (*env)->SetObjectArrayElement(env, res, (jsize)i, w);
-        (*env)->DeleteLocalRef(env, w);
+        (*env)->SetObjectArrayElement(env, res, (jsize)i, one);
+        (*env)->DeleteLocalRef(env, one);
     }
 out:
+    scj_free(&list);
     scj_free(&wrap);
     scj_free(&scratch); /* wiped by each wrap call, and again when freed */
     scj_free(&buf); /* held the message */

@@ -283,12 +283,16 @@ static sc_status read_tags(sc_nip17_file *f, sc_str *fb, size_t fb_cap, size_t *
     return (seen & required) == required ? SC_OK : SC_ERR_MESSAGE;
 }
 
-sc_status sc_nip17_file_parse(sc_nip17_file *f, sc_str *fb, size_t fb_cap, const sc_event *rumor)
+sc_status sc_nip17_file_parse(sc_nip17_file *f, sc_str *fb, size_t fb_cap, size_t *fb_len,
+                              const sc_event *rumor)
 {
     size_t n_fb = 0;
     sc_status st;
 
-    if (f == NULL) {
+    if (fb_len != NULL) {
+        *fb_len = 0;
+    }
+    if (f == NULL || fb_len == NULL) {
         return SC_ERR_ARG;
     }
     memset(f, 0, sizeof *f);
@@ -309,12 +313,13 @@ sc_status sc_nip17_file_parse(sc_nip17_file *f, sc_str *fb, size_t fb_cap, const
             memset(fb, 0, (n_fb < fb_cap ? n_fb : fb_cap) * sizeof *fb);
         }
         if (st == SC_ERR_BUFFER_TOO_SMALL) {
-            f->n_fallbacks = n_fb;
+            *fb_len = n_fb;
         }
         return st;
     }
     f->url = rumor->content;
     f->fallbacks = n_fb != 0 ? fb : NULL;
     f->n_fallbacks = n_fb;
+    *fb_len = n_fb;
     return SC_OK;
 }

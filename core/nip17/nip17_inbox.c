@@ -55,15 +55,17 @@ sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap, const sc_str
     return sc_event_builder_final(&b, ev, NULL);
 }
 
-sc_status sc_nip17_inbox_parse(sc_str *relays, size_t cap, size_t *n, const sc_event *ev)
+sc_status sc_nip17_inbox_parse(sc_str *relays, size_t relays_cap, size_t *relays_len,
+                               const sc_event *ev)
 {
     size_t t, count = 0;
 
-    if (n == NULL) {
+    if (relays_len == NULL) {
         return SC_ERR_ARG;
     }
-    *n = 0;
-    if (ev == NULL || (relays == NULL && cap != 0) || (ev->tags == NULL && ev->n_tags != 0)) {
+    *relays_len = 0;
+    if (ev == NULL || (relays == NULL && relays_cap != 0) ||
+        (ev->tags == NULL && ev->n_tags != 0)) {
         return SC_ERR_ARG;
     }
     if (ev->kind != SC_NIP17_KIND_INBOX_RELAYS) {
@@ -77,8 +79,8 @@ sc_status sc_nip17_inbox_parse(sc_str *relays, size_t cap, size_t *n, const sc_e
             count++;
         }
     }
-    *n = count;
-    if (count > cap) {
+    *relays_len = count;
+    if (count > relays_cap) {
         return SC_ERR_BUFFER_TOO_SMALL;
     }
     for (t = 0, count = 0; t < ev->n_tags; t++) {
