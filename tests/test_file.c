@@ -50,7 +50,7 @@ static sc_status sink_write(void *user, const uint8_t *data, size_t len)
         }
     }
     if (k->fail_write != 0 && k->writes == k->fail_write) {
-        return SC_ERR_IO;
+        return k->fail_status != SC_OK ? k->fail_status : SC_ERR_IO;
     }
     if (k->committed != NULL || k->discards != 0) {
         fail_msg("sink: write after the operation ended");
@@ -77,7 +77,7 @@ static sc_status sink_commit(void *user)
 
     k->commits++;
     if (k->fail_commit) {
-        return SC_ERR_IO; /* a failed commit cleans up itself */
+        return k->fail_status != SC_OK ? k->fail_status : SC_ERR_IO; /* it cleans up itself */
     }
     k->committed = k->pending != NULL ? k->pending : vt_alloc(1);
     k->committed_len = k->pending_len;

@@ -56,6 +56,7 @@ typedef struct ft_sink {
     size_t max_write;    /* the largest single write */
     unsigned fail_write; /* 1-based write number that fails (0: none) */
     int fail_commit;
+    sc_status fail_status; /* what a failing write or commit returns (0: SC_ERR_IO) */
     sc_file_dec *reenter; /* with reenter_mode: the operation a write calls back into */
     int reenter_mode;     /* 1: update, 2: final, 3: abort (at the first write) */
     sc_status reenter_status;

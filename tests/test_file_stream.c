@@ -319,11 +319,16 @@ void test_sink_failures(void **state)
     fails[1] = 2;
     fails[2] = writes;
     for (i = 0; i < 3; i++) {
+        /* the sink's own status comes back unchanged; a value that is no status is I/O */
+        static const sc_status returned[3] = {SC_ERR_TOO_LARGE, (sc_status)42, SC_ERR_IO};
+        static const sc_status want[3] = {SC_ERR_TOO_LARGE, SC_ERR_IO, SC_ERR_IO};
+
         ft_sink_init(&k, &sink);
         k.fail_write = fails[i];
+        k.fail_status = returned[i];
         memset(x, 0xee, 32);
         VT_ASSERT_STATUS(ft_decrypt(env, s.key, s.iv, 16, s.blob, s.blob_len, 4096, &k, x, ox),
-                         SC_ERR_IO);
+                         want[i]);
         /* the last write is made by final, which also zeroes the digests */
         if (!ft_sink_discarded_once(&k) || (i == 2 && !vt_all_zero(x, 32))) {
             fail_msg("write %u of %u failed: %u commits, %u discards", fails[i], writes,
@@ -334,11 +339,12 @@ void test_sink_failures(void **state)
     /* a failed commit: SC_ERR_IO, and no discard after it (exactly one of the two) */
     ft_sink_init(&k, &sink);
     k.fail_commit = 1;
+    k.fail_status = SC_ERR_NOMEM;
     memset(x, 0xee, 32);
     memset(ox, 0xee, 32);
     VT_ASSERT_STATUS(sc_file_decrypt_init(&env->ctx, &d, s.key, s.iv, 16, &sink), SC_OK);
     VT_ASSERT_STATUS(sc_file_decrypt_update(&d, s.blob, s.blob_len), SC_OK);
-    VT_ASSERT_STATUS(sc_file_decrypt_final(&d, x, ox), SC_ERR_IO);
+    VT_ASSERT_STATUS(sc_file_decrypt_final(&d, x, ox), SC_ERR_NOMEM);
     assert_true(k.commits == 1 && k.discards == 0 && k.committed == NULL);
     assert_true(vt_all_zero(x, 32) && vt_all_zero(ox, 32));
     sc_file_decrypt_abort(&d); /* over already: no discard */
@@ -444,8 +450,10 @@ void test_lease(void **state)
     sc_file_decrypt_abort(&d);
     assert_true(ft_sink_discarded_once(&k));
     VT_ASSERT_STATUS(sc_file_encrypt_init(&env->ctx, &b, s.key, s.iv, 16), SC_OK);
-    /* released by a failure */
+    /* a refused call keeps it (the operation is live), abort releases it */
     VT_ASSERT_STATUS(sc_file_encrypt_update(&b, out, 10, &n, s.pt, 64), SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_file_encrypt_init(&env->ctx, &a, s.key, s.iv, 16), SC_ERR_STATE);
+    sc_file_encrypt_abort(&b);
     VT_ASSERT_STATUS(sc_file_encrypt_init(&env->ctx, &b, s.key, s.iv, 16), SC_OK);
     sc_file_encrypt_abort(&b);
     sc_file_encrypt_abort(&b); /* twice is harmless */
@@ -540,10 +548,34 @@ void test_buffer_too_small(void **state)
     VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, 32 + 14, &n, s.pt, 32),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(n, 32 + 15);
+    assert_int_equal(n, sc_file_encrypt_update_max(32));
     assert_true(out[0] == 0xa5 && memcmp(out, out + 1, sizeof out - 1) == 0);
-    /* the failure ended the operation */
-    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt, 32), SC_ERR_STATE);
-    assert_int_equal(n, 0);
+    /* the refusal consumed nothing: the same call with the size asked for goes on, and the
+     * blob comes out as if the refusal had never happened */
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, n, &n, s.pt, 32), SC_OK);
+    assert_int_equal(n, 32);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out + 32, sizeof out - 32, &n, s.pt + 32, 68),
+                     SC_OK);
+    assert_int_equal(n, 64);
+    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, SC_FILE_FINAL_BYTES - 1, &n, x, ox,
+                                           &size),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, sizeof out - 96, &n, x, ox, &size),
+                     SC_OK);
+    assert_memory_equal(out, s.blob, s.blob_len);
+    assert_true(size == s.blob_len && sc_file_blob_len(100) == s.blob_len);
+    /* an overlapping or absent output is refused the same way */
+    VT_ASSERT_STATUS(sc_file_encrypt_init(&env->ctx, &e, s.key, s.iv, 16), SC_OK);
+    memcpy(out, s.pt, 32);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out + 8, sizeof out - 8, &n, out, 32),
+                     SC_ERR_OVERLAP);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, NULL, sizeof out, &n, s.pt, 32), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt, 32), SC_OK);
+    assert_memory_equal(out, s.blob, 32);
+    sc_file_encrypt_abort(&e);
+    assert_int_equal(sc_file_blob_len(SC_FILE_MAX_PLAINTEXT + 1), 0);
+    assert_int_equal(sc_file_encrypt_update_max(0), 0);
+    assert_int_equal(sc_file_encrypt_update_max((size_t)-1), 0);
     /* exactly len + 15 is enough; len == 0 needs no buffer at all */
     VT_ASSERT_STATUS(sc_file_encrypt_init(&env->ctx, &e, s.key, s.iv, 16), SC_OK);
     VT_ASSERT_STATUS(sc_file_encrypt_update(&e, NULL, 0, &n, s.pt, 0), SC_OK);
@@ -560,12 +592,7 @@ void test_buffer_too_small(void **state)
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(n, SC_FILE_FINAL_BYTES);
     assert_true(vt_all_zero(x, 32) && vt_all_zero(ox, 32) && size == 0);
-    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, sizeof out - 96, &n, x, ox, &size),
-                     SC_ERR_STATE);
-    /* and SC_FILE_FINAL_BYTES is enough */
-    VT_ASSERT_STATUS(sc_file_encrypt_init(&env->ctx, &e, s.key, s.iv, 16), SC_OK);
-    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt, 100), SC_OK);
-    assert_int_equal(n, 96);
+    /* and SC_FILE_FINAL_BYTES is enough, on the same live operation */
     VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, SC_FILE_FINAL_BYTES, &n, x, ox, &size),
                      SC_OK);
     assert_int_equal(n, 4 + 16);

@@ -29,6 +29,14 @@ static sc_status fail(sc_file_dec *d, sc_file_dec_impl *s, sc_status st)
     return st;
 }
 
+sc_status sc_file_sink_status(sc_status st)
+{
+    if (st == SC_OK) {
+        return SC_OK;
+    }
+    return (st < 0 && strcmp(sc_status_name(st), "SC_UNKNOWN") != 0) ? st : SC_ERR_IO;
+}
+
 /* Hands n staged plaintext bytes to the sink and wipes them. */
 static sc_status sink_write(sc_file_dec_impl *s, size_t n)
 {
@@ -41,7 +49,7 @@ static sc_status sink_write(sc_file_dec_impl *s, size_t n)
     if (s->abandon) {
         return SC_ERR_STATE;
     }
-    return st == SC_OK ? SC_OK : SC_ERR_IO;
+    return sc_file_sink_status(st);
 }
 
 /* Decrypts ciphertext ct[0..len) (tag excluded) to the sink, one staging buffer at a time. */
@@ -112,7 +120,7 @@ sc_status sc_file_decrypt_update(sc_file_dec *d, const uint8_t *in, size_t len)
         return SC_ERR_STATE; /* called from this operation's own sink */
     }
     if (in == NULL && len != 0) {
-        return fail(d, s, SC_ERR_ARG);
+        return SC_ERR_ARG; /* refused: the operation stays live */
     }
     if (len == 0) {
         return SC_OK;
@@ -195,7 +203,7 @@ sc_status sc_file_decrypt_final(sc_file_dec *d, uint8_t x[32], uint8_t ox[32])
     st = s->sink.commit(s->sink.user);
     sc_mem_wipe(d, sizeof *d);
     if (st != SC_OK) {
-        st = SC_ERR_IO;
+        st = sc_file_sink_status(st);
     } else {
         if (x != NULL) {
             memcpy(x, hx, 32);

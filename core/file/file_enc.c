@@ -62,6 +62,18 @@ fail:
     return st;
 }
 
+size_t sc_file_blob_len(uint64_t plaintext_len)
+{
+    uint64_t n = plaintext_len + SC_FILE_TAG_BYTES;
+
+    return plaintext_len > SC_FILE_MAX_PLAINTEXT || n > (uint64_t)SC_SIZE_SAT ? 0 : (size_t)n;
+}
+
+size_t sc_file_encrypt_update_max(size_t len)
+{
+    return len == 0 ? 0 : sc_size_public(sc_size_add(len, SC_AEAD_BLOCK - 1));
+}
+
 sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out, size_t out_cap, size_t *out_len,
                                  const uint8_t *in, size_t len)
 {
@@ -75,24 +87,23 @@ sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out, size_t out_cap, s
     if (s == NULL) {
         return e == NULL ? SC_ERR_ARG : SC_ERR_STATE;
     }
+    /* the caller's mistakes consume nothing and leave the operation live: ask, then retry */
     if (out_len == NULL || (in == NULL && len != 0)) {
-        st = SC_ERR_ARG;
-        goto fail;
+        return SC_ERR_ARG;
     }
     if (len > SIZE_MAX - (SC_AEAD_BLOCK - 1)) {
-        st = SC_ERR_TOO_LARGE;
-        goto fail;
+        return SC_ERR_TOO_LARGE;
     }
-    need = (len != 0) ? len + (SC_AEAD_BLOCK - 1) : 0;
+    need = sc_file_encrypt_update_max(len);
     if (out_cap < need) {
         *out_len = need;
-        sc_file_encrypt_abort(e);
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    if ((out == NULL && need != 0) || sc_range_overlap(out, need, in, len)) {
-        need = 0; /* out is the caller's input, or absent: not ours to zero */
-        st = SC_ERR_ARG;
-        goto fail;
+    if (out == NULL && need != 0) {
+        return SC_ERR_ARG;
+    }
+    if (sc_range_overlap(out, need, in, len)) {
+        return SC_ERR_OVERLAP;
     }
     if (len == 0) {
         return SC_OK;
@@ -105,21 +116,17 @@ sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out, size_t out_cap, s
         st = sc_crypto_sha256_update(s->aead.ctx, &s->x, out, n);
     }
     if (st != SC_OK) {
-        goto fail;
+        sc_mem_wipe(out, need);
+        sc_file_encrypt_abort(e);
+        return st;
     }
     *out_len = n;
     return SC_OK;
-
-fail:
-    if (out != NULL && need != 0) {
-        sc_mem_wipe(out, need);
-    }
-    sc_file_encrypt_abort(e);
-    return st;
 }
 
 sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out, size_t out_cap, size_t *out_len,
-                                uint8_t x[32], uint8_t ox[32], uint64_t *blob_size)
+                                uint8_t x[SC_SHA256_BYTES], uint8_t ox[SC_SHA256_BYTES],
+                                uint64_t *blob_size)
 {
     sc_file_enc_impl *s = enc_of(e);
     uint8_t tag[SC_FILE_TAG_BYTES];
@@ -141,17 +148,18 @@ sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out, size_t out_cap, si
         *blob_size = 0;
     }
     if (s == NULL) {
-        st = (e == NULL) ? SC_ERR_ARG : SC_ERR_STATE;
-        goto out;
+        return (e == NULL) ? SC_ERR_ARG : SC_ERR_STATE;
     }
-    if (out == NULL || out_len == NULL || x == NULL || ox == NULL || blob_size == NULL) {
-        st = SC_ERR_ARG;
-        goto out;
+    /* the caller's mistakes leave the operation live */
+    if (out_len == NULL || x == NULL || ox == NULL || blob_size == NULL) {
+        return SC_ERR_ARG;
     }
     if (out_cap < SC_FILE_FINAL_BYTES) {
         *out_len = SC_FILE_FINAL_BYTES;
-        st = SC_ERR_BUFFER_TOO_SMALL;
-        goto out;
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (out == NULL) {
+        return SC_ERR_ARG;
     }
     zero = SC_FILE_FINAL_BYTES;
     ctx = s->aead.ctx;

@@ -59,4 +59,8 @@ typedef char sc_file_dec_fits[(sizeof(sc_file_dec_impl) <= sizeof(sc_file_dec) &
                                   ? 1
                                   : -1];
 
+/* The status a sink callback's result becomes: SC_OK; the sink's own status when it is a
+ * known error of sc_status; SC_ERR_IO for any other value. */
+sc_status sc_file_sink_status(sc_status st);
+
 #endif
