@@ -65,7 +65,7 @@ void test_neg_aead(void **state)
         memcpy(out, pt, sizeof pt);
         VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, out + 1, tag, key, iv, ivl, NULL, 0, out,
                                            sizeof out - 1),
-                         SC_ERR_ARG);
+                         SC_ERR_OVERLAP);
         VT_ASSERT_STATUS(
             sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, 0, NULL, 0, pt, sizeof pt), SC_ERR_ARG);
         VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, 0, NULL, 0, ct, sizeof ct, tag),
@@ -137,14 +137,14 @@ void test_neg_chacha20(void **state)
     /* the 32-bit block counter must not wrap: counter + ceil(len / 64) <= 2^32 */
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 64, key, nonce, 0xffffffffu), SC_OK);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 65, key, nonce, 0xffffffffu),
-                     SC_ERR_ARG);
+                     SC_ERR_TOO_LARGE);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 128, key, nonce, 0xfffffffeu), SC_OK);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 129, key, nonce, 0xfffffffeu),
-                     SC_ERR_ARG);
+                     SC_ERR_TOO_LARGE);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 0, key, nonce, 0xffffffffu), SC_OK);
     /* exact in-place is fine, partial overlap either way is not */
-    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf + 1, buf, 100, key, nonce, 0), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 99, 100, key, nonce, 0), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf + 1, buf, 100, key, nonce, 0), SC_ERR_OVERLAP);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 99, 100, key, nonce, 0), SC_ERR_OVERLAP);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 100, 100, key, nonce, 0), SC_OK);
 }
 

@@ -72,12 +72,15 @@ typedef enum sc_status {
     SC_ERR_IO = -85               /* a caller-supplied sink or source reported failure */
 } sc_status;
 
-/** Human-readable description of a status.
- *  Returns: a static NUL-terminated string; "unknown status" for values not in the enum. */
+/** Human-readable description of a status (English; may be reworded between releases).
+ *  Returns: a static NUL-terminated string; "unknown status" for values not in the enum.
+ *  In: s. Constant time: n/a. RNG: no. */
 SC_API const char *sc_status_str(sc_status s);
 
-/** Stable symbolic name of a status, e.g. "SC_ERR_MAC".
- *  Returns: a static NUL-terminated string; "SC_UNKNOWN" for values not in the enum. */
+/** Stable symbolic name of a status, e.g. "SC_ERR_MAC": bindings map it to their exception
+ *  types; it never changes once released.
+ *  Returns: a static NUL-terminated string; "SC_UNKNOWN" for values not in the enum.
+ *  In: s. Constant time: n/a. RNG: no. */
 SC_API const char *sc_status_name(sc_status s);
 
 SC_END_DECLS

@@ -139,9 +139,12 @@ sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, s
     uint64_t blocks = (uint64_t)(len / 64) + (len % 64 != 0);
     sc_status st;
 
-    if (key == NULL || nonce == NULL || ((out == NULL || in == NULL) && len != 0) ||
-        sc_range_overlap_partial(out, in, len) || (uint64_t)counter + blocks > ((uint64_t)1 << 32)) {
+    if (key == NULL || nonce == NULL || ((out == NULL || in == NULL) && len != 0)) {
         st = SC_ERR_ARG;
+    } else if (sc_range_overlap_partial(out, in, len)) {
+        st = SC_ERR_OVERLAP;
+    } else if ((uint64_t)counter + blocks > ((uint64_t)1 << 32)) {
+        st = SC_ERR_TOO_LARGE; /* the 32-bit block counter would wrap */
     } else if (c == NULL) {
         st = sc_ctx_error(ctx);
     } else if (c->stream == NULL) {
@@ -179,13 +182,11 @@ sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], co
     sc_status st = SC_ERR_ARG;
 
     if (key != NULL && iv != NULL && iv_len != 0 && (aad != NULL || aad_len == 0) &&
-        ((ct != NULL && pt != NULL) || len == 0) && tag != NULL &&
-        !sc_range_overlap_partial(ct, pt, len)) {
-        st = aead_ready(ctx, c, iv_len);
-        if (st == SC_OK) {
-            st = c->aead->seal(c->st[SC_GROUP_AEAD], ct, tag, key, iv, iv_len, aad, aad_len, pt,
-                               len);
-        }
+        ((ct != NULL && pt != NULL) || len == 0) && tag != NULL) {
+        st = sc_range_overlap_partial(ct, pt, len) ? SC_ERR_OVERLAP : aead_ready(ctx, c, iv_len);
+    }
+    if (st == SC_OK) {
+        st = c->aead->seal(c->st[SC_GROUP_AEAD], ct, tag, key, iv, iv_len, aad, aad_len, pt, len);
     }
     if (st != SC_OK) {
         if (tag != NULL) {
@@ -206,13 +207,11 @@ sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[3
     sc_status st = SC_ERR_ARG;
 
     if (key != NULL && iv != NULL && iv_len != 0 && (aad != NULL || aad_len == 0) &&
-        ((ct != NULL && pt != NULL) || len == 0) && tag != NULL &&
-        !sc_range_overlap_partial(pt, ct, len)) {
-        st = aead_ready(ctx, c, iv_len);
-        if (st == SC_OK) {
-            st = c->aead->open(c->st[SC_GROUP_AEAD], pt, key, iv, iv_len, aad, aad_len, ct, len,
-                               tag);
-        }
+        ((ct != NULL && pt != NULL) || len == 0) && tag != NULL) {
+        st = sc_range_overlap_partial(pt, ct, len) ? SC_ERR_OVERLAP : aead_ready(ctx, c, iv_len);
+    }
+    if (st == SC_OK) {
+        st = c->aead->open(c->st[SC_GROUP_AEAD], pt, key, iv, iv_len, aad, aad_len, ct, len, tag);
     }
     /* never release unauthenticated plaintext; in-place, this zeroes the ciphertext too */
     if (st != SC_OK && pt != NULL && !sc_range_overlap_partial(pt, ct, len)) {
