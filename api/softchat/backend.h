@@ -226,14 +226,16 @@ typedef enum sc_cap {
 } sc_cap;
 #define SC_CAP_COUNT 8
 
-/** Number of backends compiled into this build (>= 1). */
+/** Number of backends compiled into this build.
+ *  Returns: the count (>= 1). */
 SC_API size_t sc_backend_count(void);
 
 /** The i-th compiled backend, in configured order (index 0 is the default).
  *  Returns: the table, or NULL if i >= sc_backend_count(). */
 SC_API const sc_backend *sc_backend_at(size_t i);
 
-/** The compile-time default backend (the first of SOFTCHAT_BACKENDS). Never NULL. */
+/** The compile-time default backend (the first of SOFTCHAT_BACKENDS).
+ *  Returns: the table; never NULL. */
 SC_API const sc_backend *sc_backend_default(void);
 
 /** The compiled backend named `name` (NUL-terminated, exact match, e.g. "sodium+mbedtls").
@@ -241,23 +243,28 @@ SC_API const sc_backend *sc_backend_default(void);
 SC_API const sc_backend *sc_backend_find(const char *name);
 
 /** Whether backend `b` provides capability `cap` on this machine.
- *  Returns: SC_OK; SC_ERR_UNSUPPORTED with *why (if why is non-NULL) set to a static reason;
- *           SC_ERR_ARG if b is NULL or cap is out of range.
- *  Calls probe functions only; no state, no allocation. */
+ *  Returns: SC_OK; SC_ERR_UNSUPPORTED (*why, when why is non-NULL, is set to a static,
+ *           precise reason); SC_ERR_ARG (b NULL, cap out of range).
+ *  Out: *why (why may be NULL). In: b; cap.
+ *  Calls probe functions only; no state, no allocation. Constant time: n/a. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why);
 
-/** Static name of a group ("hash", "mac", "stream", "aead", "rng", "curve"), or NULL. */
+/** Static name of a group ("hash", "mac", "stream", "aead", "rng", "curve").
+ *  Returns: the name, or NULL for a value out of range. */
 SC_API const char *sc_backend_group_name(sc_group g);
 
-/** Static name of a capability ("sha256", ..., "secp256k1"), or NULL. */
+/** Static name of a capability ("sha256", ..., "secp256k1").
+ *  Returns: the name, or NULL for a value out of range. */
 SC_API const char *sc_backend_cap_name(sc_cap cap);
 
-/** The library implementing group g of backend b (e.g. "libsodium"), or NULL if absent. */
+/** The library implementing group g of backend b (e.g. "libsodium").
+ *  Returns: a static string, or NULL if b is NULL, g out of range or the group absent. */
 SC_API const char *sc_backend_group_lib(const sc_backend *b, sc_group g);
 
 /** Checks a table's shape: ABI major, struct size, name, lib_version and that every present
  *  group has every function and a state that fits.
- *  Returns: SC_OK or SC_ERR_BACKEND. */
+ *  Returns: SC_OK; SC_ERR_BACKEND (the first problem found); SC_ERR_ARG (b NULL).
+ *  In: b. Constant time: n/a. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_backend_validate(const sc_backend *b);
 
 SC_END_DECLS

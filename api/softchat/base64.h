@@ -15,8 +15,9 @@ SC_BEGIN_DECLS
  *  Returns: that length; 0 when it does not fit size_t. */
 SC_API size_t sc_base64_encode_len(size_t len);
 
-/** Upper bound on the bytes sc_base64_decode writes for b64_len characters
- *  (3 * (b64_len / 4)); the exact length is *out_len of the call. */
+/** Upper bound on the bytes sc_base64_decode writes for b64_len characters; the exact
+ *  length is *out_len of the call.
+ *  Returns: 3 * (b64_len / 4). */
 SC_API size_t sc_base64_decode_max(size_t b64_len);
 
 /** Padded standard base64 of in[0..in_len), without a NUL terminator.

@@ -24,7 +24,7 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_sha256(sc_ctx *ctx, uint8_t out[SC_SHA
 /** Incremental SHA-256: init, update*, final. The state lives in caller memory; final wipes
  *  it, and so does every failure. Several states may be live at once on one context.
  *  Returns: SC_OK; SC_ERR_ARG (s NULL; a NULL ctx); SC_ERR_STATE (ctx); SC_ERR_UNSUPPORTED.
- *  Out: s, initialised (zeroed on failure).
+ *  Out: s, initialised (zeroed on failure). In: ctx (its hash group).
  *  Constant time: yes. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_crypto_sha256_init(sc_ctx *ctx, sc_sha256_state *s)
     SC_NONNULL(1, 2);
@@ -132,7 +132,7 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *p
 /** Fills out[0..len) from the backend's CSPRNG (the rng group).
  *  Returns: SC_OK; SC_ERR_RNG (the generator failed); SC_ERR_ARG (out NULL with len > 0, a
  *           NULL ctx); SC_ERR_STATE; SC_ERR_UNSUPPORTED (no rng group).
- *  Out: out[0..len), zeroed on failure.
+ *  Out: out[0..len), zeroed on failure. In: len.
  *  Constant time: yes. RNG: yes (len bytes). */
 SC_API SC_WARN_UNUSED sc_status sc_crypto_rng_fill(sc_ctx *ctx, uint8_t *out, size_t len)
     SC_NONNULL(1);

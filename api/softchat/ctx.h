@@ -42,7 +42,8 @@ typedef struct sc_ctx {
     uint64_t opaque[16];
 } sc_ctx;
 
-/** Size of sc_ctx in bytes, for bindings that cannot see the struct. */
+/** Size of sc_ctx in bytes, for bindings that cannot see the struct.
+ *  Returns: sizeof(sc_ctx). */
 SC_API size_t sc_ctx_bytes(void);
 
 /** Binds the compiled backend named `backend` (NULL = the default) to ctx.
@@ -63,24 +64,25 @@ SC_API SC_WARN_UNUSED sc_status sc_ctx_init(sc_ctx *ctx, const char *backend) SC
  *  The table must outlive the context.
  *  Returns: as sc_ctx_init, without SC_ERR_NOT_FOUND; SC_ERR_ARG also for backend NULL.
  *  Out: ctx, zeroed on failure. In: backend (validated by sc_backend_validate).
- *  Allocates: as sc_ctx_init. RNG: yes. */
+ *  Allocates: as sc_ctx_init. Constant time: n/a. RNG: yes. */
 SC_API SC_WARN_UNUSED sc_status sc_ctx_init_table(sc_ctx *ctx, const sc_backend *backend)
     SC_NONNULL(1, 2);
 
 /** Tears down the backend state (wiping it) and wipes ctx. A streaming file operation still
  *  running on ctx ends (its next call returns SC_ERR_STATE).
  *  In/Out: ctx; NULL and cleared contexts are accepted (no-op). Frees what sc_ctx_init
- *  allocated. RNG: no. */
+ *  allocated. Constant time: yes (a wipe). RNG: no. */
 SC_API void sc_ctx_clear(sc_ctx *ctx);
 
 /** Heap-allocated form for bindings: *out = a new context bound to `backend` (NULL =
  *  default).
  *  Returns: as sc_ctx_init, plus SC_ERR_NOMEM (the context itself).
- *  Out: *out, NULL on failure. Allocates: the context and its state. RNG: yes. */
+ *  Out: *out, NULL on failure. In: backend, as for sc_ctx_init.
+ *  Allocates: the context and its state. Constant time: n/a. RNG: yes. */
 SC_API SC_WARN_UNUSED sc_status sc_ctx_new(sc_ctx **out, const char *backend) SC_NONNULL(1);
 
 /** Clears and frees a context from sc_ctx_new.
- *  In/Out: ctx; NULL is accepted. RNG: no. */
+ *  In/Out: ctx; NULL is accepted. Constant time: yes (a wipe). RNG: no. */
 SC_API void sc_ctx_free(sc_ctx *ctx);
 
 /** The backend bound to ctx.
@@ -92,7 +94,8 @@ SC_API const sc_backend *sc_ctx_backend(const sc_ctx *ctx);
  *           machine); SC_ERR_BACKEND (the check fails); SC_ERR_STATE (ctx not initialised, or
  *           a streaming operation holds the aead group); SC_ERR_ARG (ctx NULL, group out of
  *           range).
- *  In: group. RNG: may (the rng group's check draws bytes). */
+ *  In: group. Constant time: n/a (fixed test data). RNG: may (the rng group's check draws
+ *  bytes). */
 SC_API SC_WARN_UNUSED sc_status sc_ctx_selftest(sc_ctx *ctx, sc_group group) SC_NONNULL(1);
 
 SC_END_DECLS

@@ -109,7 +109,7 @@ SC_API SC_WARN_UNUSED sc_status sc_event_sign_with_rand(sc_ctx *ctx, sc_event *e
 
 /** Verifies an event: recomputes the id from the fields (never from received bytes),
  *  compares it with ev->id, then checks the BIP-340 signature over it.
- *  Returns, in the order checked: SC_ERR_ARG (a NULL argument); SC_ERR_EVENT_FIELD (id,
+ *  Returns: in the order checked: SC_ERR_ARG (a NULL argument); SC_ERR_EVENT_FIELD (id,
  *           pubkey or sig absent from ev->flags); the sc_event_check errors; SC_ERR_STATE
  *           (ctx); SC_ERR_UNSUPPORTED; SC_ERR_ID_MISMATCH; SC_ERR_INVALID_SIG (also for a
  *           pubkey not on the curve); SC_OK.
@@ -255,18 +255,22 @@ SC_API SC_WARN_UNUSED sc_status sc_event_builder_init(sc_event_builder *b, void 
     SC_NONNULL(1);
 
 /** Sets the kind (0..65535; otherwise the sticky error SC_ERR_EVENT_RANGE).
- *  In/Out: b. Returns nothing: errors are reported by sc_event_builder_final. */
+ *  In/Out: b. In: kind. Returns nothing: errors are reported by sc_event_builder_final.
+ *  Constant time: n/a (public data). RNG: no. */
 SC_API void sc_event_builder_kind(sc_event_builder *b, uint32_t kind) SC_NONNULL(1);
 
 /** Sets created_at (>= 0; otherwise the sticky error SC_ERR_EVENT_RANGE).
- *  In/Out: b. Returns nothing: errors are reported by sc_event_builder_final. */
+ *  In/Out: b. In: created_at. Returns nothing: errors are reported by sc_event_builder_final.
+ *  Constant time: n/a (public data). RNG: no. */
 SC_API void sc_event_builder_created_at(sc_event_builder *b, int64_t created_at) SC_NONNULL(1);
 
 /** Copies the content (UTF-8, explicit length). Setting it again replaces it, reusing its
  *  bytes when nothing was added after it.
  *  In/Out: b; sticky errors: SC_ERR_UTF8, SC_ERR_ARG (s NULL with len > 0),
  *          SC_ERR_BUFFER_TOO_SMALL (out of room: counted, see the type).
- *  In: s[0..len). Returns nothing: errors are reported by sc_event_builder_final. */
+ *  In: s[0..len). Returns nothing: errors are reported by sc_event_builder_final.
+ *  Constant time: no (the UTF-8 check branches on the bytes; a rumor's content length
+ *  shows in its payload anyway). RNG: no. */
 SC_API void sc_event_builder_content(sc_event_builder *b, const char *s, size_t len)
     SC_NONNULL(1);
 
@@ -274,7 +278,8 @@ SC_API void sc_event_builder_content(sc_event_builder *b, const char *s, size_t 
  *  In/Out: b; sticky errors: SC_ERR_EVENT_FIELD (n == 0), SC_ERR_UTF8, SC_ERR_ARG (items
  *          NULL, or an item with a NULL pointer and a non-zero length),
  *          SC_ERR_BUFFER_TOO_SMALL (out of room: counted, see the type).
- *  In: items[0..n). Returns nothing: errors are reported by sc_event_builder_final. */
+ *  In: items[0..n). Returns nothing: errors are reported by sc_event_builder_final.
+ *  Constant time: no (as sc_event_builder_content). RNG: no. */
 SC_API void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n)
     SC_NONNULL(1);
 
@@ -288,6 +293,7 @@ SC_API void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_
  *  Out: ev, zeroed on failure; *buf_len (buf_len may be NULL): on SC_OK the bytes a buffer
  *       of any alignment needs for this event, on
  *       SC_ERR_BUFFER_TOO_SMALL the need, else 0.
+ *  In/Out: b (finished: later changes are SC_ERR_STATE).
  *  Constant time: no. RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev,
                                                        size_t *buf_len) SC_NONNULL(1, 2);

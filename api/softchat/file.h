@@ -61,7 +61,7 @@ SC_API size_t sc_file_blob_len(uint64_t plaintext_len);
  *  Returns: SC_OK; SC_ERR_RNG; SC_ERR_ARG (a NULL argument); SC_ERR_STATE (ctx);
  *           SC_ERR_UNSUPPORTED (no RNG).
  *  Out: key: SC_FILE_KEY_BYTES, iv: SC_FILE_IV_BYTES; both zeroed on failure.
- *  Constant time: yes. RNG: yes (48 bytes). */
+ *  In: ctx (its RNG). Constant time: yes. RNG: yes (48 bytes). */
 SC_API SC_WARN_UNUSED sc_status sc_file_keygen(sc_ctx *ctx, uint8_t key[SC_FILE_KEY_BYTES],
                                                uint8_t iv[SC_FILE_IV_BYTES]) SC_NONNULL(1, 2, 3);
 
@@ -117,6 +117,7 @@ SC_API SC_WARN_UNUSED sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *
  *  Out: out[0..*out_len) (at most SC_FILE_FINAL_BYTES); x, ox: SC_SHA256_BYTES each;
  *       *blob_size. Zeroed first; on a failure that ends the operation out[0..31) is zeroed
  *       too.
+ *  In/Out: e (finished and wiped on success or on a failure that ends it).
  *  Constant time: in the key and the data. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out,
                                                       size_t out_cap, size_t *out_len,
@@ -188,6 +189,7 @@ SC_API SC_WARN_UNUSED sc_status sc_file_decrypt_update(sc_file_dec *d, const uin
  *           status (commit failed: not discarded, see sc_file_sink); SC_ERR_STATE; a backend
  *           failure (discarded).
  *  Out: x, ox (each may be NULL): sha256(blob) and sha256(plaintext), zeroed on failure.
+ *  In/Out: d (finished and wiped).
  *  Constant time: the tag comparison. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_file_decrypt_final(sc_file_dec *d, uint8_t x[SC_SHA256_BYTES],
                                                       uint8_t ox[SC_SHA256_BYTES]) SC_NONNULL(1);

@@ -22,7 +22,8 @@ typedef struct sc_identity {
     uint64_t opaque[24];
 } sc_identity;
 
-/** Size of sc_identity in bytes, for bindings that allocate it themselves. */
+/** Size of sc_identity in bytes, for bindings that allocate it themselves.
+ *  Returns: sizeof(sc_identity). */
 SC_API size_t sc_identity_bytes(void);
 
 /** Imports a 32-byte big-endian secret key and caches its x-only public key.
@@ -41,7 +42,7 @@ SC_API SC_WARN_UNUSED sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id,
 /** Generates a new secret key from the context's CSPRNG and imports it.
  *  Returns: SC_OK; SC_ERR_RNG (the RNG failed, or gave eight out-of-range keys in a row);
  *           SC_ERR_ARG (id NULL, a NULL ctx); SC_ERR_STATE (ctx); SC_ERR_UNSUPPORTED.
- *  Out: id, cleared on failure.
+ *  Out: id, cleared on failure. In: ctx (its RNG and curve).
  *  Constant time: in the drawn key. RNG: yes (32 bytes per try). */
 SC_API SC_WARN_UNUSED sc_status sc_identity_generate(sc_ctx *ctx, sc_identity *id)
     SC_NONNULL(1, 2);

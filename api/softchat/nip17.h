@@ -62,8 +62,8 @@ typedef struct sc_nip17_chat {
     int64_t created_at;      /* the real time of the message */
 } sc_nip17_chat;
 
-/** Bytes of buf that suffice for sc_nip17_chat_rumor of m at any alignment (0 if m is NULL,
- *  SIZE_MAX if it does not fit size_t). */
+/** Bytes of buf that suffice for sc_nip17_chat_rumor of m at any alignment.
+ *  Returns: the size; 0 if m is NULL or inconsistent, or the size does not fit size_t. */
 SC_API size_t sc_nip17_chat_rumor_buf_max(const sc_nip17_chat *m);
 
 /** Builds the kind 14 rumor of m from `sender` into buf (views point into buf): tags in the
@@ -72,7 +72,10 @@ SC_API size_t sc_nip17_chat_rumor_buf_max(const sc_nip17_chat *m);
  *  Returns: SC_OK; SC_ERR_MESSAGE (no receiver, an empty q target, a q author that is not 64
  *           lowercase hex); SC_ERR_BUFFER_TOO_SMALL; SC_ERR_UTF8; SC_ERR_EVENT_RANGE;
  *           SC_ERR_ARG (NULL, or a NULL pointer with a non-zero length); SC_ERR_STATE.
- *  Out: rumor, zeroed on failure; buf, wiped on failure (it may hold the message). */
+ *  Out: rumor, zeroed on failure; buf, wiped on failure (it may hold the message).
+ *  In: m; sender: SC_PUBKEY_BYTES (the author's public key).
+ *  Constant time: no (the message is copied and its UTF-8 checked; its length shows in the
+ *  payload anyway). RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip17_chat_rumor(sc_ctx *ctx, sc_event *rumor, void *buf,
                                                     size_t cap, const sc_nip17_chat *m,
                                                     const uint8_t sender[SC_PUBKEY_BYTES])
@@ -149,7 +152,8 @@ typedef struct sc_nip17_received {
 } sc_nip17_received;
 
 /** Arena bytes that suffice for sc_nip17_receive of any gift wrap of wrap_len bytes:
- *  sc_nip59_unwrap_arena_max plus the room's working space (SIZE_MAX if it does not fit). */
+ *  sc_nip59_unwrap_arena_max plus the room's working space.
+ *  Returns: the size; 0 when it does not fit size_t. */
 SC_API size_t sc_nip17_receive_arena_max(size_t wrap_len);
 
 /** Unwraps a gift wrap for `me` (sc_nip59_unwrap with every check) and requires a kind 14 or
@@ -162,7 +166,9 @@ SC_API size_t sc_nip17_receive_arena_max(size_t wrap_len);
  *           malformed p tag); SC_ERR_BUFFER_TOO_SMALL (*arena_used as for sc_nip59_unwrap,
  *           or the exact need once the rumor is open).
  *  Out: msg, arena[0..*arena_used) (the rumor, then the room); on failure msg is zeroed and
- *  every arena byte the call wrote is zeroed, as for sc_nip59_unwrap. */
+ *  every arena byte the call wrote is zeroed, as for sc_nip59_unwrap.
+ *  In: wrap_json[0..wrap_len); me.
+ *  Constant time: as sc_nip59_unwrap. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena,
                                                  size_t arena_cap, size_t *arena_used,
                                                  const char *wrap_json, size_t wrap_len,
@@ -192,8 +198,8 @@ typedef struct sc_nip17_file {
     size_t n_fallbacks;
 } sc_nip17_file;
 
-/** Bytes of buf that suffice for sc_nip17_file_rumor of (m, f) at any alignment (0 if m or f
- *  is NULL, SIZE_MAX if it does not fit size_t). */
+/** Bytes of buf that suffice for sc_nip17_file_rumor of (m, f) at any alignment.
+ *  Returns: the size; 0 if m or f is NULL or inconsistent, or the size does not fit size_t. */
 SC_API size_t sc_nip17_file_rumor_buf_max(const sc_nip17_chat *m, const sc_nip17_file *f);
 
 /** Builds the kind 15 rumor for file f sent to m->to (m->content and m->quotes are ignored:
@@ -201,7 +207,10 @@ SC_API size_t sc_nip17_file_rumor_buf_max(const sc_nip17_chat *m, const sc_nip17
  *  decryption-key, decryption-nonce (lowercase hex), x, ox (when has_ox), size (when > 0),
  *  dim, blurhash, thumb (when non-empty), fallback....
  *  Returns: as sc_nip17_chat_rumor, plus SC_ERR_MESSAGE for an empty url or file type and
- *           SC_ERR_ARG for a nonce_len out of range or has_ox not 0 or 1. */
+ *           SC_ERR_ARG for a nonce_len out of range or has_ox not 0 or 1.
+ *  Out: rumor, zeroed on failure; buf, wiped on failure (it holds the file key).
+ *  In: m (its receivers, reply and subject); f; sender: SC_PUBKEY_BYTES.
+ *  Constant time: in the key's hex digits. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip17_file_rumor(sc_ctx *ctx, sc_event *rumor, void *buf,
                                                     size_t cap, const sc_nip17_chat *m,
                                                     const sc_nip17_file *f,

@@ -54,8 +54,10 @@ SC_BEGIN_DECLS
  *  library encrypts with NIP-44 on the caller's behalf (sc_nip59_opts.flags). */
 #define SC_NIP44_EXTENDED 1u /* allow the 6-byte prefix for plaintexts >= 65536 bytes */
 
-/** SC_NIP44_KEY_BYTES and SC_NIP44_NONCE_BYTES, for bindings. */
+/** SC_NIP44_KEY_BYTES, for bindings. Returns: 32. */
 SC_API size_t sc_nip44_key_bytes(void);
+
+/** SC_NIP44_NONCE_BYTES, for bindings. Returns: 32. */
 SC_API size_t sc_nip44_nonce_bytes(void);
 
 /** calc_padded_len(len) of the spec, in 64 bits (it reaches 2^32 for len = 2^32 - 1); the
@@ -128,7 +130,7 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *ou
 
 /** As sc_nip44_encrypt_with_rand with a fresh 32-byte nonce from the context's CSPRNG.
  *  Returns: as sc_nip44_encrypt_with_rand, plus SC_ERR_RNG.
- *  Out, In: as sc_nip44_encrypt_with_rand, without the nonce.
+ *  Out: as sc_nip44_encrypt_with_rand. In: as sc_nip44_encrypt_with_rand, without the nonce.
  *  Constant time: as sc_nip44_encrypt_with_rand. RNG: yes (SC_NIP44_NONCE_BYTES), and only
  *  once the arguments, the policy and the capacity have passed. */
 SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt(sc_ctx *ctx, char *out, size_t out_cap,

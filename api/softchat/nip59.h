@@ -158,7 +158,8 @@ typedef struct sc_nip59_info {
 
 /** Arena bytes that suffice for sc_nip59_unwrap of any gift wrap of wrap_len bytes, at any
  *  arena alignment (about 7.2 * wrap_len on 64-bit targets: a hostile wrap or rumor made of
- *  empty tags is the worst case); SIZE_MAX when it does not fit size_t. */
+ *  empty tags is the worst case).
+ *  Returns: the size; 0 when it does not fit size_t. */
 SC_API size_t sc_nip59_unwrap_arena_max(size_t wrap_len);
 
 /** Unwraps and authenticates a gift wrap (JSON text) addressed to `recipient`. On success
@@ -176,7 +177,12 @@ SC_API size_t sc_nip59_unwrap_arena_max(size_t wrap_len);
  *  it); SC_ERR_ARG; SC_ERR_STATE (ctx, erased recipient); SC_ERR_UNSUPPORTED.
  *  Out: rumor, info (may be NULL), arena; on failure rumor and info are zeroed, *arena_used is
  *  0 (but for SC_ERR_BUFFER_TOO_SMALL), and every arena byte the call wrote is zeroed (bytes
- *  it never wrote are left alone). */
+ *  it never wrote are left alone).
+ *  In: wrap_json[0..wrap_len); recipient.
+ *  Constant time: in the recipient's secret key and the derived keys; the MAC comparisons
+ *  are constant time. Which check fails, and when, depends on the (public) wrap; the curve
+ *  adapter's lifted-key cache makes a sender seen recently cheaper to verify (ctx.h).
+ *  RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap(sc_ctx *ctx, sc_event *rumor,
                                                 sc_nip59_info *info, void *arena,
                                                 size_t arena_cap, size_t *arena_used,

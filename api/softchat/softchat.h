@@ -3,15 +3,15 @@
 #define SOFTCHAT_SOFTCHAT_H
 
 #include "backend.h"
+#include "base64.h"
 #include "common.h"
 #include "crypto.h"
 #include "ctx.h"
-#include "base64.h"
-#include "hex.h"
-#include "mem.h"
 #include "event.h"
 #include "file.h"
+#include "hex.h"
 #include "identity.h"
+#include "mem.h"
 #include "nip17.h"
 #include "nip19.h"
 #include "nip44.h"
