@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "crypto/aead_stream.h"
+#include "crypto/dispatch.h"
 #include "ctx/ctx_internal.h"
 
 /* The context of a live stream that still holds the lease, or NULL. */
@@ -36,10 +37,7 @@ sc_status sc_aead_stream_start(sc_aead_stream *s, sc_ctx *ctx, int decrypt,
     if (c == NULL) {
         return sc_ctx_error(ctx);
     }
-    if (c->aead == NULL) {
-        return SC_ERR_UNSUPPORTED;
-    }
-    st = c->aead->probe(SC_AEAD_STREAM, iv_len, &why);
+    st = sc_dispatch_aead_probe(c, SC_AEAD_STREAM, iv_len, &why);
     if (st != SC_OK) {
         return SC_ERR_UNSUPPORTED;
     }
@@ -48,9 +46,9 @@ sc_status sc_aead_stream_start(sc_aead_stream *s, sc_ctx *ctx, int decrypt,
     }
     c->flags |= SC_CTXF_AEAD_BUSY;
     c->aead_owner = s;
-    st = c->aead->start(c->st[SC_GROUP_AEAD], decrypt != 0, key, iv, iv_len, NULL, 0);
+    st = sc_dispatch_aead_start(c, decrypt != 0, key, iv, iv_len);
     if (st != SC_OK) {
-        c->aead->abort(c->st[SC_GROUP_AEAD]);
+        sc_dispatch_aead_abort(c);
         release(c);
         return st;
     }
@@ -94,7 +92,7 @@ sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len
         if (s->part_len < SC_AEAD_BLOCK) {
             return SC_OK;
         }
-        st = c->aead->update(c->st[SC_GROUP_AEAD], out, s->part, SC_AEAD_BLOCK);
+        st = sc_dispatch_aead_update(c, out, s->part, SC_AEAD_BLOCK);
         sc_mem_wipe(s->part, sizeof s->part);
         s->part_len = 0;
         if (st != SC_OK) {
@@ -104,7 +102,7 @@ sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len
     }
     bulk = len & ~(size_t)(SC_AEAD_BLOCK - 1);
     if (bulk != 0) {
-        st = c->aead->update(c->st[SC_GROUP_AEAD], out + n, in, bulk);
+        st = sc_dispatch_aead_update(c, out + n, in, bulk);
         if (st != SC_OK) {
             return fail(s, st);
         }
@@ -127,11 +125,11 @@ sc_status sc_aead_stream_final(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1]
     if (c == NULL) {
         return fail(s, SC_ERR_STATE);
     }
-    st = (n != 0) ? c->aead->update(c->st[SC_GROUP_AEAD], out, s->part, n) : SC_OK;
+    st = (n != 0) ? sc_dispatch_aead_update(c, out, s->part, n) : SC_OK;
     if (st != SC_OK) {
         return fail(s, st);
     }
-    st = c->aead->final(c->st[SC_GROUP_AEAD], s->decrypt, tag);
+    st = sc_dispatch_aead_final(c, s->decrypt, tag);
     release(c);
     sc_mem_wipe(s, sizeof *s);
     if (st != SC_OK) {
@@ -147,7 +145,7 @@ void sc_aead_stream_abort(sc_aead_stream *s)
     sc_ctx_impl *c = leased(s);
 
     if (c != NULL) {
-        c->aead->abort(c->st[SC_GROUP_AEAD]);
+        sc_dispatch_aead_abort(c);
         release(c);
     }
     sc_mem_wipe(s, sizeof *s);

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "crypto/dispatch.h"
 #include "ctx/ctx_internal.h"
 
 static int eq_hex(const uint8_t *got, const char *hex, size_t n)
@@ -133,8 +134,6 @@ static sc_status kat_gcm_oneshot(sc_ctx *ctx, const gcm_kat *k)
 /* Streaming: encrypt in two updates (16 + rest), decrypt in one, check the tag both ways. */
 static sc_status kat_gcm_stream(sc_ctx_impl *c, const gcm_kat *k)
 {
-    const sc_backend_aead *a = c->aead;
-    sc_bstate *st = c->st[SC_GROUP_AEAD];
     gcm_bytes b;
     uint8_t buf[48], tag[16];
     sc_status s;
@@ -142,39 +141,39 @@ static sc_status kat_gcm_stream(sc_ctx_impl *c, const gcm_kat *k)
     if (!gcm_load(&b, k)) {
         return SC_ERR_BACKEND;
     }
-    s = a->start(st, 0, b.key, b.iv, b.iv_len, NULL, 0);
+    s = sc_dispatch_aead_start(c, 0, b.key, b.iv, b.iv_len);
     if (s == SC_OK) {
-        s = a->update(st, buf, b.pt, 16);
+        s = sc_dispatch_aead_update(c, buf, b.pt, 16);
     }
     if (s == SC_OK) {
-        s = a->update(st, buf + 16, b.pt + 16, b.len - 16);
+        s = sc_dispatch_aead_update(c, buf + 16, b.pt + 16, b.len - 16);
     }
     if (s == SC_OK) {
-        s = a->final(st, 0, tag);
+        s = sc_dispatch_aead_final(c, 0, tag);
     }
     if (s != SC_OK || !eq_hex(buf, k->ct, b.len) || !eq_hex(tag, k->tag, 16)) {
-        a->abort(st);
+        sc_dispatch_aead_abort(c);
         return SC_ERR_BACKEND;
     }
-    s = a->start(st, 1, b.key, b.iv, b.iv_len, NULL, 0);
+    s = sc_dispatch_aead_start(c, 1, b.key, b.iv, b.iv_len);
     if (s == SC_OK) {
-        s = a->update(st, buf, buf, b.len);
+        s = sc_dispatch_aead_update(c, buf, buf, b.len);
     }
     if (s == SC_OK) {
-        s = a->final(st, 1, tag);
+        s = sc_dispatch_aead_final(c, 1, tag);
     }
     if (s != SC_OK || memcmp(buf, b.pt, b.len) != 0) {
-        a->abort(st);
+        sc_dispatch_aead_abort(c);
         return SC_ERR_BACKEND;
     }
     tag[0] ^= 1;
-    s = a->start(st, 1, b.key, b.iv, b.iv_len, NULL, 0);
+    s = sc_dispatch_aead_start(c, 1, b.key, b.iv, b.iv_len);
     if (s == SC_OK) {
-        s = a->update(st, buf, buf, b.len);
+        s = sc_dispatch_aead_update(c, buf, buf, b.len);
     }
-    s = (s == SC_OK) ? a->final(st, 1, tag) : s;
+    s = (s == SC_OK) ? sc_dispatch_aead_final(c, 1, tag) : s;
     if (s != SC_ERR_AUTH) {
-        a->abort(st);
+        sc_dispatch_aead_abort(c);
         return SC_ERR_BACKEND;
     }
     return SC_OK;
@@ -194,13 +193,13 @@ static sc_status kat_aead(sc_ctx *ctx)
         if ((c->flags & SC_CTXF_AEAD_BUSY) != 0) {
             return SC_ERR_STATE; /* a streaming operation holds the aead state */
         }
-        if (c->aead->probe(SC_AEAD_ONESHOT, iv_len, &why) == SC_OK) {
+        if (sc_dispatch_aead_probe(c, SC_AEAD_ONESHOT, iv_len, &why) == SC_OK) {
             any = 1;
             if (kat_gcm_oneshot(ctx, kats[i]) != SC_OK) {
                 return SC_ERR_BACKEND;
             }
         }
-        if (c->aead->probe(SC_AEAD_STREAM, iv_len, &why) == SC_OK) {
+        if (sc_dispatch_aead_probe(c, SC_AEAD_STREAM, iv_len, &why) == SC_OK) {
             any = 1;
             if (kat_gcm_stream(c, kats[i]) != SC_OK) {
                 return SC_ERR_BACKEND;
@@ -229,9 +228,6 @@ static sc_status kat_curve(sc_ctx *ctx)
 {
     /* BIP-340 test vector row 0: sec = 3, aux = 0, msg = 0 */
     static const char pub0[] = "f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9";
-    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
-    const sc_backend_curve *k = c->curve;
-    sc_bstate *st = c->st[SC_GROUP_CURVE];
     sc_curve_keypair kp;
     uint8_t sec[32], one[32], zero[32], pub[32], sig[64], x[32];
     sc_status rc = SC_ERR_BACKEND;
@@ -241,27 +237,27 @@ static sc_status kat_curve(sc_ctx *ctx)
     memset(zero, 0, sizeof zero);
     sec[31] = 3;
     one[31] = 1;
-    if (k->keypair(st, &kp, pub, sec) != SC_OK || !eq_hex(pub, pub0, 32)) {
+    if (sc_dispatch_curve_keypair(ctx, &kp, pub, sec) != SC_OK || !eq_hex(pub, pub0, 32)) {
         goto out;
     }
-    if (k->sign(st, sig, &kp, zero, 32, zero) != SC_OK ||
+    if (sc_dispatch_curve_sign(ctx, sig, &kp, zero, 32, zero) != SC_OK ||
         !eq_hex(sig,
                 "e907831f80848d1069a5371b402410364bdf1c5f8307b0084c55f1ce2dca8215"
                 "25f66a4a85ea8b71e482a74f382d2ce5ebeee8fdb2172f477df4900d310536c0",
                 64)) {
         goto out;
     }
-    if (k->verify(st, sig, zero, 32, pub) != SC_OK) {
+    if (sc_dispatch_curve_verify(ctx, sig, zero, 32, pub) != SC_OK) {
         goto out;
     }
     sig[63] ^= 1;
-    if (k->verify(st, sig, zero, 32, pub) != SC_ERR_INVALID_SIG) {
+    if (sc_dispatch_curve_verify(ctx, sig, zero, 32, pub) != SC_ERR_INVALID_SIG) {
         goto out;
     }
     /* ECDH with scalar 1 returns the raw (unhashed) x coordinate of the point itself */
-    if (k->ecdh_x(st, x, one, pub) != SC_OK || !eq_hex(x, pub0, 32) ||
-        k->ecdh_x(st, x, zero, pub) != SC_ERR_INVALID_KEY ||
-        k->keypair(st, &kp, pub, zero) != SC_ERR_INVALID_KEY) {
+    if (sc_dispatch_curve_ecdh_x(ctx, x, one, pub) != SC_OK || !eq_hex(x, pub0, 32) ||
+        sc_dispatch_curve_ecdh_x(ctx, x, zero, pub) != SC_ERR_INVALID_KEY ||
+        sc_dispatch_curve_keypair(ctx, &kp, pub, zero) != SC_ERR_INVALID_KEY) {
         goto out;
     }
     rc = SC_OK;

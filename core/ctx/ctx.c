@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/dispatch.h"
 #include "ctx/ctx_internal.h"
 
 typedef char sc_ctx_fits[(sizeof(sc_ctx_impl) <= sizeof(sc_ctx)) ? 1 : -1];
@@ -16,44 +17,16 @@ size_t sc_ctx_bytes(void)
     return sizeof(sc_ctx);
 }
 
-/* Teardown in reverse order of setup; safe on a partially set-up context. */
+/* Tears everything down (through the one seam) and wipes c. */
 static void teardown_all(sc_ctx_impl *c)
 {
-    if (c->curve != NULL && c->curve->teardown != NULL && c->st[SC_GROUP_CURVE] != NULL) {
-        c->curve->teardown(c->st[SC_GROUP_CURVE]);
-    }
-    if (c->aead != NULL && c->aead->teardown != NULL && c->st[SC_GROUP_AEAD] != NULL) {
-        c->aead->teardown(c->st[SC_GROUP_AEAD]);
-    }
-    if (c->stream != NULL && c->stream->teardown != NULL && c->st[SC_GROUP_STREAM] != NULL) {
-        c->stream->teardown(c->st[SC_GROUP_STREAM]);
-    }
-    if (c->mac != NULL && c->mac->teardown != NULL && c->st[SC_GROUP_MAC] != NULL) {
-        c->mac->teardown(c->st[SC_GROUP_MAC]);
-    }
-    if (c->hash != NULL && c->hash->teardown != NULL && c->st[SC_GROUP_HASH] != NULL) {
-        c->hash->teardown(c->st[SC_GROUP_HASH]);
-    }
-    if (c->rng != NULL && c->rng->teardown != NULL && c->st[SC_GROUP_RNG] != NULL) {
-        c->rng->teardown(c->st[SC_GROUP_RNG]);
-    }
+    sc_dispatch_teardown(c);
     sc_mem_wipe(c, sizeof(sc_ctx));
 }
-
-#define SETUP(grp, idx)                                                                      \
-    do {                                                                                     \
-        if (c->grp != NULL && c->grp->setup != NULL) {                                       \
-            st = c->grp->setup(&c->st[idx]);                                                 \
-            if (st != SC_OK) {                                                               \
-                goto fail;                                                                   \
-            }                                                                                \
-        }                                                                                    \
-    } while (0)
 
 sc_status sc_ctx_init_table(sc_ctx *ctx, const sc_backend *backend)
 {
     sc_ctx_impl *c = (sc_ctx_impl *)(void *)ctx;
-    uint8_t seed[32];
     sc_status st;
     unsigned g;
 
@@ -75,25 +48,12 @@ sc_status sc_ctx_init_table(sc_ctx *ctx, const sc_backend *backend)
     c->rng = sc_backend_group_ptr(backend, SC_GROUP_RNG);
     c->curve = sc_backend_group_ptr(backend, SC_GROUP_CURVE);
 
-    SETUP(rng, SC_GROUP_RNG);
-    SETUP(hash, SC_GROUP_HASH);
-    SETUP(mac, SC_GROUP_MAC);
-    SETUP(stream, SC_GROUP_STREAM);
-    SETUP(aead, SC_GROUP_AEAD);
-    c->magic = SC_CTX_MAGIC; /* from here on the dispatch functions accept ctx */
-    if (c->curve != NULL && c->curve->setup != NULL) {
-        /* the curve context is blinded with fresh randomness from this context's RNG */
-        st = sc_crypto_rng_fill(ctx, seed, sizeof seed);
-        if (st == SC_OK) {
-            st = c->curve->setup(&c->st[SC_GROUP_CURVE], c->rng != NULL ? seed : NULL);
-        } else if (st == SC_ERR_UNSUPPORTED) {
-            st = c->curve->setup(&c->st[SC_GROUP_CURVE], NULL);
-        }
-        sc_mem_wipe(seed, sizeof seed);
-        if (st != SC_OK) {
-            goto fail;
-        }
+    st = sc_dispatch_setup(ctx, c);
+    if (st != SC_OK) {
+        sc_mem_wipe(c, sizeof(sc_ctx));
+        return st;
     }
+    c->magic = SC_CTX_MAGIC; /* from here on the dispatch functions accept ctx */
     for (g = 0; g < SC_GROUP_COUNT; g++) {
         st = sc_kat_group(ctx, (sc_group)g);
         if (st == SC_ERR_UNSUPPORTED) {
@@ -131,10 +91,7 @@ void sc_ctx_clear(sc_ctx *ctx)
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
 
     if (c != NULL) {
-        if ((c->flags & SC_CTXF_AEAD_BUSY) != 0 && c->aead != NULL) {
-            c->aead->abort(c->st[SC_GROUP_AEAD]);
-        }
-        teardown_all(c);
+        teardown_all(c); /* aborts a streaming operation still running */
     } else if (ctx != NULL) {
         sc_mem_wipe(ctx, sizeof *ctx);
     }

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "ctx/ctx_internal.h"
+#include "crypto/dispatch.h"
 #include "identity/identity_internal.h"
 
 typedef char sc_identity_fits[(sizeof(sc_identity_impl) <= sizeof(sc_identity)) ? 1 : -1];
@@ -22,18 +22,9 @@ const sc_identity_impl *sc_identity_impl_get(const sc_identity *id)
     return (i != NULL && i->magic == SC_IDENTITY_MAGIC) ? i : NULL;
 }
 
-/* The curve group of ctx, or NULL with *st set. */
-static const sc_backend_curve *curve_of(const sc_ctx *ctx, sc_ctx_impl *c, sc_status *st)
-{
-    *st = (c == NULL) ? sc_ctx_error(ctx) : (c->curve == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
-    return *st == SC_OK ? c->curve : NULL;
-}
-
 sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id, const uint8_t sec[SC_SECKEY_BYTES])
 {
-    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     sc_identity_impl *i = (sc_identity_impl *)(void *)id;
-    const sc_backend_curve *k;
     sc_status st;
 
     if (id == NULL) {
@@ -43,10 +34,7 @@ sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id, const uint8_t sec[SC_
     if (sec == NULL) {
         return SC_ERR_ARG;
     }
-    k = curve_of(ctx, c, &st);
-    if (k != NULL) {
-        st = k->keypair(c->st[SC_GROUP_CURVE], &i->kp, i->pub, sec);
-    }
+    st = sc_dispatch_curve_keypair(ctx, &i->kp, i->pub, sec);
     if (st != SC_OK) {
         sc_mem_wipe(id, sizeof *id);
         return st;
@@ -118,9 +106,7 @@ void sc_identity_clear(sc_identity *id)
 sc_status sc_identity_sign_with_rand(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_identity *id,
                                     const uint8_t msg[32], const uint8_t aux[32])
 {
-    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     const sc_identity_impl *i = sc_identity_impl_get(id);
-    const sc_backend_curve *k;
     sc_status st;
 
     if (sig == NULL) {
@@ -130,8 +116,8 @@ sc_status sc_identity_sign_with_rand(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], con
         st = SC_ERR_ARG;
     } else if (i == NULL) {
         st = SC_ERR_STATE;
-    } else if ((k = curve_of(ctx, c, &st)) != NULL) {
-        st = k->sign(c->st[SC_GROUP_CURVE], sig, &i->kp, msg, 32, aux);
+    } else {
+        st = sc_dispatch_curve_sign(ctx, sig, &i->kp, msg, SC_SIGN_MSG_BYTES, aux);
     }
     if (st != SC_OK) {
         sc_mem_wipe(sig, SC_SIG_BYTES);
@@ -161,13 +147,8 @@ sc_status sc_identity_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_iden
 sc_status sc_identity_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const uint8_t msg[32],
                             const uint8_t pub[SC_PUBKEY_BYTES])
 {
-    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
-    const sc_backend_curve *k;
-    sc_status st;
-
     if (sig == NULL || msg == NULL || pub == NULL) {
         return SC_ERR_ARG;
     }
-    k = curve_of(ctx, c, &st);
-    return k != NULL ? k->verify(c->st[SC_GROUP_CURVE], sig, msg, 32, pub) : st;
+    return sc_dispatch_curve_verify(ctx, sig, msg, SC_SIGN_MSG_BYTES, pub);
 }

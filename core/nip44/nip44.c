@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "ctx/ctx_internal.h"
+#include "crypto/dispatch.h"
 #include "nip44/nip44_internal.h"
 
 #define OKM_BYTES 76 /* ChaCha20 key (32) || ChaCha20 nonce (12) || HMAC key (32) */
@@ -21,8 +21,7 @@ sc_status sc_nip44_conversation_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
                                     const uint8_t sec[SC_SECKEY_BYTES],
                                     const uint8_t pub[SC_PUBKEY_BYTES])
 {
-    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
-    uint8_t x[32];
+    uint8_t x[SC_ECDH_X_BYTES];
     sc_status st;
 
     if (ck == NULL) {
@@ -30,13 +29,9 @@ sc_status sc_nip44_conversation_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
     }
     if (ctx == NULL || sec == NULL || pub == NULL) {
         st = SC_ERR_ARG;
-    } else if (c == NULL) {
-        st = SC_ERR_STATE;
-    } else if (c->curve == NULL) {
-        st = SC_ERR_UNSUPPORTED;
     } else {
         /* the curve group validates both keys: sec in [1, n-1], pub lifts to a point */
-        st = c->curve->ecdh_x(c->st[SC_GROUP_CURVE], x, sec, pub);
+        st = sc_dispatch_curve_ecdh_x(ctx, x, sec, pub);
         if (st == SC_OK) {
             st = sc_crypto_hkdf_extract(ctx, ck, ck_salt, sizeof ck_salt, x, sizeof x);
         }

@@ -1,9 +1,12 @@
-/* Public dispatch to the bound backend's primitives: argument checks, capability checks, and
- * output wiping on failure live here once, so every backend gets them. Every failure path,
- * argument and state errors included, zeroes the outputs it was given. */
+/* Where core meets the backend table: the one file that calls a group's functions. The
+ * public primitives of crypto.h (argument checks, capability checks and output wiping on
+ * failure live here once, so every backend gets them; every failure path zeroes the outputs
+ * it was given), the curve and streaming-AEAD calls of core/, and the groups' setup and
+ * teardown. */
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
 
+#include "crypto/dispatch.h"
 #include "ctx/ctx_internal.h"
 #include "util/range.h"
 
@@ -241,4 +244,161 @@ sc_status sc_crypto_rng_fill(sc_ctx *ctx, uint8_t *out, size_t len)
     }
     sc_mem_wipe(out, len);
     return st;
+}
+
+/* ---- setup and teardown ---------------------------------------------------------------- */
+
+/* Sets up one stateless-or-stateful group (a NULL setup means stateless). */
+#define SETUP_GROUP(grp, idx)                                                                \
+    do {                                                                                     \
+        if (c->grp != NULL && c->grp->setup != NULL) {                                       \
+            st = c->grp->setup(&c->st[idx]);                                                 \
+            if (st != SC_OK) {                                                               \
+                goto fail;                                                                   \
+            }                                                                                \
+        }                                                                                    \
+    } while (0)
+
+#define TEARDOWN_GROUP(grp, idx)                                                             \
+    do {                                                                                     \
+        if (c->grp != NULL && c->grp->teardown != NULL && c->st[idx] != NULL) {              \
+            c->grp->teardown(c->st[idx]);                                                    \
+            c->st[idx] = NULL;                                                               \
+        }                                                                                    \
+    } while (0)
+
+sc_status sc_dispatch_setup(sc_ctx *ctx, sc_ctx_impl *c)
+{
+    uint8_t seed[SC_CURVE_SEED_BYTES];
+    sc_status st;
+
+    SETUP_GROUP(rng, SC_GROUP_RNG);
+    SETUP_GROUP(hash, SC_GROUP_HASH);
+    SETUP_GROUP(mac, SC_GROUP_MAC);
+    SETUP_GROUP(stream, SC_GROUP_STREAM);
+    SETUP_GROUP(aead, SC_GROUP_AEAD);
+    if (c->curve != NULL && c->curve->setup != NULL) {
+        /* the curve context is blinded with fresh randomness from this context's RNG */
+        c->magic = SC_CTX_MAGIC; /* sc_crypto_rng_fill accepts ctx from here on */
+        st = sc_crypto_rng_fill(ctx, seed, sizeof seed);
+        if (st == SC_OK) {
+            st = c->curve->setup(&c->st[SC_GROUP_CURVE], c->rng != NULL ? seed : NULL);
+        } else if (st == SC_ERR_UNSUPPORTED) {
+            st = c->curve->setup(&c->st[SC_GROUP_CURVE], NULL);
+        }
+        sc_mem_wipe(seed, sizeof seed);
+        if (st != SC_OK) {
+            goto fail;
+        }
+    }
+    return SC_OK;
+
+fail:
+    sc_dispatch_teardown(c);
+    return st;
+}
+
+void sc_dispatch_teardown(sc_ctx_impl *c)
+{
+    if ((c->flags & SC_CTXF_AEAD_BUSY) != 0 && c->aead != NULL) {
+        c->aead->abort(c->st[SC_GROUP_AEAD]);
+        c->flags &= ~SC_CTXF_AEAD_BUSY;
+    }
+    TEARDOWN_GROUP(curve, SC_GROUP_CURVE);
+    TEARDOWN_GROUP(aead, SC_GROUP_AEAD);
+    TEARDOWN_GROUP(stream, SC_GROUP_STREAM);
+    TEARDOWN_GROUP(mac, SC_GROUP_MAC);
+    TEARDOWN_GROUP(hash, SC_GROUP_HASH);
+    TEARDOWN_GROUP(rng, SC_GROUP_RNG);
+}
+
+/* ---- curve ----------------------------------------------------------------------------- */
+
+/* The curve group of ctx, or NULL with *st set to the reason. */
+static const sc_backend_curve *curve_of(sc_ctx *ctx, sc_ctx_impl **c, sc_status *st)
+{
+    *c = sc_ctx_impl_get(ctx);
+    *st = (*c == NULL) ? sc_ctx_error(ctx) : ((*c)->curve == NULL) ? SC_ERR_UNSUPPORTED : SC_OK;
+    return *st == SC_OK ? (*c)->curve : NULL;
+}
+
+sc_status sc_dispatch_curve_keypair(sc_ctx *ctx, sc_curve_keypair *kp,
+                                    uint8_t pub[SC_PUBKEY_BYTES],
+                                    const uint8_t sec[SC_SECKEY_BYTES])
+{
+    sc_ctx_impl *c;
+    sc_status st;
+    const sc_backend_curve *k = curve_of(ctx, &c, &st);
+
+    return k != NULL ? k->keypair(c->st[SC_GROUP_CURVE], kp, pub, sec) : st;
+}
+
+sc_status sc_dispatch_curve_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES],
+                                 const sc_curve_keypair *kp, const uint8_t *msg, size_t msg_len,
+                                 const uint8_t aux[SC_AUX_RAND_BYTES])
+{
+    sc_ctx_impl *c;
+    sc_status st;
+    const sc_backend_curve *k = curve_of(ctx, &c, &st);
+
+    return k != NULL ? k->sign(c->st[SC_GROUP_CURVE], sig, kp, msg, msg_len, aux) : st;
+}
+
+sc_status sc_dispatch_curve_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES],
+                                   const uint8_t *msg, size_t msg_len,
+                                   const uint8_t pub[SC_PUBKEY_BYTES])
+{
+    sc_ctx_impl *c;
+    sc_status st;
+    const sc_backend_curve *k = curve_of(ctx, &c, &st);
+
+    return k != NULL ? k->verify(c->st[SC_GROUP_CURVE], sig, msg, msg_len, pub) : st;
+}
+
+sc_status sc_dispatch_curve_ecdh_x(sc_ctx *ctx, uint8_t x[SC_ECDH_X_BYTES],
+                                   const uint8_t sec[SC_SECKEY_BYTES],
+                                   const uint8_t pub[SC_PUBKEY_BYTES])
+{
+    sc_ctx_impl *c;
+    sc_status st;
+    const sc_backend_curve *k = curve_of(ctx, &c, &st);
+
+    return k != NULL ? k->ecdh_x(c->st[SC_GROUP_CURVE], x, sec, pub) : st;
+}
+
+/* ---- aead streaming -------------------------------------------------------------------- */
+
+sc_status sc_dispatch_aead_probe(const sc_ctx_impl *c, sc_aead_mode mode, size_t iv_len,
+                                 const char **why)
+{
+    return c->aead != NULL ? c->aead->probe(mode, iv_len, why) : SC_ERR_UNSUPPORTED;
+}
+
+sc_status sc_dispatch_aead_start(sc_ctx_impl *c, int decrypt,
+                                 const uint8_t key[SC_AES256GCM_KEY_BYTES], const uint8_t *iv,
+                                 size_t iv_len)
+{
+    return c->aead != NULL ? c->aead->start(c->st[SC_GROUP_AEAD], decrypt, key, iv, iv_len,
+                                            NULL, 0)
+                           : SC_ERR_UNSUPPORTED;
+}
+
+sc_status sc_dispatch_aead_update(sc_ctx_impl *c, uint8_t *out, const uint8_t *in, size_t len)
+{
+    return c->aead != NULL ? c->aead->update(c->st[SC_GROUP_AEAD], out, in, len)
+                           : SC_ERR_UNSUPPORTED;
+}
+
+sc_status sc_dispatch_aead_final(sc_ctx_impl *c, int decrypt,
+                                 uint8_t tag[SC_AES256GCM_TAG_BYTES])
+{
+    return c->aead != NULL ? c->aead->final(c->st[SC_GROUP_AEAD], decrypt, tag)
+                           : SC_ERR_UNSUPPORTED;
+}
+
+void sc_dispatch_aead_abort(sc_ctx_impl *c)
+{
+    if (c->aead != NULL) {
+        c->aead->abort(c->st[SC_GROUP_AEAD]);
+    }
 }
