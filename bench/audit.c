@@ -1,4 +1,4 @@
-/* softchat audit: self-test and conformance summary for every backend, the full benchmark
+/* softchat-bench audit: self-test and conformance summary for every backend, the full benchmark
  * under the contract, the peers, the footprint, then DIR/report.md with SVG charts and the
  * raw JSON. */
 #define _POSIX_C_SOURCE 200809L
@@ -22,9 +22,10 @@
 #define SOFTCHAT_SOURCE_DIR "."
 #endif
 
-const char audit_usage[] =
-    "usage: softchat audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR[,NAME=DIR...]]\n"
-    "                      [--secp-build DIR] [--no-peers] [--runs N]\n"
+const char bench_audit_usage[] =
+    "usage: softchat-bench audit [--out DIR] [--build-dir DIR]\n"
+    "                            [--profiles NAME=DIR[,NAME=DIR...]] [--secp-build DIR]\n"
+    "                            [--no-peers] [--runs N]\n"
     "\n"
     "  Runs the self-test and the conformance suites (ctest in the build directory) for every\n"
     "  backend, the full benchmark under the measurement contract (docs/benchmarks.md) with\n"
@@ -225,7 +226,8 @@ static void run_alt(audit_data *d, const char *alt_build, const char *out_dir, u
 
     if (snprintf(json, sizeof json, "%s/bench-secp.json", out_dir) >= (int)sizeof json ||
         snprintf(cmd, sizeof cmd,
-                 "'%s/cli/softchat' bench --backend '%s' --runs %lu --json '%s' >/dev/null",
+                 "'%s/bench/softchat-bench' run --backend '%s' --runs %lu --json '%s' "
+                 ">/dev/null",
                  alt_build, d->default_backend, runs, json) >= (int)sizeof cmd) {
         snprintf(d->alt_failure, sizeof d->alt_failure, "path too long");
         return;
@@ -283,7 +285,7 @@ static bench_row *merge_rows(const bench_row *rows, size_t n, const audit_data *
     return all;
 }
 
-int audit_command(const char *backend, int argc, char **argv)
+int bench_cmd_audit(int argc, char **argv)
 {
     static audit_data d; /* large; one per process */
     static const char *const peer_names[] = {"nostr-tools", "rust-nostr"};
@@ -297,12 +299,10 @@ int audit_command(const char *backend, int argc, char **argv)
     size_t n_rows = 0, n_all, k, missed;
     uint64_t t0 = bench_now_ns();
     FILE *f;
-    ssize_t len;
 
-    (void)backend;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(audit_usage, stdout);
+            fputs(bench_audit_usage, stdout);
             return 0;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out_dir = argv[++i];
@@ -317,21 +317,16 @@ int audit_command(const char *backend, int argc, char **argv)
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
             runs = strtoul(argv[++i], NULL, 10);
             if (runs == 0 || runs > BENCH_MAX_RUNS) {
-                fprintf(stderr, "softchat: --runs takes 1..16\n%s", audit_usage);
-                return 2;
+                return bench_usage_error(bench_audit_usage, "--runs takes 1..16");
             }
         } else {
-            fprintf(stderr, "softchat: audit: bad arguments\n%s", audit_usage);
-            return 2;
+            return bench_usage_error(bench_audit_usage, "audit: bad arguments");
         }
     }
-    len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) {
-        fprintf(stderr, "softchat: cannot find this executable\n");
-        return 2;
+    if (bench_self_path(self, sizeof self) != 0) {
+        return bench_fail("cannot find this executable (/proc/self/exe)");
     }
-    self[len] = '\0';
-    if (build_dir == NULL) { /* BUILD/cli/softchat */
+    if (build_dir == NULL) { /* BUILD/bench/softchat-bench */
         snprintf(buf, sizeof buf, "%s", self);
         for (k = 0; k < 2; k++) {
             char *slash = strrchr(buf, '/');
@@ -344,8 +339,7 @@ int audit_command(const char *backend, int argc, char **argv)
     snprintf(path, sizeof path, "%s/peers", out_dir);
     if ((mkdir(out_dir, 0755) != 0 && errno != EEXIST) ||
         (mkdir(path, 0755) != 0 && errno != EEXIST)) {
-        fprintf(stderr, "softchat: cannot create %s\n", out_dir);
-        return 2;
+        return bench_fail("cannot create %s", out_dir);
     }
     d.default_backend = sc_backend_default()->name;
 
@@ -372,13 +366,12 @@ int audit_command(const char *backend, int argc, char **argv)
     cfg.params.min_sample_ns = 1000000u;
     cfg.params.samples = 20;
     if (bench_run_all(&cfg, &rows, &n_rows) != 0) {
-        fprintf(stderr, "softchat: the benchmark could not run\n");
-        return 2;
+        return bench_fail("the benchmark could not run");
     }
     snprintf(path, sizeof path, "%s/bench.json", out_dir);
     f = fopen(path, "w");
-    if (f == NULL || bench_write_json(f, rows, n_rows, "bench --backend all", (unsigned)runs) != 0) {
-        fprintf(stderr, "softchat: cannot write %s\n", path);
+    if (f == NULL || bench_write_json(f, rows, n_rows, "run --backend all", (unsigned)runs) != 0) {
+        bench_fail("cannot write %s", path);
         if (f != NULL) {
             fclose(f);
         }
@@ -415,12 +408,12 @@ int audit_command(const char *backend, int argc, char **argv)
     if (all == NULL || write_file_svg(out_dir, "latency-vs-size.svg", all, n_all,
                                       svg_latency_vs_size) != 0 ||
         write_file_svg(out_dir, "operations.svg", all, n_all, svg_operation_bars) != 0) {
-        fprintf(stderr, "softchat: cannot write the charts\n");
+        bench_fail("cannot write the charts");
     }
     snprintf(path, sizeof path, "%s/report.md", out_dir);
     f = fopen(path, "w");
     if (f == NULL) {
-        fprintf(stderr, "softchat: cannot write %s\n", path);
+        bench_fail("cannot write %s", path);
         free(rows);
         free(all);
         return 2;

@@ -64,16 +64,15 @@ static int spawn_worker(const bench_config *cfg, const char *backend, int floor,
     snprintf(warm, sizeof warm, "%llu", (unsigned long long)cfg->params.warmup_ns);
     snprintf(minsample, sizeof minsample, "%llu", (unsigned long long)cfg->params.min_sample_ns);
     snprintf(samples, sizeof samples, "%u", cfg->params.samples);
-    argv[0] = (char *)"softchat";
-    argv[1] = (char *)"bench";
-    argv[2] = (char *)"--worker";
-    argv[3] = (char *)backend;
-    argv[4] = (char *)(floor ? "floor" : "op");
-    argv[5] = idx;
-    argv[6] = warm;
-    argv[7] = minsample;
-    argv[8] = samples;
-    argv[9] = NULL;
+    argv[0] = (char *)"softchat-bench";
+    argv[1] = (char *)"worker";
+    argv[2] = (char *)backend;
+    argv[3] = (char *)(floor ? "floor" : "op");
+    argv[4] = idx;
+    argv[5] = warm;
+    argv[6] = minsample;
+    argv[7] = samples;
+    argv[8] = NULL;
     if (pipe(pipefd) != 0) {
         return -1;
     }
