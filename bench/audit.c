@@ -285,82 +285,100 @@ static bench_row *merge_rows(const bench_row *rows, size_t n, const audit_data *
     return all;
 }
 
-int bench_cmd_audit(int argc, char **argv)
-{
-    static audit_data d; /* large; one per process */
-    static const char *const peer_names[] = {"nostr-tools", "rust-nostr"};
-    const char *out_dir = "audit", *build_dir = NULL, *profiles = NULL, *alt_build = NULL;
-    const char *names[64];
-    char self[4096], buf[4096], path[4096];
-    unsigned long runs = 3;
-    int peers = 1, i, steps = 6;
-    bench_config cfg;
-    bench_row *rows = NULL, *all = NULL;
-    size_t n_rows = 0, n_all, k, missed;
-    uint64_t t0 = bench_now_ns();
-    FILE *f;
+/* The options of an audit. */
+typedef struct audit_opts {
+    const char *out_dir, *build_dir, *profiles, *alt_build;
+    unsigned long runs;
+    int peers;
+    char self[4096];      /* this executable */
+    char build_buf[4096]; /* the default build directory: BUILD of BUILD/bench/softchat-bench */
+} audit_opts;
 
+/* Parses the options into o. Returns 0, 2 on a usage error (printed), or -1 after printing
+ * the help. */
+static int parse_audit_opts(int argc, char **argv, audit_opts *o)
+{
+    unsigned long long runs;
+    int i;
+
+    memset(o, 0, sizeof *o);
+    o->out_dir = "audit";
+    o->runs = 3;
+    o->peers = 1;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(bench_audit_usage, stdout);
-            return 0;
+            return -1;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out_dir = argv[++i];
+            o->out_dir = argv[++i];
         } else if (strcmp(argv[i], "--build-dir") == 0 && i + 1 < argc) {
-            build_dir = argv[++i];
+            o->build_dir = argv[++i];
         } else if (strcmp(argv[i], "--profiles") == 0 && i + 1 < argc) {
-            profiles = argv[++i];
+            o->profiles = argv[++i];
         } else if (strcmp(argv[i], "--secp-build") == 0 && i + 1 < argc) {
-            alt_build = argv[++i];
+            o->alt_build = argv[++i];
         } else if (strcmp(argv[i], "--no-peers") == 0) {
-            peers = 0;
+            o->peers = 0;
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            runs = strtoul(argv[++i], NULL, 10);
-            if (runs == 0 || runs > BENCH_MAX_RUNS) {
+            if (bench_parse_uint(argv[++i], &runs) != 0 || runs == 0 || runs > BENCH_MAX_RUNS) {
                 return bench_usage_error(bench_audit_usage, "--runs takes 1..16");
             }
+            o->runs = (unsigned long)runs;
         } else {
             return bench_usage_error(bench_audit_usage, "audit: bad arguments");
         }
     }
-    if (bench_self_path(self, sizeof self) != 0) {
+    return 0;
+}
+
+/* Finds this executable and the build directory (by default the one it was built in), and
+ * creates DIR and DIR/peers. Returns 0 or 2 (message printed). */
+static int prepare(audit_opts *o)
+{
+    char path[4096];
+    int k;
+
+    if (bench_self_path(o->self, sizeof o->self) != 0) {
         return bench_fail("cannot find this executable (/proc/self/exe)");
     }
-    if (build_dir == NULL) { /* BUILD/bench/softchat-bench */
-        snprintf(buf, sizeof buf, "%s", self);
+    if (o->build_dir == NULL) { /* BUILD/bench/softchat-bench */
+        snprintf(o->build_buf, sizeof o->build_buf, "%s", o->self);
         for (k = 0; k < 2; k++) {
-            char *slash = strrchr(buf, '/');
+            char *slash = strrchr(o->build_buf, '/');
             if (slash != NULL) {
                 *slash = '\0';
             }
         }
-        build_dir = buf;
+        o->build_dir = o->build_buf;
     }
-    snprintf(path, sizeof path, "%s/peers", out_dir);
-    if ((mkdir(out_dir, 0755) != 0 && errno != EEXIST) ||
+    snprintf(path, sizeof path, "%s/peers", o->out_dir);
+    if ((mkdir(o->out_dir, 0755) != 0 && errno != EEXIST) ||
         (mkdir(path, 0755) != 0 && errno != EEXIST)) {
-        return bench_fail("cannot create %s", out_dir);
+        return bench_fail("cannot create %s", o->out_dir);
     }
-    d.default_backend = sc_backend_default()->name;
+    return 0;
+}
 
-    progress(1, steps, "self-test of every backend");
-    run_selftest(&d);
-    fputs(d.selftest, stderr);
+/* Step 3: every operation and floor on every backend, into *rows_out (the caller frees it;
+ * d->rows points to it) and DIR/bench.json. Returns 0 or 2 (message printed; nothing kept). */
+static int run_benchmark(audit_data *d, const audit_opts *o, bench_row **rows_out)
+{
+    const char *names[64];
+    char path[4096];
+    bench_config cfg;
+    bench_row *rows = NULL;
+    size_t n_rows = 0, k;
+    FILE *f;
 
-    progress(2, steps, "conformance suites (ctest)");
-    run_conformance(&d, build_dir);
-    fprintf(stderr, "  %s\n", d.conformance_note);
-
-    progress(3, steps, "benchmark: every operation and floor on every backend");
     memset(&cfg, 0, sizeof cfg);
     for (k = 0; k < sc_backend_count() && k < 64; k++) {
         names[k] = sc_backend_at(k)->name;
     }
     cfg.backends = names;
     cfg.n_backends = k;
-    cfg.runs = (unsigned)runs;
+    cfg.runs = (unsigned)o->runs;
     cfg.floors = 1;
-    cfg.self = self;
+    cfg.self = o->self;
     cfg.progress = 1;
     cfg.params.warmup_ns = 100000000u;
     cfg.params.min_sample_ns = 1000000u;
@@ -368,9 +386,10 @@ int bench_cmd_audit(int argc, char **argv)
     if (bench_run_all(&cfg, &rows, &n_rows) != 0) {
         return bench_fail("the benchmark could not run");
     }
-    snprintf(path, sizeof path, "%s/bench.json", out_dir);
+    snprintf(path, sizeof path, "%s/bench.json", o->out_dir);
     f = fopen(path, "w");
-    if (f == NULL || bench_write_json(f, rows, n_rows, "run --backend all", (unsigned)runs) != 0) {
+    if (f == NULL ||
+        bench_write_json(f, rows, n_rows, "run --backend all", (unsigned)o->runs) != 0) {
         bench_fail("cannot write %s", path);
         if (f != NULL) {
             fclose(f);
@@ -379,57 +398,130 @@ int bench_cmd_audit(int argc, char **argv)
         return 2;
     }
     fclose(f);
-    d.rows = rows;
-    d.n_rows = n_rows;
+    *rows_out = rows;
+    d->rows = rows;
+    d->n_rows = n_rows;
+    return 0;
+}
 
-    if (alt_build != NULL) {
-        fprintf(stderr, "  like for like: %s against the libsecp256k1 in %s\n", d.default_backend,
-                alt_build);
-        run_alt(&d, alt_build, out_dir, runs);
-        if (d.alt_failure[0] != '\0') {
-            fprintf(stderr, "  like for like not measured: %s\n", d.alt_failure);
-        }
+/* The like-for-like measurement (--secp-build), when asked for. */
+static void run_like_for_like(audit_data *d, const audit_opts *o)
+{
+    if (o->alt_build == NULL) {
+        return;
     }
+    fprintf(stderr, "  like for like: %s against the libsecp256k1 in %s\n", d->default_backend,
+            o->alt_build);
+    run_alt(d, o->alt_build, o->out_dir, o->runs);
+    if (d->alt_failure[0] != '\0') {
+        fprintf(stderr, "  like for like not measured: %s\n", d->alt_failure);
+    }
+}
 
-    progress(4, steps, peers ? "peers: nostr-tools, rust-nostr" : "peers: skipped (--no-peers)");
-    for (k = 0; peers && k < sizeof peer_names / sizeof peer_names[0]; k++) {
-        run_peer(&d.peers[d.n_peers], peer_names[k], out_dir);
+/* Step 4: the peers (a peer that cannot be installed is reported, not fatal). */
+static void run_peers(audit_data *d, const audit_opts *o)
+{
+    static const char *const peer_names[] = {"nostr-tools", "rust-nostr"};
+    size_t k;
+
+    for (k = 0; o->peers && k < sizeof peer_names / sizeof peer_names[0]; k++) {
+        run_peer(&d->peers[d->n_peers], peer_names[k], o->out_dir);
         fprintf(stderr, "  %s: %s\n", peer_names[k],
-                d.peers[d.n_peers].ok ? "measured" : d.peers[d.n_peers].failure);
-        d.n_peers++;
+                d->peers[d->n_peers].ok ? "measured" : d->peers[d->n_peers].failure);
+        d->n_peers++;
     }
+}
+
+/* Step 6: the charts (a failure is reported, not fatal) and DIR/report.md. Returns 0 or 2. */
+static int write_report(const audit_data *d, const audit_opts *o)
+{
+    char path[4096];
+    bench_row *all;
+    size_t n_all;
+    FILE *f;
+
+    all = merge_rows(d->rows, d->n_rows, d, &n_all);
+    if (all == NULL || write_file_svg(o->out_dir, "latency-vs-size.svg", all, n_all,
+                                      svg_latency_vs_size) != 0 ||
+        write_file_svg(o->out_dir, "operations.svg", all, n_all, svg_operation_bars) != 0) {
+        bench_fail("cannot write the charts");
+    }
+    free(all);
+    snprintf(path, sizeof path, "%s/report.md", o->out_dir);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        return bench_fail("cannot write %s", path);
+    }
+    report_write(f, d);
+    fclose(f);
+    return 0;
+}
+
+/* The summary on stdout: where the report is, the targets, the conformance line. */
+static void print_summary(const audit_data *d, const audit_opts *o)
+{
+    size_t missed;
+
+    printf("audit written to %s/report.md (%.0f s)\n\n", o->out_dir, d->wall_s);
+    missed = report_targets(stdout, d);
+    printf("\n%zu target%s missed; conformance: %s\n", missed, missed == 1 ? "" : "s",
+           d->conformance_note);
+}
+
+static void free_audit(audit_data *d)
+{
+    size_t k;
+
+    for (k = 0; k < d->n_peers; k++) {
+        bench_file_free(&d->peers[k].file);
+    }
+    bench_file_free(&d->alt);
+}
+
+int bench_cmd_audit(int argc, char **argv)
+{
+    static audit_data d; /* large; one per process */
+    static audit_opts o;
+    const int steps = 6;
+    bench_row *rows = NULL;
+    uint64_t t0 = bench_now_ns();
+    int rc = parse_audit_opts(argc, argv, &o);
+
+    if (rc != 0) {
+        return rc < 0 ? 0 : rc;
+    }
+    if (prepare(&o) != 0) {
+        return 2;
+    }
+    d.default_backend = sc_backend_default()->name;
+
+    progress(1, steps, "self-test of every backend");
+    run_selftest(&d);
+    fputs(d.selftest, stderr);
+
+    progress(2, steps, "conformance suites (ctest)");
+    run_conformance(&d, o.build_dir);
+    fprintf(stderr, "  %s\n", d.conformance_note);
+
+    progress(3, steps, "benchmark: every operation and floor on every backend");
+    if (run_benchmark(&d, &o, &rows) != 0) {
+        return 2;
+    }
+    run_like_for_like(&d, &o);
+
+    progress(4, steps, o.peers ? "peers: nostr-tools, rust-nostr" : "peers: skipped (--no-peers)");
+    run_peers(&d, &o);
 
     progress(5, steps, "footprint");
-    run_footprint(&d, profiles, out_dir);
+    run_footprint(&d, o.profiles, o.out_dir);
 
     progress(6, steps, "report");
     d.wall_s = (double)(bench_now_ns() - t0) / 1e9;
-    all = merge_rows(rows, n_rows, &d, &n_all);
-    if (all == NULL || write_file_svg(out_dir, "latency-vs-size.svg", all, n_all,
-                                      svg_latency_vs_size) != 0 ||
-        write_file_svg(out_dir, "operations.svg", all, n_all, svg_operation_bars) != 0) {
-        bench_fail("cannot write the charts");
+    rc = write_report(&d, &o);
+    if (rc == 0) {
+        print_summary(&d, &o);
     }
-    snprintf(path, sizeof path, "%s/report.md", out_dir);
-    f = fopen(path, "w");
-    if (f == NULL) {
-        bench_fail("cannot write %s", path);
-        free(rows);
-        free(all);
-        return 2;
-    }
-    report_write(f, &d);
-    fclose(f);
-
-    printf("audit written to %s/report.md (%.0f s)\n\n", out_dir, d.wall_s);
-    missed = report_targets(stdout, &d);
-    printf("\n%zu target%s missed; conformance: %s\n", missed, missed == 1 ? "" : "s",
-           d.conformance_note);
-    for (k = 0; k < d.n_peers; k++) {
-        bench_file_free(&d.peers[k].file);
-    }
-    bench_file_free(&d.alt);
+    free_audit(&d);
     free(rows);
-    free(all);
-    return 0;
+    return rc;
 }
