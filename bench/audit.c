@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -79,65 +80,38 @@ static void run_selftest(audit_data *d)
     }
 }
 
-/* Runs the conformance suites with ctest and keeps their per-file summary lines. */
+/* The conformance suites: every per-area suite on every backend, the fallback entries too
+ * (conformance.h leaves their lines out). interop-node and the CLI drivers are not here. */
+#define CONFORMANCE_TESTS "^(vectors|identity|event|nip19|nip44|nip59|nip17|file|interop)([.]|$)"
+
+/* Runs the conformance suites with ctest in build_dir and reads their per-file counts. */
 static void run_conformance(audit_data *d, const char *build_dir)
 {
-    char cmd[2048], line[4096], path[2048];
-    int passed = 0, failed = 0, status;
-    FILE *p;
+    char cmd[2048], line[4096], path[2048], why[2300];
+    FILE *p = NULL;
+    int status;
 
-    d->conformance[0] = '\0';
+    conf_init(&d->conf);
     if (snprintf(path, sizeof path, "%s/CTestTestfile.cmake", build_dir) >= (int)sizeof path ||
         access(path, R_OK) != 0) {
-        d->conformance_failed = -1;
-        if (snprintf(d->conformance_note, sizeof d->conformance_note,
-                     "Not run: %s is not a build directory with tests (--build-dir).",
-                     build_dir) >= (int)sizeof d->conformance_note) {
-            snprintf(d->conformance_note, sizeof d->conformance_note,
-                     "Not run: no build directory with tests (--build-dir).");
-        }
+        snprintf(why, sizeof why, "Not run: %.2048s is not a build directory with tests "
+                 "(--build-dir).", build_dir);
+        conf_not_run(&d->conf, why);
         return;
     }
-    p = NULL;
-    if (snprintf(cmd, sizeof cmd,
-                 "ctest --test-dir '%s' -V -R '^(vectors|identity|event|nip19|nip44|nip59|nip17|"
-                 "file|interop)[.]' 2>&1",
-                 build_dir) < (int)sizeof cmd) {
+    if (snprintf(cmd, sizeof cmd, "ctest --test-dir '%s' -V -R '%s' 2>&1", build_dir,
+                 CONFORMANCE_TESTS) < (int)sizeof cmd) {
         p = popen(cmd, "r");
     }
     if (p == NULL) {
-        d->conformance_failed = -1;
-        snprintf(d->conformance_note, sizeof d->conformance_note, "Not run: cannot start ctest.");
+        conf_not_run(&d->conf, "Not run: cannot start ctest.");
         return;
     }
     while (fgets(line, sizeof line, p) != NULL) {
-        char *lb = strchr(line, '['), *rb, *colon;
-        line[strcspn(line, "\n")] = '\0';
-        if (strstr(line, " Passed ") != NULL && strstr(line, "Test #") != NULL) {
-            passed++;
-        } else if (strstr(line, "***Failed") != NULL || strstr(line, "***Exception") != NULL) {
-            failed++;
-        }
-        /* "N: [backend] file: M cases: ..." */
-        if (lb != NULL && (rb = strchr(lb, ']')) != NULL && strstr(rb, " cases") != NULL &&
-            (colon = strstr(rb, ": ")) != NULL && rb[1] == ' ') {
-            char backend[64], file[256];
-            size_t bl = (size_t)(rb - lb - 1), fl = (size_t)(colon - rb - 2);
-            if (bl < sizeof backend && fl < sizeof file) {
-                memcpy(backend, lb + 1, bl);
-                backend[bl] = '\0';
-                memcpy(file, rb + 2, fl);
-                file[fl] = '\0';
-                append(d->conformance, sizeof d->conformance, "| %s | %s | ", backend, file);
-                append(d->conformance, sizeof d->conformance, "%s%s |\n", colon + 2, "");
-            }
-        }
+        conf_line(&d->conf, line);
     }
     status = pclose(p);
-    d->conformance_failed = failed;
-    snprintf(d->conformance_note, sizeof d->conformance_note,
-             "ctest: %d suites passed, %d failed (exit %d). Per-file case counts:", passed, failed,
-             status);
+    conf_finish(&d->conf, status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 static void run_footprint(audit_data *d, const char *profiles, const char *out_dir)
@@ -465,7 +439,7 @@ static void print_summary(const audit_data *d, const audit_opts *o)
     printf("audit written to %s/report.md (%.0f s)\n\n", o->out_dir, d->wall_s);
     missed = report_targets(stdout, d);
     printf("\n%zu target%s missed; conformance: %s\n", missed, missed == 1 ? "" : "s",
-           d->conformance_note);
+           d->conf.note);
 }
 
 static void free_audit(audit_data *d)
@@ -476,6 +450,7 @@ static void free_audit(audit_data *d)
         bench_file_free(&d->peers[k].file);
     }
     bench_file_free(&d->alt);
+    conf_free(&d->conf);
 }
 
 int bench_cmd_audit(int argc, char **argv)
@@ -494,6 +469,7 @@ int bench_cmd_audit(int argc, char **argv)
         return 2;
     }
     d.default_backend = sc_backend_default()->name;
+    d.runs = (unsigned)o.runs;
 
     progress(1, steps, "self-test of every backend");
     run_selftest(&d);
@@ -501,7 +477,7 @@ int bench_cmd_audit(int argc, char **argv)
 
     progress(2, steps, "conformance suites (ctest)");
     run_conformance(&d, o.build_dir);
-    fprintf(stderr, "  %s\n", d.conformance_note);
+    fprintf(stderr, "  %s\n", d.conf.note);
 
     progress(3, steps, "benchmark: every operation and floor on every backend");
     if (run_benchmark(&d, &o, &rows) != 0) {

@@ -422,20 +422,15 @@ void report_write(FILE *f, const audit_data *d)
 
     bench_cpu_model(cpu, sizeof cpu);
     fprintf(f, "# Softchat Core performance audit\n\nCPU: %s. Wall time of the audit: %.0f s. "
-               "Every number below is a per-call median (and p95) over three independent "
-               "processes per configuration, under the contract in docs/benchmarks.md; the "
+               "Every number below is a per-call median (and p95) over %u independent "
+               "process%s per configuration, under the contract in docs/benchmarks.md; the "
                "raw records are `bench.json`, `footprint.tsv` and `peers/*.json` beside this "
                "file.\n\n",
-            cpu, d->wall_s);
+            cpu, d->wall_s, d->runs, d->runs == 1 ? "" : "es");
     fprintf(f, "## Targets\n\n");
     report_targets(f, d);
     fprintf(f, "\n## Self-test\n\n%s\n## Conformance\n\n", d->selftest);
-    if (d->conformance_failed < 0) {
-        fprintf(f, "%s\n", d->conformance_note);
-    } else {
-        fprintf(f, "%s\n\n| Backend | File | Result |\n|---|---|---|\n%s\n", d->conformance_note,
-                d->conformance);
-    }
+    conf_write(f, &d->conf);
     fprintf(f, "## Latency per backend\n\nRatio to floor: the operation's median over the sum of "
                "its cryptography measured alone in the same run (libsecp256k1 called directly, "
                "and the fastest backend's SHA-256 / HMAC / ChaCha20 / AES-GCM at each size); "
