@@ -1,4 +1,4 @@
-/* softchat audit: self-test and conformance summary for every backend, the full benchmark
+/* softchat-bench audit: self-test and conformance summary for every backend, the full benchmark
  * under the contract, the peers, the footprint, then DIR/report.md with SVG charts and the
  * raw JSON. */
 #define _POSIX_C_SOURCE 200809L
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -22,9 +23,10 @@
 #define SOFTCHAT_SOURCE_DIR "."
 #endif
 
-const char audit_usage[] =
-    "usage: softchat audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR[,NAME=DIR...]]\n"
-    "                      [--secp-build DIR] [--no-peers] [--runs N]\n"
+const char bench_audit_usage[] =
+    "usage: softchat-bench audit [--out DIR] [--build-dir DIR]\n"
+    "                            [--profiles NAME=DIR[,NAME=DIR...]] [--secp-build DIR]\n"
+    "                            [--no-peers] [--runs N]\n"
     "\n"
     "  Runs the self-test and the conformance suites (ctest in the build directory) for every\n"
     "  backend, the full benchmark under the measurement contract (docs/benchmarks.md) with\n"
@@ -78,65 +80,38 @@ static void run_selftest(audit_data *d)
     }
 }
 
-/* Runs the conformance suites with ctest and keeps their per-file summary lines. */
+/* The conformance suites: every per-area suite on every backend, the fallback entries too
+ * (conformance.h leaves their lines out). interop-node and the CLI drivers are not here. */
+#define CONFORMANCE_TESTS "^(vectors|identity|event|nip19|nip44|nip59|nip17|file|interop)([.]|$)"
+
+/* Runs the conformance suites with ctest in build_dir and reads their per-file counts. */
 static void run_conformance(audit_data *d, const char *build_dir)
 {
-    char cmd[2048], line[4096], path[2048];
-    int passed = 0, failed = 0, status;
-    FILE *p;
+    char cmd[2048], line[4096], path[2048], why[2300];
+    FILE *p = NULL;
+    int status;
 
-    d->conformance[0] = '\0';
+    conf_init(&d->conf);
     if (snprintf(path, sizeof path, "%s/CTestTestfile.cmake", build_dir) >= (int)sizeof path ||
         access(path, R_OK) != 0) {
-        d->conformance_failed = -1;
-        if (snprintf(d->conformance_note, sizeof d->conformance_note,
-                     "Not run: %s is not a build directory with tests (--build-dir).",
-                     build_dir) >= (int)sizeof d->conformance_note) {
-            snprintf(d->conformance_note, sizeof d->conformance_note,
-                     "Not run: no build directory with tests (--build-dir).");
-        }
+        snprintf(why, sizeof why, "Not run: %.2048s is not a build directory with tests "
+                 "(--build-dir).", build_dir);
+        conf_not_run(&d->conf, why);
         return;
     }
-    p = NULL;
-    if (snprintf(cmd, sizeof cmd,
-                 "ctest --test-dir '%s' -V -R '^(vectors|identity|event|nip19|nip44|nip59|nip17|"
-                 "file|interop)[.]' 2>&1",
-                 build_dir) < (int)sizeof cmd) {
+    if (snprintf(cmd, sizeof cmd, "ctest --test-dir '%s' -V -R '%s' 2>&1", build_dir,
+                 CONFORMANCE_TESTS) < (int)sizeof cmd) {
         p = popen(cmd, "r");
     }
     if (p == NULL) {
-        d->conformance_failed = -1;
-        snprintf(d->conformance_note, sizeof d->conformance_note, "Not run: cannot start ctest.");
+        conf_not_run(&d->conf, "Not run: cannot start ctest.");
         return;
     }
     while (fgets(line, sizeof line, p) != NULL) {
-        char *lb = strchr(line, '['), *rb, *colon;
-        line[strcspn(line, "\n")] = '\0';
-        if (strstr(line, " Passed ") != NULL && strstr(line, "Test #") != NULL) {
-            passed++;
-        } else if (strstr(line, "***Failed") != NULL || strstr(line, "***Exception") != NULL) {
-            failed++;
-        }
-        /* "N: [backend] file: M cases: ..." */
-        if (lb != NULL && (rb = strchr(lb, ']')) != NULL && strstr(rb, " cases") != NULL &&
-            (colon = strstr(rb, ": ")) != NULL && rb[1] == ' ') {
-            char backend[64], file[256];
-            size_t bl = (size_t)(rb - lb - 1), fl = (size_t)(colon - rb - 2);
-            if (bl < sizeof backend && fl < sizeof file) {
-                memcpy(backend, lb + 1, bl);
-                backend[bl] = '\0';
-                memcpy(file, rb + 2, fl);
-                file[fl] = '\0';
-                append(d->conformance, sizeof d->conformance, "| %s | %s | ", backend, file);
-                append(d->conformance, sizeof d->conformance, "%s%s |\n", colon + 2, "");
-            }
-        }
+        conf_line(&d->conf, line);
     }
     status = pclose(p);
-    d->conformance_failed = failed;
-    snprintf(d->conformance_note, sizeof d->conformance_note,
-             "ctest: %d suites passed, %d failed (exit %d). Per-file case counts:", passed, failed,
-             status);
+    conf_finish(&d->conf, status >= 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
 static void run_footprint(audit_data *d, const char *profiles, const char *out_dir)
@@ -225,7 +200,8 @@ static void run_alt(audit_data *d, const char *alt_build, const char *out_dir, u
 
     if (snprintf(json, sizeof json, "%s/bench-secp.json", out_dir) >= (int)sizeof json ||
         snprintf(cmd, sizeof cmd,
-                 "'%s/cli/softchat' bench --backend '%s' --runs %lu --json '%s' >/dev/null",
+                 "'%s/bench/softchat-bench' run --backend '%s' --runs %lu --json '%s' "
+                 ">/dev/null",
                  alt_build, d->default_backend, runs, json) >= (int)sizeof cmd) {
         snprintf(d->alt_failure, sizeof d->alt_failure, "path too long");
         return;
@@ -283,102 +259,112 @@ static bench_row *merge_rows(const bench_row *rows, size_t n, const audit_data *
     return all;
 }
 
-int audit_command(const char *backend, int argc, char **argv)
-{
-    static audit_data d; /* large; one per process */
-    static const char *const peer_names[] = {"nostr-tools", "rust-nostr"};
-    const char *out_dir = "audit", *build_dir = NULL, *profiles = NULL, *alt_build = NULL;
-    const char *names[64];
-    char self[4096], buf[4096], path[4096];
-    unsigned long runs = 3;
-    int peers = 1, i, steps = 6;
-    bench_config cfg;
-    bench_row *rows = NULL, *all = NULL;
-    size_t n_rows = 0, n_all, k, missed;
-    uint64_t t0 = bench_now_ns();
-    FILE *f;
-    ssize_t len;
+/* The options of an audit. */
+typedef struct audit_opts {
+    const char *out_dir, *build_dir, *profiles, *alt_build;
+    unsigned long runs;
+    int peers;
+    char self[4096];      /* this executable */
+    char build_buf[4096]; /* the default build directory: BUILD of BUILD/bench/softchat-bench */
+} audit_opts;
 
-    (void)backend;
+/* Parses the options into o. Returns 0, 2 on a usage error (printed), or -1 after printing
+ * the help. */
+static int parse_audit_opts(int argc, char **argv, audit_opts *o)
+{
+    unsigned long long runs;
+    int i;
+
+    memset(o, 0, sizeof *o);
+    o->out_dir = "audit";
+    o->runs = 3;
+    o->peers = 1;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(audit_usage, stdout);
-            return 0;
+            fputs(bench_audit_usage, stdout);
+            return -1;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out_dir = argv[++i];
+            o->out_dir = argv[++i];
         } else if (strcmp(argv[i], "--build-dir") == 0 && i + 1 < argc) {
-            build_dir = argv[++i];
+            o->build_dir = argv[++i];
         } else if (strcmp(argv[i], "--profiles") == 0 && i + 1 < argc) {
-            profiles = argv[++i];
+            o->profiles = argv[++i];
         } else if (strcmp(argv[i], "--secp-build") == 0 && i + 1 < argc) {
-            alt_build = argv[++i];
+            o->alt_build = argv[++i];
         } else if (strcmp(argv[i], "--no-peers") == 0) {
-            peers = 0;
+            o->peers = 0;
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
-            runs = strtoul(argv[++i], NULL, 10);
-            if (runs == 0 || runs > BENCH_MAX_RUNS) {
-                fprintf(stderr, "softchat: --runs takes 1..16\n%s", audit_usage);
-                return 2;
+            if (bench_parse_uint(argv[++i], &runs) != 0 || runs == 0 || runs > BENCH_MAX_RUNS) {
+                return bench_usage_error(bench_audit_usage, "--runs takes 1..16");
             }
+            o->runs = (unsigned long)runs;
         } else {
-            fprintf(stderr, "softchat: audit: bad arguments\n%s", audit_usage);
-            return 2;
+            return bench_usage_error(bench_audit_usage, "audit: bad arguments");
         }
     }
-    len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) {
-        fprintf(stderr, "softchat: cannot find this executable\n");
-        return 2;
+    return 0;
+}
+
+/* Finds this executable and the build directory (by default the one it was built in), and
+ * creates DIR and DIR/peers. Returns 0 or 2 (message printed). */
+static int prepare(audit_opts *o)
+{
+    char path[4096];
+    int k;
+
+    if (bench_self_path(o->self, sizeof o->self) != 0) {
+        return bench_fail("cannot find this executable (/proc/self/exe)");
     }
-    self[len] = '\0';
-    if (build_dir == NULL) { /* BUILD/cli/softchat */
-        snprintf(buf, sizeof buf, "%s", self);
+    if (o->build_dir == NULL) { /* BUILD/bench/softchat-bench */
+        snprintf(o->build_buf, sizeof o->build_buf, "%s", o->self);
         for (k = 0; k < 2; k++) {
-            char *slash = strrchr(buf, '/');
+            char *slash = strrchr(o->build_buf, '/');
             if (slash != NULL) {
                 *slash = '\0';
             }
         }
-        build_dir = buf;
+        o->build_dir = o->build_buf;
     }
-    snprintf(path, sizeof path, "%s/peers", out_dir);
-    if ((mkdir(out_dir, 0755) != 0 && errno != EEXIST) ||
+    snprintf(path, sizeof path, "%s/peers", o->out_dir);
+    if ((mkdir(o->out_dir, 0755) != 0 && errno != EEXIST) ||
         (mkdir(path, 0755) != 0 && errno != EEXIST)) {
-        fprintf(stderr, "softchat: cannot create %s\n", out_dir);
-        return 2;
+        return bench_fail("cannot create %s", o->out_dir);
     }
-    d.default_backend = sc_backend_default()->name;
+    return 0;
+}
 
-    progress(1, steps, "self-test of every backend");
-    run_selftest(&d);
-    fputs(d.selftest, stderr);
+/* Step 3: every operation and floor on every backend, into *rows_out (the caller frees it;
+ * d->rows points to it) and DIR/bench.json. Returns 0 or 2 (message printed; nothing kept). */
+static int run_benchmark(audit_data *d, const audit_opts *o, bench_row **rows_out)
+{
+    const char *names[64];
+    char path[4096];
+    bench_config cfg;
+    bench_row *rows = NULL;
+    size_t n_rows = 0, k;
+    FILE *f;
 
-    progress(2, steps, "conformance suites (ctest)");
-    run_conformance(&d, build_dir);
-    fprintf(stderr, "  %s\n", d.conformance_note);
-
-    progress(3, steps, "benchmark: every operation and floor on every backend");
     memset(&cfg, 0, sizeof cfg);
     for (k = 0; k < sc_backend_count() && k < 64; k++) {
         names[k] = sc_backend_at(k)->name;
     }
     cfg.backends = names;
     cfg.n_backends = k;
-    cfg.runs = (unsigned)runs;
+    cfg.runs = (unsigned)o->runs;
     cfg.floors = 1;
-    cfg.self = self;
+    cfg.self = o->self;
     cfg.progress = 1;
     cfg.params.warmup_ns = 100000000u;
     cfg.params.min_sample_ns = 1000000u;
     cfg.params.samples = 20;
     if (bench_run_all(&cfg, &rows, &n_rows) != 0) {
-        fprintf(stderr, "softchat: the benchmark could not run\n");
-        return 2;
+        return bench_fail("the benchmark could not run");
     }
-    snprintf(path, sizeof path, "%s/bench.json", out_dir);
+    snprintf(path, sizeof path, "%s/bench.json", o->out_dir);
     f = fopen(path, "w");
-    if (f == NULL || bench_write_json(f, rows, n_rows, "bench --backend all", (unsigned)runs) != 0) {
-        fprintf(stderr, "softchat: cannot write %s\n", path);
+    if (f == NULL ||
+        bench_write_json(f, rows, n_rows, "run --backend all", (unsigned)o->runs) != 0) {
+        bench_fail("cannot write %s", path);
         if (f != NULL) {
             fclose(f);
         }
@@ -386,57 +372,132 @@ int audit_command(const char *backend, int argc, char **argv)
         return 2;
     }
     fclose(f);
-    d.rows = rows;
-    d.n_rows = n_rows;
+    *rows_out = rows;
+    d->rows = rows;
+    d->n_rows = n_rows;
+    return 0;
+}
 
-    if (alt_build != NULL) {
-        fprintf(stderr, "  like for like: %s against the libsecp256k1 in %s\n", d.default_backend,
-                alt_build);
-        run_alt(&d, alt_build, out_dir, runs);
-        if (d.alt_failure[0] != '\0') {
-            fprintf(stderr, "  like for like not measured: %s\n", d.alt_failure);
-        }
+/* The like-for-like measurement (--secp-build), when asked for. */
+static void run_like_for_like(audit_data *d, const audit_opts *o)
+{
+    if (o->alt_build == NULL) {
+        return;
     }
+    fprintf(stderr, "  like for like: %s against the libsecp256k1 in %s\n", d->default_backend,
+            o->alt_build);
+    run_alt(d, o->alt_build, o->out_dir, o->runs);
+    if (d->alt_failure[0] != '\0') {
+        fprintf(stderr, "  like for like not measured: %s\n", d->alt_failure);
+    }
+}
 
-    progress(4, steps, peers ? "peers: nostr-tools, rust-nostr" : "peers: skipped (--no-peers)");
-    for (k = 0; peers && k < sizeof peer_names / sizeof peer_names[0]; k++) {
-        run_peer(&d.peers[d.n_peers], peer_names[k], out_dir);
+/* Step 4: the peers (a peer that cannot be installed is reported, not fatal). */
+static void run_peers(audit_data *d, const audit_opts *o)
+{
+    static const char *const peer_names[] = {"nostr-tools", "rust-nostr"};
+    size_t k;
+
+    for (k = 0; o->peers && k < sizeof peer_names / sizeof peer_names[0]; k++) {
+        run_peer(&d->peers[d->n_peers], peer_names[k], o->out_dir);
         fprintf(stderr, "  %s: %s\n", peer_names[k],
-                d.peers[d.n_peers].ok ? "measured" : d.peers[d.n_peers].failure);
-        d.n_peers++;
+                d->peers[d->n_peers].ok ? "measured" : d->peers[d->n_peers].failure);
+        d->n_peers++;
     }
+}
+
+/* Step 6: the charts (a failure is reported, not fatal) and DIR/report.md. Returns 0 or 2. */
+static int write_report(const audit_data *d, const audit_opts *o)
+{
+    char path[4096];
+    bench_row *all;
+    size_t n_all;
+    FILE *f;
+
+    all = merge_rows(d->rows, d->n_rows, d, &n_all);
+    if (all == NULL || write_file_svg(o->out_dir, "latency-vs-size.svg", all, n_all,
+                                      svg_latency_vs_size) != 0 ||
+        write_file_svg(o->out_dir, "operations.svg", all, n_all, svg_operation_bars) != 0) {
+        bench_fail("cannot write the charts");
+    }
+    free(all);
+    snprintf(path, sizeof path, "%s/report.md", o->out_dir);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        return bench_fail("cannot write %s", path);
+    }
+    report_write(f, d);
+    fclose(f);
+    return 0;
+}
+
+/* The summary on stdout: where the report is, the targets, the conformance line. */
+static void print_summary(const audit_data *d, const audit_opts *o)
+{
+    size_t missed;
+
+    printf("audit written to %s/report.md (%.0f s)\n\n", o->out_dir, d->wall_s);
+    missed = report_targets(stdout, d);
+    printf("\n%zu target%s missed; conformance: %s\n", missed, missed == 1 ? "" : "s",
+           d->conf.note);
+}
+
+static void free_audit(audit_data *d)
+{
+    size_t k;
+
+    for (k = 0; k < d->n_peers; k++) {
+        bench_file_free(&d->peers[k].file);
+    }
+    bench_file_free(&d->alt);
+    conf_free(&d->conf);
+}
+
+int bench_cmd_audit(int argc, char **argv)
+{
+    static audit_data d; /* large; one per process */
+    static audit_opts o;
+    const int steps = 6;
+    bench_row *rows = NULL;
+    uint64_t t0 = bench_now_ns();
+    int rc = parse_audit_opts(argc, argv, &o);
+
+    if (rc != 0) {
+        return rc < 0 ? 0 : rc;
+    }
+    if (prepare(&o) != 0) {
+        return 2;
+    }
+    d.default_backend = sc_backend_default()->name;
+    d.runs = (unsigned)o.runs;
+
+    progress(1, steps, "self-test of every backend");
+    run_selftest(&d);
+    fputs(d.selftest, stderr);
+
+    progress(2, steps, "conformance suites (ctest)");
+    run_conformance(&d, o.build_dir);
+    fprintf(stderr, "  %s\n", d.conf.note);
+
+    progress(3, steps, "benchmark: every operation and floor on every backend");
+    if (run_benchmark(&d, &o, &rows) != 0) {
+        return 2;
+    }
+    run_like_for_like(&d, &o);
+
+    progress(4, steps, o.peers ? "peers: nostr-tools, rust-nostr" : "peers: skipped (--no-peers)");
+    run_peers(&d, &o);
 
     progress(5, steps, "footprint");
-    run_footprint(&d, profiles, out_dir);
+    run_footprint(&d, o.profiles, o.out_dir);
 
     progress(6, steps, "report");
     d.wall_s = (double)(bench_now_ns() - t0) / 1e9;
-    all = merge_rows(rows, n_rows, &d, &n_all);
-    if (all == NULL || write_file_svg(out_dir, "latency-vs-size.svg", all, n_all,
-                                      svg_latency_vs_size) != 0 ||
-        write_file_svg(out_dir, "operations.svg", all, n_all, svg_operation_bars) != 0) {
-        fprintf(stderr, "softchat: cannot write the charts\n");
+    rc = write_report(&d, &o);
+    if (rc == 0) {
+        print_summary(&d, &o);
     }
-    snprintf(path, sizeof path, "%s/report.md", out_dir);
-    f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, "softchat: cannot write %s\n", path);
-        free(rows);
-        free(all);
-        return 2;
-    }
-    report_write(f, &d);
-    fclose(f);
-
-    printf("audit written to %s/report.md (%.0f s)\n\n", out_dir, d.wall_s);
-    missed = report_targets(stdout, &d);
-    printf("\n%zu target%s missed; conformance: %s\n", missed, missed == 1 ? "" : "s",
-           d.conformance_note);
-    for (k = 0; k < d.n_peers; k++) {
-        bench_file_free(&d.peers[k].file);
-    }
-    bench_file_free(&d.alt);
+    free_audit(&d);
     free(rows);
-    free(all);
-    return 0;
+    return rc;
 }

@@ -33,19 +33,81 @@ static double rel(double cur, double base)
     return base > 0 ? (cur - base) / base : (cur > 0 ? INFINITY : 0);
 }
 
+/* Whether current row c regresses from base row b (limits widened by the variation row v,
+ * or NULL); the reason goes to why. dm and dp receive the median and p95 deltas. */
+static int regresses(const bench_row *b, const bench_row *c, const bench_row *v, double *dm,
+                     double *dp, char *why, size_t why_cap)
+{
+    double lim_med = fmax(GATE_MEDIAN, GATE_VARIATION_FACTOR * rsd(v, 0));
+    double lim_p95 = fmax(GATE_P95, GATE_VARIATION_FACTOR * rsd(v, 1));
+
+    *dm = rel(c->median_ns, b->median_ns);
+    *dp = rel(c->p95_ns, b->p95_ns);
+    if (*dm > lim_med) {
+        snprintf(why, why_cap, "median +%.1f%% > %.0f%%", *dm * 100, lim_med * 100);
+    } else if (*dp > lim_p95) {
+        snprintf(why, why_cap, "p95 +%.1f%% > %.0f%%", *dp * 100, lim_p95 * 100);
+    } else if (b->allocs >= 0 && c->allocs >= 0 &&
+               c->allocs > b->allocs * (1 + GATE_ALLOCS) + 1e-9) {
+        snprintf(why, why_cap, "allocations %.2f -> %.2f", b->allocs, c->allocs);
+    } else if (b->rss_kb > 0 && c->rss_kb > (double)b->rss_kb * (1 + GATE_RSS)) {
+        snprintf(why, why_cap, "peak RSS %ld -> %ld KiB", b->rss_kb, c->rss_kb);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The heading and table head of a backend's section. */
+static void table_head(FILE *out, const char *backend)
+{
+    fprintf(out, "\n### %s\n\n", backend);
+    fprintf(out, "| Operation | Bytes | Baseline median | Current median | Delta | "
+                 "Current p95 | p95 delta |\n");
+    fprintf(out, "|---|---:|---:|---:|---:|---:|---:|\n");
+}
+
+/* One table row; why is the regression's reason, or NULL. */
+static void table_row(FILE *out, const bench_row *b, const bench_row *c, double dm, double dp,
+                      const char *why)
+{
+    char bm[32], cm[32], cp[32];
+
+    bench_fmt_ns(bm, sizeof bm, b->median_ns, "n/a");
+    bench_fmt_ns(cm, sizeof cm, c->median_ns, "n/a");
+    bench_fmt_ns(cp, sizeof cp, c->p95_ns, "n/a");
+    fprintf(out, "| %s%s | %zu | %s | %s | %+.1f%% | %s | %+.1f%% |%s%s\n", c->operation,
+            c->threads > 1 ? " (all cores)" : "", c->bytes, bm, cm, dm * 100, cp, dp * 100,
+            why != NULL ? " **REGRESSION**: " : "", why != NULL ? why : "");
+}
+
+/* The baseline's operations that the current file lacks. */
+static void report_missing(FILE *out, const bench_file *base, const bench_file *cur)
+{
+    size_t j;
+
+    for (j = 0; j < base->n_rows; j++) {
+        const bench_row *b = &base->rows[j];
+        if (!b->is_floor &&
+            bench_find_row(cur, b->backend, b->operation, b->bytes, b->threads) == NULL) {
+            fprintf(out, "\n(not in current: %s %s %zu)\n", b->backend, b->operation, b->bytes);
+        }
+    }
+}
+
 size_t bench_compare(FILE *out, const bench_file *base, const bench_file *cur,
                      const compare_opts *opts, char (*regressed)[160], size_t max_keys)
 {
-    size_t i, j, n_reg = 0;
+    size_t i, n_reg = 0;
     const char *backend = NULL;
 
     for (i = 0; i < cur->n_rows; i++) {
         const bench_row *c = &cur->rows[i];
         const bench_row *b = bench_find_row(base, c->backend, c->operation, c->bytes, c->threads);
         const bench_row *v = NULL;
-        double lim_med, lim_p95, dm, dp;
-        char bm[32], cm[32], cp[32], why[96] = "";
-        int bad = 0;
+        char why[96] = "";
+        double dm, dp;
+        int bad;
 
         if (b == NULL || c->is_floor || b->failed || c->failed || b->unsupported || c->unsupported) {
             continue;
@@ -53,37 +115,12 @@ size_t bench_compare(FILE *out, const bench_file *base, const bench_file *cur,
         if (opts != NULL && opts->variation != NULL) {
             v = bench_find_row(opts->variation, c->backend, c->operation, c->bytes, c->threads);
         }
-        lim_med = fmax(GATE_MEDIAN, GATE_VARIATION_FACTOR * rsd(v, 0));
-        lim_p95 = fmax(GATE_P95, GATE_VARIATION_FACTOR * rsd(v, 1));
-        dm = rel(c->median_ns, b->median_ns);
-        dp = rel(c->p95_ns, b->p95_ns);
-        if (dm > lim_med) {
-            bad = 1;
-            snprintf(why, sizeof why, "median +%.1f%% > %.0f%%", dm * 100, lim_med * 100);
-        } else if (dp > lim_p95) {
-            bad = 1;
-            snprintf(why, sizeof why, "p95 +%.1f%% > %.0f%%", dp * 100, lim_p95 * 100);
-        } else if (b->allocs >= 0 && c->allocs >= 0 &&
-                   c->allocs > b->allocs * (1 + GATE_ALLOCS) + 1e-9) {
-            bad = 1;
-            snprintf(why, sizeof why, "allocations %.2f -> %.2f", b->allocs, c->allocs);
-        } else if (b->rss_kb > 0 && c->rss_kb > (double)b->rss_kb * (1 + GATE_RSS)) {
-            bad = 1;
-            snprintf(why, sizeof why, "peak RSS %ld -> %ld KiB", b->rss_kb, c->rss_kb);
-        }
+        bad = regresses(b, c, v, &dm, &dp, why, sizeof why);
         if (backend == NULL || strcmp(backend, c->backend) != 0) {
             backend = c->backend;
-            fprintf(out, "\n### %s\n\n", backend);
-            fprintf(out, "| Operation | Bytes | Baseline median | Current median | Delta | "
-                         "Current p95 | p95 delta |\n");
-            fprintf(out, "|---|---:|---:|---:|---:|---:|---:|\n");
+            table_head(out, backend);
         }
-        bench_fmt_ns(bm, sizeof bm, b->median_ns, "n/a");
-        bench_fmt_ns(cm, sizeof cm, c->median_ns, "n/a");
-        bench_fmt_ns(cp, sizeof cp, c->p95_ns, "n/a");
-        fprintf(out, "| %s%s | %zu | %s | %s | %+.1f%% | %s | %+.1f%% |%s%s\n", c->operation,
-                c->threads > 1 ? " (all cores)" : "", c->bytes, bm, cm, dm * 100, cp, dp * 100,
-                bad ? " **REGRESSION**: " : "", bad ? why : "");
+        table_row(out, b, c, dm, dp, bad ? why : NULL);
         if (bad) {
             if (n_reg < max_keys && regressed != NULL) {
                 snprintf(regressed[n_reg], sizeof regressed[n_reg], "%s/%s/%zu/%u", c->backend,
@@ -92,13 +129,7 @@ size_t bench_compare(FILE *out, const bench_file *base, const bench_file *cur,
             n_reg++;
         }
     }
-    for (j = 0; j < base->n_rows; j++) {
-        const bench_row *b = &base->rows[j];
-        if (!b->is_floor &&
-            bench_find_row(cur, b->backend, b->operation, b->bytes, b->threads) == NULL) {
-            fprintf(out, "\n(not in current: %s %s %zu)\n", b->backend, b->operation, b->bytes);
-        }
-    }
+    report_missing(out, base, cur);
     return n_reg;
 }
 

@@ -104,15 +104,12 @@ static size_t ahead_of(FILE *f, const peer_result *p, const bench_row *rows, siz
     return behind > 0 ? 1 : 0; /* one target per build, whatever the number of rows */
 }
 
-size_t report_targets(FILE *f, const audit_data *d)
+/* The ratio-to-floor targets of the default backend b. Returns how many were missed. */
+static size_t floor_targets(FILE *f, const audit_data *d, const char *b)
 {
-    const char *b = d->default_backend;
-    char label[160];
     char what[160], got[160], a[32], c[32];
-    size_t i, j, missed = 0;
+    size_t i, missed = 0;
 
-    snprintf(label, sizeof label, "%s, libsecp256k1 %s", b, sc_version_secp256k1());
-    fprintf(f, "| Target (%s backend) | Measured | Verdict |\n|---|---|---|\n", b);
     for (i = 0; i < sizeof ratio_targets / sizeof ratio_targets[0]; i++) {
         const target *t = &ratio_targets[i];
         const bench_row *r = find(d->rows, d->n_rows, b, t->op, t->bytes, 0);
@@ -130,12 +127,26 @@ size_t report_targets(FILE *f, const audit_data *d)
         snprintf(got, sizeof got, "%.3fx (%s vs floor %s)", r->median_ns / fl, a, c);
         missed += row_target(f, what, got, r->median_ns / fl <= t->max_ratio);
     }
-    {
-        const bench_row *r = find(d->rows, d->n_rows, b, "nip44_encrypt_held", 32, 0);
-        bench_fmt_ns(a, sizeof a, r ? r->median_ns : -1, "-");
-        missed += row_target(f, "nip44_encrypt_held 32 B under 3 µs", r ? a : "not measured",
-                             r != NULL && r->median_ns < 3000);
-    }
+    return missed;
+}
+
+/* The absolute latency target. Returns 1 when missed. */
+static size_t held_latency_target(FILE *f, const audit_data *d, const char *b)
+{
+    const bench_row *r = find(d->rows, d->n_rows, b, "nip44_encrypt_held", 32, 0);
+    char a[32];
+
+    bench_fmt_ns(a, sizeof a, r ? r->median_ns : -1, "-");
+    return row_target(f, "nip44_encrypt_held 32 B under 3 µs", r ? a : "not measured",
+                      r != NULL && r->median_ns < 3000);
+}
+
+/* No allocation per call, at the worst size of each operation. Returns how many missed. */
+static size_t alloc_targets(FILE *f, const audit_data *d, const char *b)
+{
+    char what[160], got[160];
+    size_t i, j, missed = 0;
+
     for (i = 0; i < sizeof zero_alloc_ops / sizeof zero_alloc_ops[0]; i++) {
         double worst = -1;
         int measured = 0;
@@ -151,19 +162,39 @@ size_t report_targets(FILE *f, const audit_data *d)
         snprintf(got, sizeof got, measured ? "%.2f per call (worst size)" : "not counted", worst);
         missed += row_target(f, what, got, measured && worst < 0.005);
     }
-    {
-        const bench_row *one = find(d->rows, d->n_rows, b, "verify_batch", 1000, 0);
-        const bench_row *all = find(d->rows, d->n_rows, b, "verify_batch", 1000, 1);
-        if (one != NULL && all != NULL) {
-            double ratio = one->median_ns / all->median_ns;
-            snprintf(what, sizeof what, "verify_batch on %u cores >= 1.7x the events/s of 1 core",
-                     all->threads);
-            snprintf(got, sizeof got, "%.2fx", ratio);
-            missed += row_target(f, what, got, all->threads >= 2 && ratio >= 1.7);
-        } else {
-            missed += row_target(f, "verify_batch on all cores >= 1.7x of 1 core", "not measured", 0);
-        }
+    return missed;
+}
+
+/* verify_batch scaling over the cores. Returns 1 when missed. */
+static size_t scaling_target(FILE *f, const audit_data *d, const char *b)
+{
+    const bench_row *one = find(d->rows, d->n_rows, b, "verify_batch", 1000, 0);
+    const bench_row *all = find(d->rows, d->n_rows, b, "verify_batch", 1000, 1);
+    char what[160], got[160];
+    double ratio;
+
+    if (one == NULL || all == NULL) {
+        return row_target(f, "verify_batch on all cores >= 1.7x of 1 core", "not measured", 0);
     }
+    ratio = one->median_ns / all->median_ns;
+    snprintf(what, sizeof what, "verify_batch on %u cores >= 1.7x the events/s of 1 core",
+             all->threads);
+    snprintf(got, sizeof got, "%.2fx", ratio);
+    return row_target(f, what, got, all->threads >= 2 && ratio >= 1.7);
+}
+
+size_t report_targets(FILE *f, const audit_data *d)
+{
+    const char *b = d->default_backend;
+    char label[160];
+    size_t i, missed = 0;
+
+    snprintf(label, sizeof label, "%s, libsecp256k1 %s", b, sc_version_secp256k1());
+    fprintf(f, "| Target (%s backend) | Measured | Verdict |\n|---|---|---|\n", b);
+    missed += floor_targets(f, d, b);
+    missed += held_latency_target(f, d, b);
+    missed += alloc_targets(f, d, b);
+    missed += scaling_target(f, d, b);
     for (i = 0; i < d->n_peers; i++) {
         if (d->peers[i].ok) {
             missed += ahead_of(f, &d->peers[i], d->rows, d->n_rows, label);
@@ -271,64 +302,76 @@ static void versus_table(FILE *f, const audit_data *d, const char *names[], size
     }
 }
 
-static void peers_table(FILE *f, const audit_data *d)
+/* One row of a peer's table: the peer's median beside ours (and the like-for-like build's). */
+static void peer_row(FILE *f, const audit_data *d, const bench_row *q, int alt)
 {
     const char *b = d->default_backend;
-    int alt = d->alt.n_rows > 0;
-    size_t i, p;
+    const bench_row *r = find(d->rows, d->n_rows, b, q->operation, q->bytes, q->threads > 1);
+    char m[32], pm[32];
+
+    bench_fmt_ns(m, sizeof m, r ? r->median_ns : -1, "-");
+    bench_fmt_ns(pm, sizeof pm, q->median_ns, "-");
+    fprintf(f, "| %s%s | %zu | %s | %s | %s | ", q->operation,
+            q->threads > 1 ? " (all cores)" : "", q->bytes, q->backend, pm, m);
+    if (r != NULL) {
+        fprintf(f, "%.2fx |", q->median_ns / r->median_ns);
+    } else {
+        fprintf(f, "- |");
+    }
+    if (alt) {
+        const bench_row *a = find(d->alt.rows, d->alt.n_rows,
+                                  first_backend(d->alt.rows, d->alt.n_rows), q->operation,
+                                  q->bytes, q->threads > 1);
+        bench_fmt_ns(m, sizeof m, a ? a->median_ns : -1, "-");
+        if (a != NULL) {
+            fprintf(f, " %s | %.2fx |", m, q->median_ns / a->median_ns);
+        } else {
+            fprintf(f, " - | - |");
+        }
+    }
+    fprintf(f, "\n");
+}
+
+/* One peer: its versions and notes, then its rows against ours. */
+static void peer_section(FILE *f, const audit_data *d, const peer_result *pr, int alt)
+{
+    size_t i;
+
+    fprintf(f, "\n### %s\n\n", pr->name);
+    if (!pr->ok) {
+        fprintf(f, "**Not measured: %s**\n", pr->failure);
+        return;
+    }
+    fprintf(f, "Versions: %s.\n\n", pr->file.libraries[0] ? pr->file.libraries : "-");
+    if (pr->file.unsupported[0]) {
+        fprintf(f, "Not implemented by the peer: %s.\n\n", pr->file.unsupported);
+    }
+    if (pr->file.notes[0]) {
+        fprintf(f, "Notes: %s.\n\n", pr->file.notes);
+    }
+    fprintf(f, "| Operation | Bytes | Peer | Peer median | softchat (%s, libsecp256k1 %s) | "
+               "Ratio (peer / softchat) |", d->default_backend, sc_version_secp256k1());
+    if (alt) {
+        fprintf(f, " softchat (%s) | Ratio |", d->alt_label);
+    }
+    fprintf(f, "\n|---|---:|---|---:|---:|---:|%s\n", alt ? "---:|---:|" : "");
+    for (i = 0; i < pr->file.n_rows; i++) {
+        const bench_row *q = &pr->file.rows[i];
+        if (!q->failed && !q->unsupported) {
+            peer_row(f, d, q, alt);
+        }
+    }
+}
+
+static void peers_table(FILE *f, const audit_data *d)
+{
+    size_t p;
 
     if (d->alt_failure[0] != '\0') {
         fprintf(f, "\nLike-for-like build: **not measured: %s**\n", d->alt_failure);
     }
     for (p = 0; p < d->n_peers; p++) {
-        const peer_result *pr = &d->peers[p];
-        fprintf(f, "\n### %s\n\n", pr->name);
-        if (!pr->ok) {
-            fprintf(f, "**Not measured: %s**\n", pr->failure);
-            continue;
-        }
-        fprintf(f, "Versions: %s.\n\n", pr->file.libraries[0] ? pr->file.libraries : "-");
-        if (pr->file.unsupported[0]) {
-            fprintf(f, "Not implemented by the peer: %s.\n\n", pr->file.unsupported);
-        }
-        if (pr->file.notes[0]) {
-            fprintf(f, "Notes: %s.\n\n", pr->file.notes);
-        }
-        fprintf(f, "| Operation | Bytes | Peer | Peer median | softchat (%s, libsecp256k1 %s) | "
-                   "Ratio (peer / softchat) |", b, sc_version_secp256k1());
-        if (alt) {
-            fprintf(f, " softchat (%s) | Ratio |", d->alt_label);
-        }
-        fprintf(f, "\n|---|---:|---|---:|---:|---:|%s\n", alt ? "---:|---:|" : "");
-        for (i = 0; i < pr->file.n_rows; i++) {
-            const bench_row *q = &pr->file.rows[i];
-            const bench_row *r = find(d->rows, d->n_rows, b, q->operation, q->bytes, q->threads > 1);
-            char m[32], pm[32];
-            if (q->failed || q->unsupported) {
-                continue;
-            }
-            bench_fmt_ns(m, sizeof m, r ? r->median_ns : -1, "-");
-            bench_fmt_ns(pm, sizeof pm, q->median_ns, "-");
-            fprintf(f, "| %s%s | %zu | %s | %s | %s | ", q->operation,
-                    q->threads > 1 ? " (all cores)" : "", q->bytes, q->backend, pm, m);
-            if (r != NULL) {
-                fprintf(f, "%.2fx |", q->median_ns / r->median_ns);
-            } else {
-                fprintf(f, "- |");
-            }
-            if (alt) {
-                const bench_row *a = find(d->alt.rows, d->alt.n_rows,
-                                          first_backend(d->alt.rows, d->alt.n_rows), q->operation,
-                                          q->bytes, q->threads > 1);
-                bench_fmt_ns(m, sizeof m, a ? a->median_ns : -1, "-");
-                if (a != NULL) {
-                    fprintf(f, " %s | %.2fx |", m, q->median_ns / a->median_ns);
-                } else {
-                    fprintf(f, " - | - |");
-                }
-            }
-            fprintf(f, "\n");
-        }
+        peer_section(f, d, &d->peers[p], d->alt.n_rows > 0);
     }
 }
 
@@ -379,20 +422,15 @@ void report_write(FILE *f, const audit_data *d)
 
     bench_cpu_model(cpu, sizeof cpu);
     fprintf(f, "# Softchat Core performance audit\n\nCPU: %s. Wall time of the audit: %.0f s. "
-               "Every number below is a per-call median (and p95) over three independent "
-               "processes per configuration, under the contract in docs/benchmarks.md; the "
+               "Every number below is a per-call median (and p95) over %u independent "
+               "process%s per configuration, under the contract in docs/benchmarks.md; the "
                "raw records are `bench.json`, `footprint.tsv` and `peers/*.json` beside this "
                "file.\n\n",
-            cpu, d->wall_s);
+            cpu, d->wall_s, d->runs, d->runs == 1 ? "" : "es");
     fprintf(f, "## Targets\n\n");
     report_targets(f, d);
     fprintf(f, "\n## Self-test\n\n%s\n## Conformance\n\n", d->selftest);
-    if (d->conformance_failed < 0) {
-        fprintf(f, "%s\n", d->conformance_note);
-    } else {
-        fprintf(f, "%s\n\n| Backend | File | Result |\n|---|---|---|\n%s\n", d->conformance_note,
-                d->conformance);
-    }
+    conf_write(f, &d->conf);
     fprintf(f, "## Latency per backend\n\nRatio to floor: the operation's median over the sum of "
                "its cryptography measured alone in the same run (libsecp256k1 called directly, "
                "and the fastest backend's SHA-256 / HMAC / ChaCha20 / AES-GCM at each size); "

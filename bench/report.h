@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "conformance.h"
 #include "result.h"
 #include "results_io.h"
 
@@ -27,10 +28,9 @@ typedef struct audit_data {
     const bench_row *rows; /* ours: operations and floors */
     size_t n_rows;
     const char *default_backend;
+    unsigned runs;           /* independent processes per configuration */
     char selftest[4096];     /* markdown lines */
-    char conformance[32768]; /* markdown table rows */
-    int conformance_failed;  /* ctest entries that failed; < 0: not run */
-    char conformance_note[256];
+    conformance conf;        /* the conformance suites' per-file case counts */
     footprint_row footprint[AUDIT_MAX_FOOTPRINT];
     size_t n_footprint;
     peer_result peers[AUDIT_MAX_PEERS];

@@ -163,30 +163,9 @@ static void join_libraries(char *dst, size_t cap, const cJSON *obj)
     }
 }
 
-int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap)
+/* The members of a result document besides its rows. */
+static void read_header(const cJSON *doc, bench_file *out)
 {
-    size_t len = 0, i = 0;
-    char *text = slurp(path, &len);
-    cJSON *doc, *results, *item;
-
-    memset(out, 0, sizeof *out);
-    if (text == NULL) {
-        snprintf(err, err_cap, "%s: cannot read", path);
-        return -1;
-    }
-    doc = cJSON_ParseWithLength(text, len);
-    free(text);
-    if (doc == NULL || !cJSON_IsObject(doc)) {
-        snprintf(err, err_cap, "%s: not JSON", path);
-        cJSON_Delete(doc);
-        return -1;
-    }
-    item = cJSON_GetObjectItemCaseSensitive(doc, "schema");
-    if (!cJSON_IsString(item) || strcmp(item->valuestring, BENCH_SCHEMA) != 0) {
-        snprintf(err, err_cap, "%s: schema is not %s", path, BENCH_SCHEMA);
-        cJSON_Delete(doc);
-        return -1;
-    }
     copy_str(out->revision, sizeof out->revision, doc, "revision");
     copy_str(out->command, sizeof out->command, doc, "command");
     copy_str(out->cpu, sizeof out->cpu, cJSON_GetObjectItemCaseSensitive(doc, "machine"), "cpu");
@@ -197,6 +176,75 @@ int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap
                    cJSON_GetObjectItemCaseSensitive(doc, "libraries"));
     copy_str(out->secp256k1, sizeof out->secp256k1,
              cJSON_GetObjectItemCaseSensitive(doc, "libraries"), "libsecp256k1");
+}
+
+/* One member of "results". */
+static void read_row(const cJSON *item, bench_row *r)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(item, "runs");
+    const cJSON *run;
+
+    copy_str(r->backend, sizeof r->backend, item, "backend");
+    copy_str(r->operation, sizeof r->operation, item, "operation");
+    r->bytes = (size_t)num(item, "bytes", 0);
+    r->threads = (unsigned)num(item, "threads", 1);
+    r->is_floor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "floor"));
+    r->median_ns = num(item, "median_ns", -1);
+    r->p95_ns = num(item, "p95_ns", -1);
+    r->allocs = num(item, "allocations", -1);
+    r->rss_kb = (long)num(item, "rss_kb", -1);
+    r->unsupported = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "unsupported"));
+    r->failed = r->median_ns < 0;
+    cJSON_ArrayForEach(run, runs)
+    {
+        if (r->n_runs < BENCH_MAX_RUNS) {
+            bench_run *x = &r->runs[r->n_runs++];
+            x->median_ns = num(run, "median_ns", -1);
+            x->p95_ns = num(run, "p95_ns", -1);
+            x->allocs = num(run, "allocations", -1);
+            x->rss_kb = (long)num(run, "rss_kb", -1);
+        }
+    }
+}
+
+/* Parses a result document of the schema. Returns the document, or NULL (err set). */
+static cJSON *parse_doc(const char *path, char *err, size_t err_cap)
+{
+    size_t len = 0;
+    char *text = slurp(path, &len);
+    cJSON *doc, *item;
+
+    if (text == NULL) {
+        snprintf(err, err_cap, "%s: cannot read", path);
+        return NULL;
+    }
+    doc = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (doc == NULL || !cJSON_IsObject(doc)) {
+        snprintf(err, err_cap, "%s: not JSON", path);
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    item = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (!cJSON_IsString(item) || strcmp(item->valuestring, BENCH_SCHEMA) != 0) {
+        snprintf(err, err_cap, "%s: schema is not %s", path, BENCH_SCHEMA);
+        cJSON_Delete(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap)
+{
+    cJSON *doc, *results, *item;
+    size_t i = 0;
+
+    memset(out, 0, sizeof *out);
+    doc = parse_doc(path, err, err_cap);
+    if (doc == NULL) {
+        return -1;
+    }
+    read_header(doc, out);
     results = cJSON_GetObjectItemCaseSensitive(doc, "results");
     out->rows = calloc((size_t)cJSON_GetArraySize(results) + 1, sizeof *out->rows);
     if (out->rows == NULL) {
@@ -206,31 +254,7 @@ int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap
     }
     cJSON_ArrayForEach(item, results)
     {
-        bench_row *r = &out->rows[i++];
-        const cJSON *runs = cJSON_GetObjectItemCaseSensitive(item, "runs");
-        const cJSON *run;
-
-        copy_str(r->backend, sizeof r->backend, item, "backend");
-        copy_str(r->operation, sizeof r->operation, item, "operation");
-        r->bytes = (size_t)num(item, "bytes", 0);
-        r->threads = (unsigned)num(item, "threads", 1);
-        r->is_floor = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "floor"));
-        r->median_ns = num(item, "median_ns", -1);
-        r->p95_ns = num(item, "p95_ns", -1);
-        r->allocs = num(item, "allocations", -1);
-        r->rss_kb = (long)num(item, "rss_kb", -1);
-        r->unsupported = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "unsupported"));
-        r->failed = r->median_ns < 0;
-        cJSON_ArrayForEach(run, runs)
-        {
-            if (r->n_runs < BENCH_MAX_RUNS) {
-                bench_run *x = &r->runs[r->n_runs++];
-                x->median_ns = num(run, "median_ns", -1);
-                x->p95_ns = num(run, "p95_ns", -1);
-                x->allocs = num(run, "allocations", -1);
-                x->rss_kb = (long)num(run, "rss_kb", -1);
-            }
-        }
+        read_row(item, &out->rows[i++]);
     }
     out->n_rows = i;
     cJSON_Delete(doc);

@@ -64,16 +64,15 @@ static int spawn_worker(const bench_config *cfg, const char *backend, int floor,
     snprintf(warm, sizeof warm, "%llu", (unsigned long long)cfg->params.warmup_ns);
     snprintf(minsample, sizeof minsample, "%llu", (unsigned long long)cfg->params.min_sample_ns);
     snprintf(samples, sizeof samples, "%u", cfg->params.samples);
-    argv[0] = (char *)"softchat";
-    argv[1] = (char *)"bench";
-    argv[2] = (char *)"--worker";
-    argv[3] = (char *)backend;
-    argv[4] = (char *)(floor ? "floor" : "op");
-    argv[5] = idx;
-    argv[6] = warm;
-    argv[7] = minsample;
-    argv[8] = samples;
-    argv[9] = NULL;
+    argv[0] = (char *)"softchat-bench";
+    argv[1] = (char *)"worker";
+    argv[2] = (char *)backend;
+    argv[3] = (char *)(floor ? "floor" : "op");
+    argv[4] = idx;
+    argv[5] = warm;
+    argv[6] = minsample;
+    argv[7] = samples;
+    argv[8] = NULL;
     if (pipe(pipefd) != 0) {
         return -1;
     }
@@ -137,109 +136,152 @@ typedef struct plan_item {
     int secp; /* backend-independent floor: measured once per run, as "libsecp256k1" */
 } plan_item;
 
+/* The plan: the selected operations, then (with floors) every floor. plan has room for
+ * n_ops + n_floor items; returns how many were planned. */
+static size_t build_plan(const bench_config *cfg, const bench_op *ops, size_t n_ops,
+                         const bench_op *floors, size_t n_floor, plan_item *plan)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < n_ops; i++) {
+        if (selected(cfg->only, ops[i].name)) {
+            plan[n].op = &ops[i];
+            plan[n].index = i;
+            plan[n].floor = 0;
+            plan[n++].secp = 0;
+        }
+    }
+    for (i = 0; cfg->floors && i < n_floor; i++) {
+        plan[n].op = &floors[i];
+        plan[n].index = i;
+        plan[n].floor = 1;
+        plan[n++].secp = i < bench_floor_secp_count;
+    }
+    return n;
+}
+
+/* Backends an item runs on: one for the backend-independent floors, else all of them. */
+static size_t item_backends(const bench_config *cfg, const plan_item *it)
+{
+    return it->secp ? 1 : cfg->n_backends;
+}
+
+/* Worker processes the whole plan takes, for the progress line. */
+static size_t count_steps(const bench_config *cfg, const plan_item *plan, size_t n_plan)
+{
+    size_t i, steps = 0;
+
+    for (i = 0; i < n_plan; i++) {
+        steps += item_backends(cfg, &plan[i]) * cfg->runs;
+    }
+    return steps;
+}
+
+/* Names the rows of one item, one per backend it runs on. */
+static void label_rows(const bench_config *cfg, const plan_item *it, bench_row *rows)
+{
+    size_t b;
+
+    for (b = 0; b < item_backends(cfg, it); b++) {
+        bench_row *row = &rows[b];
+        snprintf(row->backend, sizeof row->backend, "%s",
+                 it->secp ? "libsecp256k1" : cfg->backends[b]);
+        snprintf(row->operation, sizeof row->operation, "%s", it->op->name);
+        row->bytes = it->op->bytes;
+        row->threads = it->op->threads ? it->op->threads : bench_cores();
+        row->is_floor = it->floor;
+    }
+}
+
+/* The progress line of step (1-based) of steps: redrawn in place on a terminal, else about
+ * every 5% on its own line. */
+static void show_progress(const bench_config *cfg, int tty, size_t step, size_t steps,
+                          const bench_row *row, unsigned r)
+{
+    if (cfg->progress && tty) {
+        fprintf(stderr, "\r[%zu/%zu] %-14s %-20s %8zu B  run %u/%u   ", step, steps,
+                row->backend, row->operation, row->bytes, r + 1, cfg->runs);
+        fflush(stderr);
+    } else if (cfg->progress && (step * 20 / steps != (step - 1) * 20 / steps)) {
+        fprintf(stderr, "  [%zu/%zu] %s %s %zu B\n", step, steps, row->backend,
+                row->operation, row->bytes); /* about every 5% */
+    }
+}
+
+/* Measures one item in every run, A B A B ...: each run visits every backend before the next
+ * run starts; then aggregates its rows. *step counts the workers spawned so far. */
+static void measure_item(const bench_config *cfg, const plan_item *it, bench_row *rows,
+                         size_t *step, size_t steps, int tty)
+{
+    size_t b, nb = item_backends(cfg, it);
+    unsigned r;
+
+    for (r = 0; r < cfg->runs && r < BENCH_MAX_RUNS; r++) {
+        for (b = 0; b < nb; b++) {
+            bench_row *row = &rows[b];
+            bench_run run;
+            int unsupported = 0;
+
+            show_progress(cfg, tty, ++*step, steps, row, r);
+            memset(&run, 0, sizeof run);
+            if (spawn_worker(cfg, it->secp ? cfg->backends[0] : cfg->backends[b], it->floor,
+                             it->index, &run, &unsupported) == 0) {
+                if (unsupported) {
+                    row->unsupported = 1;
+                } else {
+                    row->runs[row->n_runs++] = run;
+                }
+            } else {
+                row->failed = 1;
+            }
+        }
+    }
+    for (b = 0; b < nb; b++) {
+        bench_row_aggregate(&rows[b]);
+    }
+}
+
 int bench_run_all(const bench_config *cfg, bench_row **rows_out, size_t *n_rows)
 {
-    size_t n_ops = 0, n_floor = 0, i, b, k = 0, steps, step = 0;
+    size_t n_ops = 0, n_floor = 0, n_plan, n_alloc, i, k = 0, steps, step = 0;
     bench_op *ops = bench_ops_all(&n_ops);
     bench_op *floors = bench_floor_all(&n_floor);
     plan_item *plan = NULL;
     bench_row *rows = NULL;
-    size_t n_plan = 0, n_alloc;
-    int tty = isatty(STDERR_FILENO);
-    unsigned r;
+    int tty = isatty(STDERR_FILENO), rc = -1;
 
     *rows_out = NULL;
     *n_rows = 0;
     if (ops == NULL || floors == NULL || cfg->n_backends == 0) {
-        free(ops);
-        free(floors);
-        return -1;
+        goto out;
     }
     plan = malloc((n_ops + n_floor) * sizeof *plan);
     if (plan == NULL) {
-        goto fail;
+        goto out;
     }
-    for (i = 0; i < n_ops; i++) {
-        if (selected(cfg->only, ops[i].name)) {
-            plan[n_plan].op = &ops[i];
-            plan[n_plan].index = i;
-            plan[n_plan].floor = 0;
-            plan[n_plan++].secp = 0;
-        }
-    }
-    for (i = 0; cfg->floors && i < n_floor; i++) {
-        plan[n_plan].op = &floors[i];
-        plan[n_plan].index = i;
-        plan[n_plan].floor = 1;
-        plan[n_plan++].secp = i < bench_floor_secp_count;
-    }
+    n_plan = build_plan(cfg, ops, n_ops, floors, n_floor, plan);
     n_alloc = n_plan * cfg->n_backends;
     rows = calloc(n_alloc ? n_alloc : 1, sizeof *rows);
     if (rows == NULL) {
-        goto fail;
+        goto out;
     }
-    steps = 0;
+    steps = count_steps(cfg, plan, n_plan);
     for (i = 0; i < n_plan; i++) {
-        steps += (plan[i].secp ? 1 : cfg->n_backends) * cfg->runs;
-    }
-    for (i = 0; i < n_plan; i++) {
-        size_t first = k, nb = plan[i].secp ? 1 : cfg->n_backends;
-
-        for (b = 0; b < nb; b++, k++) {
-            bench_row *row = &rows[k];
-            snprintf(row->backend, sizeof row->backend, "%s",
-                     plan[i].secp ? "libsecp256k1" : cfg->backends[b]);
-            snprintf(row->operation, sizeof row->operation, "%s", plan[i].op->name);
-            row->bytes = plan[i].op->bytes;
-            row->threads = plan[i].op->threads ? plan[i].op->threads : bench_cores();
-            row->is_floor = plan[i].floor;
-        }
-        /* A B A B ...: each run visits every backend before the next run starts */
-        for (r = 0; r < cfg->runs && r < BENCH_MAX_RUNS; r++) {
-            for (b = 0; b < nb; b++) {
-                bench_row *row = &rows[first + b];
-                bench_run run;
-                int unsupported = 0;
-
-                ++step;
-                if (cfg->progress && tty) {
-                    fprintf(stderr, "\r[%zu/%zu] %-14s %-20s %8zu B  run %u/%u   ", step, steps,
-                            row->backend, row->operation, row->bytes, r + 1, cfg->runs);
-                    fflush(stderr);
-                } else if (cfg->progress && (step * 20 / steps != (step - 1) * 20 / steps)) {
-                    fprintf(stderr, "  [%zu/%zu] %s %s %zu B\n", step, steps, row->backend,
-                            row->operation, row->bytes); /* about every 5% */
-                }
-                memset(&run, 0, sizeof run);
-                if (spawn_worker(cfg, plan[i].secp ? cfg->backends[0] : cfg->backends[b],
-                                 plan[i].floor, plan[i].index, &run, &unsupported) == 0) {
-                    if (unsupported) {
-                        row->unsupported = 1;
-                    } else {
-                        row->runs[row->n_runs++] = run;
-                    }
-                } else {
-                    row->failed = 1;
-                }
-            }
-        }
-        for (b = 0; b < nb; b++) {
-            bench_row_aggregate(&rows[first + b]);
-        }
+        label_rows(cfg, &plan[i], &rows[k]);
+        measure_item(cfg, &plan[i], &rows[k], &step, steps, tty);
+        k += item_backends(cfg, &plan[i]);
     }
     if (cfg->progress && tty) {
         fprintf(stderr, "\r%*s\r", 78, "");
     }
-    free(plan);
-    free(ops);
-    free(floors);
     *rows_out = rows;
     *n_rows = k;
-    return 0;
-fail:
+    rows = NULL;
+    rc = 0;
+out:
     free(plan);
     free(rows);
     free(ops);
     free(floors);
-    return -1;
+    return rc;
 }

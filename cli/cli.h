@@ -303,8 +303,4 @@ int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *us
 int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *usage);
 int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *usage);
 
-/* bench and audit (cmd_bench.c: the harness in bench/, when compiled in). */
-int cmd_bench(const cli_globals *g, int argc, char **argv);
-int cmd_audit(const cli_globals *g, int argc, char **argv);
-
 #endif

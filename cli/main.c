@@ -33,11 +33,6 @@ static const cli_command commands[] = {
     {"file", "file encrypt IN OUT [--mime TYPE]\n"
              "  softchat file decrypt (--key-file FILE | --key HEX) --nonce HEX IN OUT",
      cmd_file},
-    {"bench", "bench [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
-              "  softchat bench compare BASE.json CURRENT.json [--variation RUNS.json]",
-     cmd_bench},
-    {"audit", "audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR,...] [--secp-build DIR]",
-     cmd_audit},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

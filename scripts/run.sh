@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The main job, from a fresh Debian machine: install what is missing, build, and run the
-# performance audit (softchat audit), which writes audit/report.md.
+# performance audit (softchat-bench audit), which writes audit/report.md.
 #   - build/release: every backend, Release, with the test suites (the audit runs the
-#     conformance suites from here);
-#   - build/fp-<backend>: one-backend Release builds, for the footprint;
+#     conformance suites from here) and softchat-bench (build/release/bench/softchat-bench);
+#   - build/fp-<backend>: one-backend Release builds of the library and the CLI, for the
+#     footprint;
 #   - build/secp-rust: the same library against the libsecp256k1 release that rust-nostr
 #     bundles (reconstructed from its crate), for a like-for-like comparison. Skipped, and
 #     reported, when cargo is not available.
@@ -30,7 +31,8 @@ build build/release -DSOFTCHAT_BACKENDS="$backends"
 profiles="all=build/release"
 for b in openssl mbedtls sodium; do
   echo "== build: footprint profile $b (build/fp-$b)" >&2
-  build "build/fp-$b" -DSOFTCHAT_BACKENDS="$b" -DSOFTCHAT_BUILD_TESTS=OFF -DSOFTCHAT_INSTALL=OFF
+  build "build/fp-$b" -DSOFTCHAT_BACKENDS="$b" -DSOFTCHAT_BUILD_TESTS=OFF -DSOFTCHAT_INSTALL=OFF \
+        -DSOFTCHAT_BUILD_BENCH=OFF
   profiles="$profiles,$b=build/fp-$b"
 done
 
@@ -46,5 +48,5 @@ else
   echo "== like-for-like build skipped: cargo (rustup) is not available to fetch rust-nostr" >&2
 fi
 
-exec build/release/cli/softchat audit --out "$out" --build-dir build/release \
+exec build/release/bench/softchat-bench audit --out "$out" --build-dir build/release \
      --profiles "$profiles" "${secp_args[@]}"

@@ -10,6 +10,30 @@ if(NOT TARGET softchat_cli)
   return()  # SOFTCHAT_BUILD_CLI=OFF: nothing to test
 endif()
 
+# cli.clean: the softchat binary, as built and as installed, defines no allocator, imports no
+# function that starts a program and holds no source path (tests/cli/check_clean.sh, nm and
+# strings); softchat-bench is installed only with SOFTCHAT_INSTALL_BENCH. Self-check: the
+# checker must flag a deliberately bad binary (tests/cli/clean_bad.c, never run) and
+# softchat-bench. The install shares the build tree with install.consumer: one at a time.
+add_executable(softchat_clean_bad "${PROJECT_SOURCE_DIR}/tests/cli/clean_bad.c")
+target_compile_definitions(softchat_clean_bad PRIVATE
+  "SOFTCHAT_SOURCE_DIR=\"${PROJECT_SOURCE_DIR}\"")
+set_target_properties(softchat_clean_bad PROPERTIES ENABLE_EXPORTS ON) # exports its malloc
+set(_sc_clean_args "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}" "$<TARGET_FILE:softchat_cli>"
+                   "$<TARGET_FILE:softchat_clean_bad>")
+if(SOFTCHAT_INSTALL)
+  list(APPEND _sc_clean_args --install "$<IF:$<BOOL:${SOFTCHAT_INSTALL_BENCH}>,ON,OFF>")
+endif()
+if(TARGET softchat_bench)
+  list(APPEND _sc_clean_args --bench "$<TARGET_FILE:softchat_bench>"
+                             "$<IF:$<BOOL:${SOFTCHAT_BENCH_COUNTS_ALLOCS}>,ON,OFF>")
+endif()
+if(CMAKE_C_FLAGS MATCHES "-fsanitize")
+  list(APPEND _sc_clean_args --sanitized)
+endif()
+add_test(NAME cli.clean COMMAND sh "${PROJECT_SOURCE_DIR}/tests/cli/clean.sh" ${_sc_clean_args})
+set_tests_properties(cli.clean PROPERTIES LABELS "cli" TIMEOUT 300 RESOURCE_LOCK softchat_install)
+
 find_package(Python3 3.8 COMPONENTS Interpreter)
 if(NOT Python3_Interpreter_FOUND)
   message(WARNING "softchat: python3 not found: the CLI tests (cli.<backend>) cannot run and "

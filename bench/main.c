@@ -1,0 +1,69 @@
+/* softchat-bench: the benchmark and audit harness of libsoftchat (docs/benchmarks.md).
+ *
+ * A development tool, kept out of the softchat CLI: its counting allocator (alloc_count.c)
+ * replaces malloc and free for the whole process, the runner spawns this executable once per
+ * measurement, and the audit runs ctest and the scripts of the source tree it was built from.
+ * It is installed only with SOFTCHAT_INSTALL_BENCH. */
+#include <softchat/softchat.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+typedef struct bench_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} bench_command;
+
+static const bench_command commands[] = {
+    {"run", bench_cmd_run},
+    {"compare", bench_cmd_compare},
+    {"audit", bench_cmd_audit},
+    {"worker", bench_cmd_worker}, /* internal: spawned by the runner */
+};
+
+static const char usage[] =
+    "usage: softchat-bench COMMAND [ARGS]\n"
+    "\n"
+    "The benchmark and audit harness of libsoftchat (docs/benchmarks.md): a development tool,\n"
+    "separate from the softchat CLI and not installed by default.\n"
+    "\n"
+    "commands:\n"
+    "  softchat-bench run [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
+    "                     [--quick] [--no-floors]\n"
+    "  softchat-bench compare BASE.json CURRENT.json [--variation RUNS.json] [--no-retry]\n"
+    "                         [--footprint BASE.tsv CURRENT.tsv]\n"
+    "  softchat-bench audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR[,NAME=DIR...]]\n"
+    "                       [--secp-build DIR] [--no-peers] [--runs N]\n"
+    "\n"
+    "\"softchat-bench COMMAND --help\" describes a command.\n"
+    "\n"
+    "exit status: 0 success, 1 a confirmed regression (compare), 2 usage or environment error\n";
+
+int main(int argc, char **argv)
+{
+    size_t i;
+
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("softchat-bench %s (libsecp256k1 %s)\n", sc_version(), sc_version_secp256k1());
+        return 0;
+    }
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(commands[i].name, argv[1]) == 0) {
+            return commands[i].run(argc - 1, argv + 1);
+        }
+    }
+    bench_fail("unknown command '%s'", argv[1]);
+    fputs(usage, stderr);
+    return 2;
+}
