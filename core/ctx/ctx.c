@@ -16,34 +16,37 @@ size_t sc_ctx_bytes(void)
     return sizeof(sc_ctx);
 }
 
+/* Group grp's teardown, as the group's declared size allows (NULL: stateless). */
+#define TEARDOWN_FN(type, grp) (c->grp != NULL ? SC_GROUP_FN(type, c->grp, teardown) : NULL)
+
 /* Teardown in reverse order of setup; safe on a partially set-up context. */
 static void teardown_all(sc_ctx_impl *c)
 {
-    if (c->curve != NULL && c->curve->teardown != NULL && c->st[SC_GROUP_CURVE] != NULL) {
-        c->curve->teardown(c->st[SC_GROUP_CURVE]);
-    }
-    if (c->aead != NULL && c->aead->teardown != NULL && c->st[SC_GROUP_AEAD] != NULL) {
-        c->aead->teardown(c->st[SC_GROUP_AEAD]);
-    }
-    if (c->stream != NULL && c->stream->teardown != NULL && c->st[SC_GROUP_STREAM] != NULL) {
-        c->stream->teardown(c->st[SC_GROUP_STREAM]);
-    }
-    if (c->mac != NULL && c->mac->teardown != NULL && c->st[SC_GROUP_MAC] != NULL) {
-        c->mac->teardown(c->st[SC_GROUP_MAC]);
-    }
-    if (c->hash != NULL && c->hash->teardown != NULL && c->st[SC_GROUP_HASH] != NULL) {
-        c->hash->teardown(c->st[SC_GROUP_HASH]);
-    }
-    if (c->rng != NULL && c->rng->teardown != NULL && c->st[SC_GROUP_RNG] != NULL) {
-        c->rng->teardown(c->st[SC_GROUP_RNG]);
+    void (*const down[SC_GROUP_COUNT])(sc_bstate *) = {
+        [SC_GROUP_CURVE] = TEARDOWN_FN(sc_backend_curve, curve),
+        [SC_GROUP_AEAD] = TEARDOWN_FN(sc_backend_aead, aead),
+        [SC_GROUP_STREAM] = TEARDOWN_FN(sc_backend_stream, stream),
+        [SC_GROUP_MAC] = TEARDOWN_FN(sc_backend_mac, mac),
+        [SC_GROUP_HASH] = TEARDOWN_FN(sc_backend_hash, hash),
+        [SC_GROUP_RNG] = TEARDOWN_FN(sc_backend_rng, rng),
+    };
+    static const sc_group order[SC_GROUP_COUNT] = {SC_GROUP_CURVE, SC_GROUP_AEAD, SC_GROUP_STREAM,
+                                                   SC_GROUP_MAC,   SC_GROUP_HASH, SC_GROUP_RNG};
+    unsigned i;
+
+    for (i = 0; i < SC_GROUP_COUNT; i++) {
+        if (down[order[i]] != NULL && c->st[order[i]] != NULL) {
+            down[order[i]](c->st[order[i]]);
+        }
     }
     sc_mem_wipe(c, sizeof(sc_ctx));
 }
 
-#define SETUP(grp, idx)                                                                      \
+#define SETUP(type, grp, idx)                                                                \
     do {                                                                                     \
-        if (c->grp != NULL && c->grp->setup != NULL) {                                       \
-            st = c->grp->setup(&c->st[idx]);                                                 \
+        sc_status (*up_)(sc_bstate **) = c->grp != NULL ? SC_GROUP_FN(type, c->grp, setup) : NULL; \
+        if (up_ != NULL) {                                                                   \
+            st = up_(&c->st[idx]);                                                           \
             if (st != SC_OK) {                                                               \
                 goto fail;                                                                   \
             }                                                                                \
@@ -53,6 +56,7 @@ static void teardown_all(sc_ctx_impl *c)
 sc_status sc_ctx_init_table(sc_ctx *ctx, const sc_backend *backend)
 {
     sc_ctx_impl *c = (sc_ctx_impl *)(void *)ctx;
+    sc_status (*curve_up)(sc_bstate **, const uint8_t *);
     uint8_t seed[32];
     sc_status st;
     unsigned g;
@@ -75,19 +79,20 @@ sc_status sc_ctx_init_table(sc_ctx *ctx, const sc_backend *backend)
     c->rng = sc_backend_group_ptr(backend, SC_GROUP_RNG);
     c->curve = sc_backend_group_ptr(backend, SC_GROUP_CURVE);
 
-    SETUP(rng, SC_GROUP_RNG);
-    SETUP(hash, SC_GROUP_HASH);
-    SETUP(mac, SC_GROUP_MAC);
-    SETUP(stream, SC_GROUP_STREAM);
-    SETUP(aead, SC_GROUP_AEAD);
+    SETUP(sc_backend_rng, rng, SC_GROUP_RNG);
+    SETUP(sc_backend_hash, hash, SC_GROUP_HASH);
+    SETUP(sc_backend_mac, mac, SC_GROUP_MAC);
+    SETUP(sc_backend_stream, stream, SC_GROUP_STREAM);
+    SETUP(sc_backend_aead, aead, SC_GROUP_AEAD);
     c->magic = SC_CTX_MAGIC; /* from here on the dispatch functions accept ctx */
-    if (c->curve != NULL && c->curve->setup != NULL) {
+    curve_up = c->curve != NULL ? SC_GROUP_FN(sc_backend_curve, c->curve, setup) : NULL;
+    if (curve_up != NULL) {
         /* the curve context is blinded with fresh randomness from this context's RNG */
         st = sc_crypto_rng_fill(ctx, seed, sizeof seed);
         if (st == SC_OK) {
-            st = c->curve->setup(&c->st[SC_GROUP_CURVE], c->rng != NULL ? seed : NULL);
+            st = curve_up(&c->st[SC_GROUP_CURVE], c->rng != NULL ? seed : NULL);
         } else if (st == SC_ERR_UNSUPPORTED) {
-            st = c->curve->setup(&c->st[SC_GROUP_CURVE], NULL);
+            st = curve_up(&c->st[SC_GROUP_CURVE], NULL);
         }
         sc_mem_wipe(seed, sizeof seed);
         if (st != SC_OK) {
