@@ -41,7 +41,7 @@
 SC_BEGIN_DECLS
 
 #define SC_BACKEND_ABI_MAJOR 2 /* 2: every group starts with its size */
-#define SC_BACKEND_ABI_MINOR 0
+#define SC_BACKEND_ABI_MINOR 1 /* 2.1: stream.probe_counter */
 #define SC_BACKEND_ABI_VERSION ((SC_BACKEND_ABI_MAJOR << 16) | SC_BACKEND_ABI_MINOR)
 
 #define SC_SHA256_BYTES 32
@@ -121,7 +121,12 @@ typedef struct sc_backend_mac {
 /** ChaCha20 (RFC 8439, IETF: 32-byte key, 12-byte nonce, 32-bit block counter). XORs the
  *  keystream starting at block `counter` into in[0..len) and writes out. out == in (exact
  *  in-place) is allowed. The caller guarantees the counter does not wrap
- *  (counter + ceil(len / 64) <= 2^32). */
+ *  (counter + ceil(len / 64) <= 2^32).
+ *
+ *  probe_counter (optional, ABI 2.1): SC_OK if chacha20_xor starts at any block counter;
+ *  otherwise SC_ERR_UNSUPPORTED with *why set to a static, precise reason, and chacha20_xor
+ *  then returns SC_ERR_UNSUPPORTED for every counter but 0 (NIP-44 needs counter 0 only).
+ *  Absent (NULL, or beyond `size`): any counter. */
 typedef struct sc_backend_stream {
     uint32_t size; /* sizeof(sc_backend_stream) as the backend was compiled */
     const char *lib;
@@ -130,6 +135,7 @@ typedef struct sc_backend_stream {
     sc_status (*chacha20_xor)(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
                               const uint8_t key[SC_CHACHA20_KEY_BYTES],
                               const uint8_t nonce[SC_CHACHA20_NONCE_BYTES], uint32_t counter);
+    sc_status (*probe_counter)(const char **why);
 } sc_backend_stream;
 
 /** AES-256-GCM modes, for sc_backend_aead.probe. */
@@ -242,9 +248,10 @@ typedef enum sc_cap {
     SC_CAP_AES256GCM_IV16 = 4,   /* one-shot AES-256-GCM with 16-byte IVs */
     SC_CAP_AES256GCM_STREAM = 5, /* streaming AES-256-GCM with 12- and 16-byte IVs */
     SC_CAP_RNG = 6,
-    SC_CAP_SECP256K1 = 7
+    SC_CAP_SECP256K1 = 7,
+    SC_CAP_CHACHA20_COUNTER = 8  /* ChaCha20 from any block counter (without it: counter 0) */
 } sc_cap;
-#define SC_CAP_COUNT 8
+#define SC_CAP_COUNT 9
 
 /** Number of backends compiled into this build (>= 1). */
 SC_API size_t sc_backend_count(void);
@@ -269,7 +276,7 @@ SC_API SC_WARN_UNUSED sc_status sc_backend_has(const sc_backend *b, sc_cap cap, 
 /** Static name of a group ("hash", "mac", "stream", "aead", "rng", "curve"), or NULL. */
 SC_API const char *sc_backend_group_name(sc_group g);
 
-/** Static name of a capability ("sha256", ..., "secp256k1"), or NULL. */
+/** Static name of a capability ("sha256", ..., "secp256k1", "chacha20-counter"), or NULL. */
 SC_API const char *sc_backend_cap_name(sc_cap cap);
 
 /** The library implementing group g of backend b (e.g. "libsodium"), or NULL if absent. */

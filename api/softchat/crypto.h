@@ -55,7 +55,8 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm,
 
 /** ChaCha20 (RFC 8439) keystream XOR from block `counter`; out == in allowed.
  *  Returns: SC_OK; SC_ERR_ARG (NULL, partial overlap, or the 32-bit block counter would
- *           wrap); SC_ERR_STATE; SC_ERR_UNSUPPORTED. */
+ *           wrap); SC_ERR_STATE; SC_ERR_UNSUPPORTED (no stream group, or counter != 0 on a
+ *           backend without SC_CAP_CHACHA20_COUNTER). */
 SC_API SC_WARN_UNUSED sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in,
                                                 size_t len, const uint8_t key[32],
                                                 const uint8_t nonce[12], uint32_t counter)

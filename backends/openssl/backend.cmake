@@ -12,4 +12,5 @@ softchat_backend_library(openssl
 softchat_backend(openssl
   SOURCES backend.c
   LIBRARIES openssl
-  REQUIRED sha256 hmac-sha256 chacha20 aes256gcm aes256gcm-iv16 aes256gcm-stream rng secp256k1)
+  REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter aes256gcm aes256gcm-iv16
+           aes256gcm-stream rng secp256k1)

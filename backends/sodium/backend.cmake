@@ -13,7 +13,7 @@ softchat_backend_library(sodium
 softchat_backend(sodium
   SOURCES backend.c
   LIBRARIES sodium
-  REQUIRED sha256 hmac-sha256 chacha20 rng secp256k1
+  REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter rng secp256k1
   OPTIONAL
     aes256gcm "libsodium's AES-256-GCM runs only on CPUs with hardware AES (AES-NI or ARMv8 crypto)"
     aes256gcm-iv16 "libsodium's AES-256-GCM takes 12-byte IVs only"

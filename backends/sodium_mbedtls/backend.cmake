@@ -5,4 +5,5 @@
 softchat_backend(sodium+mbedtls
   SOURCES backend.c ../sodium/backend.c ../mbedtls/backend.c
   LIBRARIES sodium mbedtls
-  REQUIRED sha256 hmac-sha256 chacha20 aes256gcm aes256gcm-iv16 aes256gcm-stream rng secp256k1)
+  REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter aes256gcm aes256gcm-iv16
+           aes256gcm-stream rng secp256k1)

@@ -10,7 +10,7 @@ static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac",  "stream"
                                                         "aead", "rng",  "curve"};
 static const char *const cap_names[SC_CAP_COUNT] = {
     "sha256", "hmac-sha256", "chacha20", "aes256gcm", "aes256gcm-iv16", "aes256gcm-stream",
-    "rng",    "secp256k1"};
+    "rng",    "secp256k1", "chacha20-counter"};
 
 static const size_t group_offsets[SC_GROUP_COUNT] = {
     offsetof(sc_backend, hash), offsetof(sc_backend, mac), offsetof(sc_backend, stream),
@@ -165,6 +165,25 @@ static sc_status need_group(const sc_backend *b, sc_group g, const char *why_abs
     return SC_OK;
 }
 
+/* Any starting block counter, unless the stream group's optional probe_counter says no. */
+static sc_status stream_counter(const sc_backend *b, const char **why)
+{
+    const sc_backend_stream *s = sc_backend_group_ptr(b, SC_GROUP_STREAM);
+    sc_status (*probe)(const char **);
+    const char *reason = NULL;
+
+    if (s == NULL) {
+        *why = "the backend has no stream group";
+        return SC_ERR_UNSUPPORTED;
+    }
+    probe = SC_GROUP_FN(sc_backend_stream, s, probe_counter);
+    if (probe != NULL && probe(&reason) != SC_OK) {
+        *why = reason != NULL ? reason : "the stream group starts at block counter 0 only";
+        return SC_ERR_UNSUPPORTED;
+    }
+    return SC_OK;
+}
+
 sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why)
 {
     const char *dummy = NULL;
@@ -195,6 +214,8 @@ sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why)
         return need_group(b, SC_GROUP_RNG, "the backend has no rng group", why);
     case SC_CAP_SECP256K1:
         return need_group(b, SC_GROUP_CURVE, "the backend has no curve group", why);
+    case SC_CAP_CHACHA20_COUNTER:
+        return stream_counter(b, why);
     }
     return SC_ERR_ARG;
 }
