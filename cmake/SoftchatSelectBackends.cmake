@@ -18,10 +18,12 @@
 #     once per library it introduces; `DEBIAN <package>` stands on a line of its own
 #     (scripts/setup.sh reads those lines);
 #   softchat_backend(NAME SOURCES .. LIBRARIES .. REQUIRED <cap>.. [OPTIONAL <cap> <reason>..]
-#                    [MIN_VERSION <library> <version> <why>])
-#     once per registry name it provides. Sources are relative to the folder. Every
+#                    [MIN_VERSION <library> <version> <why>] [TESTS <file.c>..])
+#     once per registry name it provides. Sources and tests are relative to the folder; each
+#     test is a cmocka program linked with the backend's libraries (tests/suites/backends.cmake
+#     registers it as backend.<name>.<file stem>). Every
 #     capability (sc_backend_cap_name) is declared REQUIRED or OPTIONAL; an optional one
-#     carries the reason it may be missing.
+#     carries the reason it may be missing (reasons are CMake strings: no semicolons).
 # backends/secp256k1 is the curve adapter every table shares; it has no backend.cmake and is
 # always compiled in (cmake/SoftchatSecp256k1.cmake finds its library).
 
@@ -63,7 +65,7 @@ function(softchat_backend_library name)
 endfunction()
 
 function(softchat_backend name)
-  cmake_parse_arguments(B "" "" "SOURCES;LIBRARIES;REQUIRED;OPTIONAL;MIN_VERSION" ${ARGN})
+  cmake_parse_arguments(B "" "" "SOURCES;LIBRARIES;REQUIRED;OPTIONAL;MIN_VERSION;TESTS" ${ARGN})
   get_property(known GLOBAL PROPERTY SOFTCHAT_BACKENDS_KNOWN)
   if(name IN_LIST known)
     get_property(where GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_DIR)
@@ -92,9 +94,14 @@ function(softchat_backend name)
     get_filename_component(abs "${_sc_decl_dir}/${s}" REALPATH)
     list(APPEND sources "${abs}")
   endforeach()
+  set(tests "")
+  foreach(t IN LISTS B_TESTS)
+    list(APPEND tests "${_sc_decl_dir}/${t}")
+  endforeach()
   set_property(GLOBAL APPEND PROPERTY SOFTCHAT_BACKENDS_KNOWN "${name}")
   set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_DIR "${_sc_decl_dir}")
   set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_SOURCES "${sources}")
+  set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_TESTS "${tests}")
   foreach(f LIBRARIES REQUIRED OPTIONAL MIN_VERSION)
     set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_${f} "${B_${f}}")
   endforeach()
@@ -205,6 +212,15 @@ function(softchat_select_backends)
     if(l IN_LIST needed)
       _softchat_use_library(${l})
     endif()
+  endforeach()
+  foreach(b IN LISTS seen) # link targets of each backend's own tests
+    get_property(blibs GLOBAL PROPERTY SOFTCHAT_BACKEND_${b}_LIBRARIES)
+    set(targets "")
+    foreach(l IN LISTS blibs)
+      get_property(t GLOBAL PROPERTY SOFTCHAT_LIB_${l}_TARGET)
+      list(APPEND targets ${t})
+    endforeach()
+    set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${b}_TARGETS "${targets}")
   endforeach()
   foreach(b IN LISTS seen)
     get_property(minv GLOBAL PROPERTY SOFTCHAT_BACKEND_${b}_MIN_VERSION)
