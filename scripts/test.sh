@@ -76,7 +76,7 @@ cmake --build build/mbedtls36-asan
 stage "psa backend under valgrind memcheck"
 # The mbedtls backends' code ran under memcheck in the main pass (against 2.28); here the psa
 # entries and the cross-backend pairs, which include psa.
-(cd build/mbedtls36 && ctest --output-on-failure -j "$jobs" -T memcheck -R '(\.psa|^vectors\.cross)$' \
+(cd build/mbedtls36 && ctest --output-on-failure -j "$jobs" -T memcheck -R '(\.psa$|^vectors\.cross$|^backend\.psa\.)' \
    -E '^(install|cli|interop-node|bindings|ctime)\.' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
