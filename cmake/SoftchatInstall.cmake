@@ -23,11 +23,11 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/softchatConfig.cmake.
   "${PROJECT_BINARY_DIR}/softchatConfig.cmake" INSTALL_DESTINATION "${SOFTCHAT_CMAKE_DIR}")
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/softchatConfigVersion.cmake"
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+# The find modules of the selected backends' libraries (backend.cmake FIND_MODULE) and of
+# libsecp256k1, for softchatConfig.cmake's find_dependency() lines.
 install(FILES "${PROJECT_BINARY_DIR}/softchatConfig.cmake"
               "${PROJECT_BINARY_DIR}/softchatConfigVersion.cmake"
-              "${PROJECT_SOURCE_DIR}/cmake/FindMbedTLS.cmake"
-              "${PROJECT_SOURCE_DIR}/cmake/FindSodium.cmake"
-              "${PROJECT_SOURCE_DIR}/cmake/FindSecp256k1.cmake"
+              ${SOFTCHAT_FIND_MODULES}
         DESTINATION "${SOFTCHAT_CMAKE_DIR}")
 
 # pkg-config: Requires.private lists each selected backend's module (libgit2 PC_REQUIRES);

@@ -3,8 +3,17 @@
 # Usage: scripts/setup.sh [--with-tools]   (--with-tools adds what the test command needs)
 set -euo pipefail
 
-pkgs=(build-essential cmake ninja-build pkg-config
-      libsecp256k1-dev libssl-dev libmbedtls-dev libsodium-dev libcjson-dev libcmocka-dev)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+pkgs=(build-essential cmake ninja-build pkg-config libsecp256k1-dev libcjson-dev libcmocka-dev)
+# Each backend's libraries, from the `DEBIAN <package>` lines of backends/*/backend.cmake.
+mapfile -t backend_pkgs < <(sed -n 's/^[[:space:]]*DEBIAN[[:space:]]\{1,\}\([a-z0-9][a-z0-9.+-]*\).*/\1/p' \
+                              "$here"/../backends/*/backend.cmake | sort -u)
+if [ ${#backend_pkgs[@]} -eq 0 ]; then
+  echo "setup: no DEBIAN lines found in backends/*/backend.cmake" >&2
+  exit 2
+fi
+pkgs+=("${backend_pkgs[@]}")
 if [ "${1:-}" = "--with-tools" ]; then
   # valgrind for the memcheck pass; curl, xz-utils and ca-certificates to fetch Debian
   # source packages (mbed TLS 3.6) for the compatibility build

@@ -113,7 +113,7 @@ static void test_names_and_version(void **state)
                                                        "aead", "rng", "curve"};
     static const char *const caps[SC_CAP_COUNT] = {
         "sha256", "hmac-sha256", "chacha20", "aes256gcm", "aes256gcm-iv16", "aes256gcm-stream",
-        "rng",    "secp256k1"};
+        "rng",    "secp256k1",   "chacha20-counter"};
     char want[32];
     size_t i;
 

@@ -1,6 +1,7 @@
 /* test_table: every compiled table validates and binds; the registry is in configured order;
  * malformed tables are refused (wrong ABI major, missing functions, oversized hash state,
- * unpaired setup/teardown); a short struct_size hides later groups; contexts on different
+ * unpaired setup/teardown, a group size short of a required function); a longer group (a
+ * newer ABI minor) is accepted; a short struct_size hides later groups; contexts on different
  * backends coexist. Miswired doubles are in test_table_doubles.c. */
 #include "test_table.h"
 
@@ -119,6 +120,8 @@ static void test_malformed_header(void **state)
     expect_refused(&t, "ABI major + 1");
     t.abi_version = SC_BACKEND_ABI_MINOR;
     expect_refused(&t, "ABI major 0");
+    t.abi_version = (uint32_t)1 << 16; /* before groups had a size */
+    expect_refused(&t, "ABI major 1");
     t = *d;
     t.name = NULL;
     expect_refused(&t, "NULL name");
@@ -195,6 +198,141 @@ static void test_malformed_groups(void **state)
     }
     printf("%zu tables with one function missing were refused\n", refused);
     assert_true(refused >= 10);
+}
+
+/* The default table with group `grp` declaring a size that stops just short of the end of
+ * required field `field`: the field counts as absent and the table must be refused. */
+#define EXPECT_REFUSED_SHORT(type, grp, field)                                               \
+    do {                                                                                     \
+        type g_ = *d->grp;                                                                   \
+        sc_backend t_ = *d;                                                                  \
+        g_.size = (uint32_t)(offsetof(type, field) + sizeof g_.field - 1);                   \
+        t_.grp = &g_;                                                                        \
+        expect_refused(&t_, #grp ".size short of " #field);                                  \
+        g_.size = 0;                                                                         \
+        expect_refused(&t_, #grp ".size 0");                                                 \
+        refused++;                                                                           \
+    } while (0)
+
+/* A group from a newer ABI minor: the known group followed by a function this build does not
+ * know. Its size covers both; core reads the known part only. */
+#define EXPECT_ACCEPTED_LONGER(type, grp)                                                    \
+    do {                                                                                     \
+        struct {                                                                             \
+            type g;                                                                          \
+            sc_status (*appended)(sc_bstate *st);                                            \
+        } newer_;                                                                            \
+        sc_backend t_ = *d;                                                                  \
+        sc_ctx ctx_;                                                                         \
+        memset(&newer_, 0, sizeof newer_);                                                   \
+        newer_.g = *d->grp;                                                                  \
+        newer_.g.size = (uint32_t)sizeof newer_;                                             \
+        newer_.appended = never_called;                                                      \
+        t_.grp = &newer_.g;                                                                  \
+        VT_ASSERT_STATUS(sc_backend_validate(&t_), SC_OK);                                   \
+        VT_ASSERT_STATUS(sc_ctx_init_table(&ctx_, &t_), SC_OK);                              \
+        assert_string_equal(sc_backend_group_lib(&t_, SC_GROUP_##grp##_ID), d->grp->lib);    \
+        sc_ctx_clear(&ctx_);                                                                 \
+        accepted++;                                                                          \
+    } while (0)
+#define SC_GROUP_hash_ID SC_GROUP_HASH
+#define SC_GROUP_mac_ID SC_GROUP_MAC
+#define SC_GROUP_stream_ID SC_GROUP_STREAM
+#define SC_GROUP_aead_ID SC_GROUP_AEAD
+#define SC_GROUP_rng_ID SC_GROUP_RNG
+#define SC_GROUP_curve_ID SC_GROUP_CURVE
+
+static sc_status never_called(sc_bstate *st)
+{
+    (void)st;
+    fail_msg("a function beyond the known part of a group was called");
+    return SC_ERR_INTERNAL;
+}
+
+/* Group sizes: a size that does not reach a required function is refused (for each group, its
+ * last required function and its lib); a size larger than this build's struct is accepted. */
+static void test_group_sizes(void **state)
+{
+    const sc_backend *d = sc_backend_default();
+    size_t refused = 0, accepted = 0;
+
+    (void)state;
+    assert_non_null(d->hash);
+    EXPECT_REFUSED_SHORT(sc_backend_hash, hash, lib);
+    EXPECT_REFUSED_SHORT(sc_backend_hash, hash, final);
+    EXPECT_ACCEPTED_LONGER(sc_backend_hash, hash);
+    if (d->mac != NULL) {
+        EXPECT_REFUSED_SHORT(sc_backend_mac, mac, lib);
+        EXPECT_REFUSED_SHORT(sc_backend_mac, mac, hmac_sha256);
+        EXPECT_ACCEPTED_LONGER(sc_backend_mac, mac);
+    }
+    if (d->stream != NULL) {
+        EXPECT_REFUSED_SHORT(sc_backend_stream, stream, lib);
+        EXPECT_REFUSED_SHORT(sc_backend_stream, stream, chacha20_xor);
+        EXPECT_ACCEPTED_LONGER(sc_backend_stream, stream);
+    }
+    if (d->aead != NULL) {
+        EXPECT_REFUSED_SHORT(sc_backend_aead, aead, lib);
+        EXPECT_REFUSED_SHORT(sc_backend_aead, aead, abort);
+        EXPECT_ACCEPTED_LONGER(sc_backend_aead, aead);
+    }
+    if (d->rng != NULL) {
+        EXPECT_REFUSED_SHORT(sc_backend_rng, rng, lib);
+        EXPECT_REFUSED_SHORT(sc_backend_rng, rng, fill);
+        EXPECT_ACCEPTED_LONGER(sc_backend_rng, rng);
+    }
+    if (d->curve != NULL) {
+        EXPECT_REFUSED_SHORT(sc_backend_curve, curve, lib);
+        EXPECT_REFUSED_SHORT(sc_backend_curve, curve, ecdh_x);
+        EXPECT_ACCEPTED_LONGER(sc_backend_curve, curve);
+    }
+    printf("%zu short groups refused, %zu longer (newer minor) groups accepted\n", refused,
+           accepted);
+    assert_true(refused >= 10 && accepted >= 5);
+}
+
+static sc_status counter_zero_only(const char **why)
+{
+    *why = "test double: counter 0 only";
+    return SC_ERR_UNSUPPORTED;
+}
+
+/* stream.probe_counter, the function ABI 2.1 appended: read only within the group's size. */
+static void test_appended_function(void **state)
+{
+    const sc_backend *d = NULL;
+    const char *why = NULL;
+    sc_backend_stream g;
+    sc_backend t;
+    sc_ctx ctx;
+    size_t i;
+
+    (void)state;
+    for (i = 0; d == NULL && i < sc_backend_count(); i++) { /* one that takes any counter */
+        if (sc_backend_has(sc_backend_at(i), SC_CAP_CHACHA20_COUNTER, NULL) == SC_OK) {
+            d = sc_backend_at(i);
+        }
+    }
+    if (d == NULL) {
+        printf("skipped: no compiled backend takes a non-zero ChaCha20 counter\n");
+        skip();
+    }
+    g = *d->stream;
+    t = *d;
+    t.stream = &g;
+    g.probe_counter = counter_zero_only;
+    /* a group compiled before 2.1 ends before probe_counter: absent, so any counter */
+    g.size = (uint32_t)offsetof(sc_backend_stream, probe_counter);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_CHACHA20_COUNTER, &why), SC_OK);
+    VT_ASSERT_STATUS(sc_ctx_init_table(&ctx, &t), SC_OK);
+    sc_ctx_clear(&ctx);
+    /* within the size it is read; the backend still takes counter 1, so the known-answer
+     * check sees the probe and the function disagree and refuses the table */
+    g.size = (uint32_t)sizeof g;
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_CHACHA20_COUNTER, &why), SC_ERR_UNSUPPORTED);
+    assert_string_equal(why, "test double: counter 0 only");
+    VT_ASSERT_STATUS(sc_backend_validate(&t), SC_OK);
+    tt_expect_init_fails(&t, SC_ERR_BACKEND, "probe_counter refuses, chacha20_xor accepts");
 }
 
 static sc_status dummy_setup(sc_bstate **out)
@@ -363,6 +501,8 @@ int main(void)
         cmocka_unit_test(test_malformed_header),
         cmocka_unit_test(test_malformed_groups),
         cmocka_unit_test(test_malformed_state),
+        cmocka_unit_test(test_group_sizes),
+        cmocka_unit_test(test_appended_function),
         cmocka_unit_test(test_short_struct_size),
         cmocka_unit_test(test_miswired_stream),
         cmocka_unit_test_setup_teardown(test_miswired_curve, tt_hash_helper_setup,

@@ -1,39 +1,67 @@
 /* Which capabilities each backend must have, and the gate every vector test passes through:
  * a missing required capability fails, a missing optional one skips with the reason from
- * sc_backend_has. */
+ * sc_backend_has. The required/optional split is what each backend declares in its
+ * backends/<dir>/backend.cmake (generated/backend_caps.h); a backend or capability without a
+ * declaration counts as required and fails test_capabilities. */
 #include "test_vectors.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define CAP(c) (1u << (c))
-#define CAPS_AES (CAP(SC_CAP_AES256GCM) | CAP(SC_CAP_AES256GCM_IV16) | CAP(SC_CAP_AES256GCM_STREAM))
-#define CAPS_BASE                                                                            \
-    (CAP(SC_CAP_SHA256) | CAP(SC_CAP_HMAC_SHA256) | CAP(SC_CAP_CHACHA20) | CAP(SC_CAP_RNG) | \
-     CAP(SC_CAP_SECP256K1))
-#define CAPS_ALL (CAPS_BASE | CAPS_AES)
+#include "backend_caps.h"
 
-/* sodium's AES-256-GCM needs hardware AES and takes 12-byte IVs only: all of it optional. */
-static const struct {
-    const char *backend;
-    unsigned required;
-} required_caps[] = {
-    {"openssl", CAPS_ALL},
-    {"mbedtls", CAPS_ALL},
-    {"sodium+mbedtls", CAPS_ALL},
-    {"sodium", CAPS_BASE},
-};
-
-int vt_cap_required(const char *backend, sc_cap cap)
+static const vt_cap_decl *cap_decl(const char *backend, const char *cap)
 {
     size_t i;
 
-    for (i = 0; i < sizeof required_caps / sizeof required_caps[0]; i++) {
-        if (strcmp(required_caps[i].backend, backend) == 0) {
-            return (required_caps[i].required & CAP(cap)) != 0;
+    for (i = 0; vt_cap_decls[i].backend != NULL; i++) {
+        if (strcmp(vt_cap_decls[i].backend, backend) == 0 && strcmp(vt_cap_decls[i].cap, cap) == 0) {
+            return &vt_cap_decls[i];
         }
     }
-    return (CAPS_BASE & CAP(cap)) != 0; /* a backend this suite does not know yet */
+    return NULL;
+}
+
+int vt_cap_required(const char *backend, sc_cap cap)
+{
+    const vt_cap_decl *d = cap_decl(backend, sc_backend_cap_name(cap));
+
+    return d == NULL || d->why_optional == NULL;
+}
+
+static int cap_known(const char *name)
+{
+    unsigned c;
+
+    for (c = 0; c < SC_CAP_COUNT; c++) {
+        if (strcmp(sc_backend_cap_name((sc_cap)c), name) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Every declaration of `backend` names a real capability; returns how many there are. */
+static size_t check_declarations(const char *backend)
+{
+    size_t i, n = 0;
+
+    for (i = 0; vt_cap_decls[i].backend != NULL; i++) {
+        const vt_cap_decl *d = &vt_cap_decls[i];
+
+        if (strcmp(d->backend, backend) != 0) {
+            continue;
+        }
+        n++;
+        if (!cap_known(d->cap)) {
+            fail_msg("[%s] %s declares capability '%s', which the library does not have", backend,
+                     d->decl_file, d->cap);
+        }
+        if (d->why_optional != NULL && d->why_optional[0] == '\0') {
+            fail_msg("[%s] %s declares '%s' optional without a reason", backend, d->decl_file, d->cap);
+        }
+    }
+    return n;
 }
 
 void vt_need_cap(const vt_env *env, sc_cap cap, const char *file)
@@ -83,10 +111,20 @@ void test_capabilities(void **state)
     assert_non_null(b);
     assert_string_equal(b->name, env->backend);
     printf("[%s] backend %s (%s)\n", env->backend, b->name, b->lib_version());
+    if (check_declarations(env->backend) == 0) {
+        fail_msg("[%s] no capability declarations: its backends/<dir>/backend.cmake must list "
+                 "every capability REQUIRED or OPTIONAL", env->backend);
+    }
     for (c = 0; c < SC_CAP_COUNT; c++) {
         const char *why = NULL;
         sc_status st = sc_backend_has(b, (sc_cap)c, &why);
+        const vt_cap_decl *d = cap_decl(env->backend, sc_backend_cap_name((sc_cap)c));
         int req = vt_cap_required(env->backend, (sc_cap)c);
+
+        if (d == NULL) {
+            fail_msg("[%s] capability %s is not declared: its backends/<dir>/backend.cmake must "
+                     "list it REQUIRED or OPTIONAL", env->backend, sc_backend_cap_name((sc_cap)c));
+        }
 
         if (st != SC_OK && st != SC_ERR_UNSUPPORTED) {
             fail_msg("sc_backend_has(%s) returned %s", sc_backend_cap_name((sc_cap)c), sc_status_name(st));
@@ -97,6 +135,10 @@ void test_capabilities(void **state)
         printf("[%s]   %-17s %s%s%s%s\n", env->backend, sc_backend_cap_name((sc_cap)c),
                st == SC_OK ? "yes" : "no", req ? " (required)" : " (optional)",
                st == SC_OK ? "" : ": ", st == SC_OK ? "" : why);
+        if (st != SC_OK && !req) {
+            printf("[%s]     declared optional in %s: %s\n", env->backend, d->decl_file,
+                   d->why_optional);
+        }
         if (st != SC_OK && req) {
             missing++;
         }

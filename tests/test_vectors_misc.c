@@ -129,16 +129,21 @@ void test_neg_chacha20(void **state)
 {
     vt_env *env = vt_env_of(state);
     uint8_t key[32], nonce[12], buf[200];
+    sc_status ok;
 
     vt_need_cap(env, SC_CAP_CHACHA20, "negative ChaCha20 cases");
     memset(key, 1, sizeof key);
     memset(nonce, 2, sizeof nonce);
     memset(buf, 0, sizeof buf);
-    /* the 32-bit block counter must not wrap: counter + ceil(len / 64) <= 2^32 */
-    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 64, key, nonce, 0xffffffffu), SC_OK);
+    /* the 32-bit block counter must not wrap: counter + ceil(len / 64) <= 2^32 (checked before
+     * the backend, so also where it starts at counter 0 only and refuses the rest) */
+    ok = sc_backend_has(sc_ctx_backend(&env->ctx), SC_CAP_CHACHA20_COUNTER, NULL) == SC_OK
+             ? SC_OK
+             : SC_ERR_UNSUPPORTED;
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 64, key, nonce, 0xffffffffu), ok);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 65, key, nonce, 0xffffffffu),
                      SC_ERR_TOO_LARGE);
-    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 128, key, nonce, 0xfffffffeu), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 128, key, nonce, 0xfffffffeu), ok);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 129, key, nonce, 0xfffffffeu),
                      SC_ERR_TOO_LARGE);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 0, key, nonce, 0xffffffffu), SC_OK);
@@ -154,6 +159,7 @@ void test_neg_null_args(void **state)
     uint8_t *null = (uint8_t *)vt_null(), buf[64], key[32], tag[16];
     sc_sha256_state s;
     sc_iov part;
+    sc_status st;
 
     memset(buf, 0, sizeof buf);
     memset(key, 0, sizeof key);
@@ -165,7 +171,12 @@ void test_neg_null_args(void **state)
     VT_ASSERT_STATUS(sc_crypto_sha256_init(&env->ctx, &s), SC_OK);
     VT_ASSERT_STATUS(sc_crypto_sha256_update(&env->ctx, &s, null, 3), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_crypto_sha256_final(&env->ctx, &s, null), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_crypto_sha256_final(&env->ctx, &s, buf), SC_OK);
+    /* those failures wiped s: finishing it is harmless, and a backend that can tell (psa)
+     * reports the dead state */
+    st = sc_crypto_sha256_final(&env->ctx, &s, buf);
+    if (st != SC_OK && st != SC_ERR_STATE) {
+        fail_msg("final on a wiped state returned %s", sc_status_name(st));
+    }
     part.data = null;
     part.len = 5;
     VT_ASSERT_STATUS(sc_crypto_hmac_sha256(&env->ctx, null, key, 32, NULL, 0), SC_ERR_ARG);

@@ -18,8 +18,16 @@
  *
  * Versioning. SC_BACKEND_ABI_MAJOR changes when a signature changes or a field moves;
  * SC_BACKEND_ABI_MINOR when a group, or a function at the end of a group, is appended. A
- * context accepts a table whose major matches; fields beyond the table's struct_size count as
- * NULL. The table ABI is versioned apart from the library API.
+ * context accepts a table whose major matches. The table ABI is versioned apart from the
+ * library API. Sizes say how much of each struct the backend was compiled with:
+ *  - a group pointer beyond the table's struct_size counts as NULL (the group is absent);
+ *  - every group starts with `size`, sizeof the group as the backend was compiled, and a
+ *    field beyond it counts as absent (NULL). A group must reach `lib` and every function
+ *    marked required below; a required function that is absent (by size or NULL) makes the
+ *    table invalid: sc_backend_validate and sc_ctx_init return SC_ERR_BACKEND. A function
+ *    appended by a minor is optional, and its absence has a documented meaning;
+ *  - a table or group larger than this header's struct (compiled against a newer minor) is
+ *    accepted: core reads only the fields it knows.
  *
  * Thread safety. Group state belongs to one context; a context is used by one thread at a
  * time. Stateless groups and the tables themselves are immutable and shareable.
@@ -32,8 +40,8 @@
 
 SC_BEGIN_DECLS
 
-#define SC_BACKEND_ABI_MAJOR 1
-#define SC_BACKEND_ABI_MINOR 0
+#define SC_BACKEND_ABI_MAJOR 2 /* 2: every group starts with its size */
+#define SC_BACKEND_ABI_MINOR 1 /* 2.1: stream.probe_counter */
 #define SC_BACKEND_ABI_VERSION ((SC_BACKEND_ABI_MAJOR << 16) | SC_BACKEND_ABI_MINOR)
 
 #define SC_SHA256_BYTES 32
@@ -78,8 +86,15 @@ typedef struct sc_iov {
     size_t len;
 } sc_iov;
 
+/* Every group sub-table starts with these two fields:
+ *   uint32_t size;    sizeof the group's struct as the backend was compiled
+ *   const char *lib;  the library that implements the group, e.g. "openssl"
+ * then optional setup/teardown (both or neither; NULL = stateless), then its functions, all
+ * required unless marked optional. */
+
 /** SHA-256 (FIPS 180-4). Stateless groups leave setup/teardown NULL. */
 typedef struct sc_backend_hash {
+    uint32_t size;     /* sizeof(sc_backend_hash) as the backend was compiled */
     const char *lib;   /* the library that implements this group, e.g. "openssl" */
     size_t state_size; /* bytes of sc_sha256_state used; <= SC_SHA256_STATE_BYTES */
     sc_status (*setup)(sc_bstate **out);
@@ -95,6 +110,7 @@ typedef struct sc_backend_hash {
 /** HMAC-SHA256 (RFC 2104) over a scatter list, so nonce||ciphertext is MACed without a copy.
  *  Any key length, including 0. */
 typedef struct sc_backend_mac {
+    uint32_t size; /* sizeof(sc_backend_mac) as the backend was compiled */
     const char *lib;
     sc_status (*setup)(sc_bstate **out);
     void (*teardown)(sc_bstate *st);
@@ -105,14 +121,21 @@ typedef struct sc_backend_mac {
 /** ChaCha20 (RFC 8439, IETF: 32-byte key, 12-byte nonce, 32-bit block counter). XORs the
  *  keystream starting at block `counter` into in[0..len) and writes out. out == in (exact
  *  in-place) is allowed. The caller guarantees the counter does not wrap
- *  (counter + ceil(len / 64) <= 2^32). */
+ *  (counter + ceil(len / 64) <= 2^32).
+ *
+ *  probe_counter (optional, ABI 2.1): SC_OK if chacha20_xor starts at any block counter;
+ *  otherwise SC_ERR_UNSUPPORTED with *why set to a static, precise reason, and chacha20_xor
+ *  then returns SC_ERR_UNSUPPORTED for every counter but 0 (NIP-44 needs counter 0 only).
+ *  Absent (NULL, or beyond `size`): any counter. */
 typedef struct sc_backend_stream {
+    uint32_t size; /* sizeof(sc_backend_stream) as the backend was compiled */
     const char *lib;
     sc_status (*setup)(sc_bstate **out);
     void (*teardown)(sc_bstate *st);
     sc_status (*chacha20_xor)(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
                               const uint8_t key[SC_CHACHA20_KEY_BYTES],
                               const uint8_t nonce[SC_CHACHA20_NONCE_BYTES], uint32_t counter);
+    sc_status (*probe_counter)(const char **why);
 } sc_backend_stream;
 
 /** AES-256-GCM modes, for sc_backend_aead.probe. */
@@ -140,6 +163,7 @@ typedef enum sc_aead_mode {
  *  the tag; on SC_ERR_AUTH or any other failure it zeroes pt before returning. out/in may be
  *  the same buffer (exact in-place) for both. */
 typedef struct sc_backend_aead {
+    uint32_t size; /* sizeof(sc_backend_aead) as the backend was compiled */
     const char *lib;
     sc_status (*setup)(sc_bstate **out);
     void (*teardown)(sc_bstate *st);
@@ -160,6 +184,7 @@ typedef struct sc_backend_aead {
 /** A cryptographically secure random generator. fill writes len random bytes or fails with
  *  SC_ERR_RNG (and then the output must not be used). Safe across fork(). */
 typedef struct sc_backend_rng {
+    uint32_t size; /* sizeof(sc_backend_rng) as the backend was compiled */
     const char *lib;
     sc_status (*setup)(sc_bstate **out);
     void (*teardown)(sc_bstate *st);
@@ -175,6 +200,7 @@ typedef struct sc_backend_rng {
  *  ecdh_x: the unhashed 32-byte x coordinate of sec * lift_x(pub); SC_ERR_INVALID_KEY if sec
  *  is out of range or pub does not lift to a curve point. */
 typedef struct sc_backend_curve {
+    uint32_t size; /* sizeof(sc_backend_curve) as the backend was compiled */
     const char *lib;
     sc_status (*setup)(sc_bstate **out, const uint8_t seed[32]);
     void (*teardown)(sc_bstate *st);
@@ -222,9 +248,10 @@ typedef enum sc_cap {
     SC_CAP_AES256GCM_IV16 = 4,   /* one-shot AES-256-GCM with 16-byte IVs */
     SC_CAP_AES256GCM_STREAM = 5, /* streaming AES-256-GCM with 12- and 16-byte IVs */
     SC_CAP_RNG = 6,
-    SC_CAP_SECP256K1 = 7
+    SC_CAP_SECP256K1 = 7,
+    SC_CAP_CHACHA20_COUNTER = 8  /* ChaCha20 from any block counter (without it: counter 0) */
 } sc_cap;
-#define SC_CAP_COUNT 8
+#define SC_CAP_COUNT 9
 
 /** Number of backends compiled into this build.
  *  Returns: the count (>= 1). */
@@ -253,7 +280,7 @@ SC_API SC_WARN_UNUSED sc_status sc_backend_has(const sc_backend *b, sc_cap cap, 
  *  Returns: the name, or NULL for a value out of range. */
 SC_API const char *sc_backend_group_name(sc_group g);
 
-/** Static name of a capability ("sha256", ..., "secp256k1").
+/** Static name of a capability ("sha256", ..., "secp256k1", "chacha20-counter").
  *  Returns: the name, or NULL for a value out of range. */
 SC_API const char *sc_backend_cap_name(sc_cap cap);
 
@@ -262,7 +289,8 @@ SC_API const char *sc_backend_cap_name(sc_cap cap);
 SC_API const char *sc_backend_group_lib(const sc_backend *b, sc_group g);
 
 /** Checks a table's shape: ABI major, struct size, name, lib_version and that every present
- *  group has every function and a state that fits.
+ *  group's size reaches `lib` and each required function, that each of them is non-NULL,
+ *  that setup/teardown are paired and that the hash state fits.
  *  Returns: SC_OK; SC_ERR_BACKEND (the first problem found); SC_ERR_ARG (b NULL).
  *  In: b. Constant time: n/a. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_backend_validate(const sc_backend *b);

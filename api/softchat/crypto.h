@@ -86,7 +86,8 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm,
  *  Returns: SC_OK; SC_ERR_ARG (key or nonce NULL, out or in NULL with len > 0);
  *           SC_ERR_OVERLAP (out and in overlap other than exactly); SC_ERR_TOO_LARGE (the
  *           32-bit block counter would wrap: counter + ceil(len / 64) > 2^32); SC_ERR_STATE;
- *           SC_ERR_UNSUPPORTED.
+ *           SC_ERR_UNSUPPORTED (no stream group, or counter != 0 on a backend without
+ *           SC_CAP_CHACHA20_COUNTER).
  *  Out: out[0..len), zeroed on failure unless it aliases in.
  *  In: in[0..len); key: SC_CHACHA20_KEY_BYTES; nonce: SC_CHACHA20_NONCE_BYTES; counter.
  *  Constant time: in the key and the data. RNG: no. */

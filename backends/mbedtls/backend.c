@@ -519,6 +519,7 @@ static const char *mbedtls_lib_version(void)
 }
 
 const sc_backend_hash sc_mbedtls_hash = {
+    .size = sizeof(sc_backend_hash),
     .lib = "mbedtls",
     .state_size = sizeof(mbedtls_sha256_context),
     .setup = NULL,
@@ -530,6 +531,7 @@ const sc_backend_hash sc_mbedtls_hash = {
 };
 
 const sc_backend_mac sc_mbedtls_mac = {
+    .size = sizeof(sc_backend_mac),
     .lib = "mbedtls",
     .setup = mac_setup,
     .teardown = mac_teardown,
@@ -537,6 +539,7 @@ const sc_backend_mac sc_mbedtls_mac = {
 };
 
 const sc_backend_stream sc_mbedtls_stream = {
+    .size = sizeof(sc_backend_stream),
     .lib = "mbedtls",
     .setup = NULL,
     .teardown = NULL,
@@ -544,6 +547,7 @@ const sc_backend_stream sc_mbedtls_stream = {
 };
 
 const sc_backend_aead sc_mbedtls_aead = {
+    .size = sizeof(sc_backend_aead),
     .lib = "mbedtls",
     .setup = aead_setup,
     .teardown = aead_teardown,
@@ -557,6 +561,7 @@ const sc_backend_aead sc_mbedtls_aead = {
 };
 
 const sc_backend_rng sc_mbedtls_rng = {
+    .size = sizeof(sc_backend_rng),
     .lib = "mbedtls",
     .setup = rng_setup,
     .teardown = rng_teardown,

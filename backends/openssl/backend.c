@@ -409,6 +409,7 @@ static const char *openssl_lib_version(void)
 }
 
 static const sc_backend_hash openssl_hash = {
+    .size = sizeof(sc_backend_hash),
     .lib = "openssl",
     .state_size = sizeof(SHA256_CTX),
     .setup = NULL,
@@ -420,6 +421,7 @@ static const sc_backend_hash openssl_hash = {
 };
 
 static const sc_backend_mac openssl_mac = {
+    .size = sizeof(sc_backend_mac),
     .lib = "openssl",
     .setup = mac_setup,
     .teardown = mac_teardown,
@@ -427,6 +429,7 @@ static const sc_backend_mac openssl_mac = {
 };
 
 static const sc_backend_stream openssl_stream = {
+    .size = sizeof(sc_backend_stream),
     .lib = "openssl",
     .setup = stream_setup,
     .teardown = cipher_teardown,
@@ -434,6 +437,7 @@ static const sc_backend_stream openssl_stream = {
 };
 
 static const sc_backend_aead openssl_aead = {
+    .size = sizeof(sc_backend_aead),
     .lib = "openssl",
     .setup = aead_setup,
     .teardown = cipher_teardown,
@@ -447,6 +451,7 @@ static const sc_backend_aead openssl_aead = {
 };
 
 static const sc_backend_rng openssl_rng = {
+    .size = sizeof(sc_backend_rng),
     .lib = "openssl",
     .setup = NULL,
     .teardown = NULL,

@@ -229,6 +229,7 @@ static sc_status curve_ecdh_x(sc_bstate *st, uint8_t x[32], const uint8_t sec[32
 }
 
 const sc_backend_curve sc_curve_secp256k1 = {
+    .size = sizeof(sc_backend_curve),
     .lib = "libsecp256k1",
     .setup = curve_setup,
     .teardown = curve_teardown,

@@ -360,6 +360,7 @@ static const char *sodium_lib_version(void)
 }
 
 const sc_backend_hash sc_sodium_hash = {
+    .size = sizeof(sc_backend_hash),
     .lib = "libsodium",
     .state_size = sizeof(crypto_hash_sha256_state),
     .setup = NULL,
@@ -371,6 +372,7 @@ const sc_backend_hash sc_sodium_hash = {
 };
 
 const sc_backend_mac sc_sodium_mac = {
+    .size = sizeof(sc_backend_mac),
     .lib = "libsodium",
     .setup = NULL,
     .teardown = NULL,
@@ -378,6 +380,7 @@ const sc_backend_mac sc_sodium_mac = {
 };
 
 const sc_backend_stream sc_sodium_stream = {
+    .size = sizeof(sc_backend_stream),
     .lib = "libsodium",
     .setup = sodium_setup,
     .teardown = sodium_teardown,
@@ -385,6 +388,7 @@ const sc_backend_stream sc_sodium_stream = {
 };
 
 const sc_backend_aead sc_sodium_aead = {
+    .size = sizeof(sc_backend_aead),
     .lib = "libsodium",
     .setup = sodium_setup,
     .teardown = sodium_teardown,
@@ -398,6 +402,7 @@ const sc_backend_aead sc_sodium_aead = {
 };
 
 const sc_backend_rng sc_sodium_rng = {
+    .size = sizeof(sc_backend_rng),
     .lib = "libsodium",
     .setup = sodium_setup,
     .teardown = sodium_teardown,

@@ -10,7 +10,7 @@ static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac",  "stream"
                                                         "aead", "rng",  "curve"};
 static const char *const cap_names[SC_CAP_COUNT] = {
     "sha256", "hmac-sha256", "chacha20", "aes256gcm", "aes256gcm-iv16", "aes256gcm-stream",
-    "rng",    "secp256k1"};
+    "rng",    "secp256k1", "chacha20-counter"};
 
 static const size_t group_offsets[SC_GROUP_COUNT] = {
     offsetof(sc_backend, hash), offsetof(sc_backend, mac), offsetof(sc_backend, stream),
@@ -40,13 +40,33 @@ const void *sc_backend_group_ptr(const sc_backend *b, sc_group g)
 
 const char *sc_backend_group_lib(const sc_backend *b, sc_group g)
 {
-    /* Every group sub-table starts with `const char *lib`. */
-    const char *const *grp = (const char *const *)sc_backend_group_ptr(b, g);
-    return grp != NULL ? *grp : NULL;
+    const void *p = sc_backend_group_ptr(b, g);
+
+    if (p == NULL) {
+        return NULL;
+    }
+    switch (g) {
+    case SC_GROUP_HASH:
+        return SC_GROUP_FN(sc_backend_hash, (const sc_backend_hash *)p, lib);
+    case SC_GROUP_MAC:
+        return SC_GROUP_FN(sc_backend_mac, (const sc_backend_mac *)p, lib);
+    case SC_GROUP_STREAM:
+        return SC_GROUP_FN(sc_backend_stream, (const sc_backend_stream *)p, lib);
+    case SC_GROUP_AEAD:
+        return SC_GROUP_FN(sc_backend_aead, (const sc_backend_aead *)p, lib);
+    case SC_GROUP_RNG:
+        return SC_GROUP_FN(sc_backend_rng, (const sc_backend_rng *)p, lib);
+    case SC_GROUP_CURVE:
+        return SC_GROUP_FN(sc_backend_curve, (const sc_backend_curve *)p, lib);
+    }
+    return NULL;
 }
 
+/* A required field: within the group's declared size and non-NULL. */
+#define REQ(type, g, f) (SC_GROUP_FN(type, g, f) != NULL)
+
 /* setup and teardown come as a pair, or not at all. */
-#define PAIRED(g) (((g)->setup == NULL) == ((g)->teardown == NULL))
+#define PAIRED(type, g) ((SC_GROUP_FN(type, g, setup) == NULL) == (SC_GROUP_FN(type, g, teardown) == NULL))
 
 static int group_ok(const sc_backend *b, sc_group g)
 {
@@ -58,29 +78,39 @@ static int group_ok(const sc_backend *b, sc_group g)
     switch (g) {
     case SC_GROUP_HASH: {
         const sc_backend_hash *h = p;
-        return h->lib && PAIRED(h) && h->sha256 && h->init && h->update && h->final &&
+        return REQ(sc_backend_hash, h, lib) && PAIRED(sc_backend_hash, h) &&
+               REQ(sc_backend_hash, h, sha256) && REQ(sc_backend_hash, h, init) &&
+               REQ(sc_backend_hash, h, update) && REQ(sc_backend_hash, h, final) &&
                h->state_size > 0 && h->state_size <= SC_SHA256_STATE_BYTES;
     }
     case SC_GROUP_MAC: {
         const sc_backend_mac *m = p;
-        return m->lib && PAIRED(m) && m->hmac_sha256;
+        return REQ(sc_backend_mac, m, lib) && PAIRED(sc_backend_mac, m) &&
+               REQ(sc_backend_mac, m, hmac_sha256);
     }
     case SC_GROUP_STREAM: {
         const sc_backend_stream *s = p;
-        return s->lib && PAIRED(s) && s->chacha20_xor;
+        return REQ(sc_backend_stream, s, lib) && PAIRED(sc_backend_stream, s) &&
+               REQ(sc_backend_stream, s, chacha20_xor);
     }
     case SC_GROUP_AEAD: {
         const sc_backend_aead *a = p;
-        return a->lib && PAIRED(a) && a->probe && a->seal && a->open && a->start && a->update &&
-               a->final && a->abort;
+        return REQ(sc_backend_aead, a, lib) && PAIRED(sc_backend_aead, a) &&
+               REQ(sc_backend_aead, a, probe) && REQ(sc_backend_aead, a, seal) &&
+               REQ(sc_backend_aead, a, open) && REQ(sc_backend_aead, a, start) &&
+               REQ(sc_backend_aead, a, update) && REQ(sc_backend_aead, a, final) &&
+               REQ(sc_backend_aead, a, abort);
     }
     case SC_GROUP_RNG: {
         const sc_backend_rng *r = p;
-        return r->lib && PAIRED(r) && r->fill;
+        return REQ(sc_backend_rng, r, lib) && PAIRED(sc_backend_rng, r) &&
+               REQ(sc_backend_rng, r, fill);
     }
     case SC_GROUP_CURVE: {
         const sc_backend_curve *c = p;
-        return c->lib && PAIRED(c) && c->keypair && c->sign && c->verify && c->ecdh_x;
+        return REQ(sc_backend_curve, c, lib) && PAIRED(sc_backend_curve, c) &&
+               REQ(sc_backend_curve, c, keypair) && REQ(sc_backend_curve, c, sign) &&
+               REQ(sc_backend_curve, c, verify) && REQ(sc_backend_curve, c, ecdh_x);
     }
     }
     return 0;
@@ -135,6 +165,25 @@ static sc_status need_group(const sc_backend *b, sc_group g, const char *why_abs
     return SC_OK;
 }
 
+/* Any starting block counter, unless the stream group's optional probe_counter says no. */
+static sc_status stream_counter(const sc_backend *b, const char **why)
+{
+    const sc_backend_stream *s = sc_backend_group_ptr(b, SC_GROUP_STREAM);
+    sc_status (*probe)(const char **);
+    const char *reason = NULL;
+
+    if (s == NULL) {
+        *why = "the backend has no stream group";
+        return SC_ERR_UNSUPPORTED;
+    }
+    probe = SC_GROUP_FN(sc_backend_stream, s, probe_counter);
+    if (probe != NULL && probe(&reason) != SC_OK) {
+        *why = reason != NULL ? reason : "the stream group starts at block counter 0 only";
+        return SC_ERR_UNSUPPORTED;
+    }
+    return SC_OK;
+}
+
 sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why)
 {
     const char *dummy = NULL;
@@ -165,6 +214,8 @@ sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why)
         return need_group(b, SC_GROUP_RNG, "the backend has no rng group", why);
     case SC_CAP_SECP256K1:
         return need_group(b, SC_GROUP_CURVE, "the backend has no curve group", why);
+    case SC_CAP_CHACHA20_COUNTER:
+        return stream_counter(b, why);
     }
     return SC_ERR_ARG;
 }

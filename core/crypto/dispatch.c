@@ -248,43 +248,49 @@ sc_status sc_crypto_rng_fill(sc_ctx *ctx, uint8_t *out, size_t len)
 
 /* ---- setup and teardown ---------------------------------------------------------------- */
 
-/* Sets up one stateless-or-stateful group (a NULL setup means stateless). */
-#define SETUP_GROUP(grp, idx)                                                                \
+/* Sets up one group (a NULL setup means stateless), as its declared size allows. */
+#define SETUP_GROUP(type, grp, idx)                                                          \
     do {                                                                                     \
-        if (c->grp != NULL && c->grp->setup != NULL) {                                       \
-            st = c->grp->setup(&c->st[idx]);                                                 \
+        sc_status (*up_)(sc_bstate **) =                                                     \
+            c->grp != NULL ? SC_GROUP_FN(type, c->grp, setup) : NULL;                        \
+        if (up_ != NULL) {                                                                   \
+            st = up_(&c->st[idx]);                                                           \
             if (st != SC_OK) {                                                               \
                 goto fail;                                                                   \
             }                                                                                \
         }                                                                                    \
     } while (0)
 
-#define TEARDOWN_GROUP(grp, idx)                                                             \
+#define TEARDOWN_GROUP(type, grp, idx)                                                       \
     do {                                                                                     \
-        if (c->grp != NULL && c->grp->teardown != NULL && c->st[idx] != NULL) {              \
-            c->grp->teardown(c->st[idx]);                                                    \
+        void (*down_)(sc_bstate *) =                                                         \
+            c->grp != NULL ? SC_GROUP_FN(type, c->grp, teardown) : NULL;                     \
+        if (down_ != NULL && c->st[idx] != NULL) {                                           \
+            down_(c->st[idx]);                                                               \
             c->st[idx] = NULL;                                                               \
         }                                                                                    \
     } while (0)
 
 sc_status sc_dispatch_setup(sc_ctx *ctx, sc_ctx_impl *c)
 {
+    sc_status (*curve_up)(sc_bstate **, const uint8_t *);
     uint8_t seed[SC_CURVE_SEED_BYTES];
     sc_status st;
 
-    SETUP_GROUP(rng, SC_GROUP_RNG);
-    SETUP_GROUP(hash, SC_GROUP_HASH);
-    SETUP_GROUP(mac, SC_GROUP_MAC);
-    SETUP_GROUP(stream, SC_GROUP_STREAM);
-    SETUP_GROUP(aead, SC_GROUP_AEAD);
-    if (c->curve != NULL && c->curve->setup != NULL) {
+    SETUP_GROUP(sc_backend_rng, rng, SC_GROUP_RNG);
+    SETUP_GROUP(sc_backend_hash, hash, SC_GROUP_HASH);
+    SETUP_GROUP(sc_backend_mac, mac, SC_GROUP_MAC);
+    SETUP_GROUP(sc_backend_stream, stream, SC_GROUP_STREAM);
+    SETUP_GROUP(sc_backend_aead, aead, SC_GROUP_AEAD);
+    curve_up = c->curve != NULL ? SC_GROUP_FN(sc_backend_curve, c->curve, setup) : NULL;
+    if (curve_up != NULL) {
         /* the curve context is blinded with fresh randomness from this context's RNG */
         c->magic = SC_CTX_MAGIC; /* sc_crypto_rng_fill accepts ctx from here on */
         st = sc_crypto_rng_fill(ctx, seed, sizeof seed);
         if (st == SC_OK) {
-            st = c->curve->setup(&c->st[SC_GROUP_CURVE], c->rng != NULL ? seed : NULL);
+            st = curve_up(&c->st[SC_GROUP_CURVE], c->rng != NULL ? seed : NULL);
         } else if (st == SC_ERR_UNSUPPORTED) {
-            st = c->curve->setup(&c->st[SC_GROUP_CURVE], NULL);
+            st = curve_up(&c->st[SC_GROUP_CURVE], NULL);
         }
         sc_mem_wipe(seed, sizeof seed);
         if (st != SC_OK) {
@@ -304,12 +310,12 @@ void sc_dispatch_teardown(sc_ctx_impl *c)
         c->aead->abort(c->st[SC_GROUP_AEAD]);
         c->flags &= ~SC_CTXF_AEAD_BUSY;
     }
-    TEARDOWN_GROUP(curve, SC_GROUP_CURVE);
-    TEARDOWN_GROUP(aead, SC_GROUP_AEAD);
-    TEARDOWN_GROUP(stream, SC_GROUP_STREAM);
-    TEARDOWN_GROUP(mac, SC_GROUP_MAC);
-    TEARDOWN_GROUP(hash, SC_GROUP_HASH);
-    TEARDOWN_GROUP(rng, SC_GROUP_RNG);
+    TEARDOWN_GROUP(sc_backend_curve, curve, SC_GROUP_CURVE);
+    TEARDOWN_GROUP(sc_backend_aead, aead, SC_GROUP_AEAD);
+    TEARDOWN_GROUP(sc_backend_stream, stream, SC_GROUP_STREAM);
+    TEARDOWN_GROUP(sc_backend_mac, mac, SC_GROUP_MAC);
+    TEARDOWN_GROUP(sc_backend_hash, hash, SC_GROUP_HASH);
+    TEARDOWN_GROUP(sc_backend_rng, rng, SC_GROUP_RNG);
 }
 
 /* ---- curve ----------------------------------------------------------------------------- */

@@ -1,10 +1,24 @@
 /* Internal view of sc_ctx: the bound table, its groups (normalised against struct_size) and
- * each group's state. Only core/ includes this header. */
+ * each group's state. Only core/ includes this header.
+ *
+ * Group sizes: a context binds only a validated table, whose present groups reach every
+ * required function (and so setup/teardown, which precede them), so core calls those
+ * directly. A field a group may lack (one appended by a later ABI minor) is read only through
+ * SC_GROUP_FN, which gives NULL for a field beyond the group's declared size. */
 #ifndef SOFTCHAT_CORE_CTX_INTERNAL_H
 #define SOFTCHAT_CORE_CTX_INTERNAL_H
 
 #include <softchat/backend.h>
 #include <softchat/ctx.h>
+
+#include <stddef.h>
+
+/* Whether group g (a non-NULL pointer to a sub-table of type `type`) was compiled with field
+ * f: its declared size reaches the end of f. */
+#define SC_GROUP_HAS(type, g, f) ((size_t)(g)->size >= offsetof(type, f) + sizeof(((const type *)0)->f))
+
+/* Field f of group g, or NULL when f lies beyond the group's declared size. */
+#define SC_GROUP_FN(type, g, f) (SC_GROUP_HAS(type, g, f) ? (g)->f : NULL)
 
 #define SC_CTX_MAGIC 0x53436378u /* "SCcx" */
 

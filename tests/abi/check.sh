@@ -1,0 +1,34 @@
+#!/bin/sh
+# The ABI check: the built libsoftchat.so against the stored description of the released ABI.
+#   check.sh BASELINE.abi LIBRARY HEADERS_DIR
+# abidiff's exit status is a bit mask: 1 error, 2 usage error, 4 an ABI change, 8 an
+# incompatible change. Additions (a new function, a new enum value at the end) are changes
+# but compatible: they pass. Anything incompatible (a removed or changed exported function,
+# a struct whose size or layout changed) fails and prints the report.
+set -u
+if [ $# -ne 3 ]; then
+  echo "usage: $0 BASELINE.abi LIBRARY HEADERS_DIR" >&2
+  exit 2
+fi
+command -v abidiff >/dev/null 2>&1 || {
+  echo "abi: abidiff not found (Debian: abigail-tools; scripts/setup.sh --with-tools)" >&2
+  exit 1
+}
+report=$(abidiff --headers-dir2 "$3" --no-added-syms "$1" "$2" 2>&1)
+rc=$?
+if [ $((rc & 3)) -ne 0 ]; then
+  printf '%s\n' "$report"
+  echo "abi: abidiff failed (status $rc)" >&2
+  exit 1
+fi
+if [ $((rc & 8)) -ne 0 ]; then
+  printf '%s\n' "$report"
+  echo "abi: INCOMPATIBLE change against $1: a released symbol or type changed" >&2
+  exit 1
+fi
+if [ $((rc & 4)) -ne 0 ]; then
+  printf '%s\n' "$report"
+  echo "abi: compatible changes only (additions): a minor release"
+fi
+echo "abi: compatible with $(basename "$1")"
+exit 0

@@ -1,0 +1,15 @@
+# Each compiled backend's own tests, declared in its backends/<dir>/backend.cmake (TESTS):
+# one cmocka program per file, linked with the backend's libraries, registered as
+# backend.<name>.<file stem> (e.g. backend.psa.internals).
+foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
+  get_property(_sc_btests GLOBAL PROPERTY SOFTCHAT_BACKEND_${b}_TESTS)
+  get_property(_sc_btargets GLOBAL PROPERTY SOFTCHAT_BACKEND_${b}_TARGETS)
+  string(REPLACE "+" "_" _sc_bsym "${b}")
+  foreach(_sc_bt IN LISTS _sc_btests)
+    get_filename_component(_sc_stem "${_sc_bt}" NAME_WE)
+    softchat_add_test_executable(test_backend_${_sc_bsym}_${_sc_stem} "${_sc_bt}")
+    target_link_libraries(test_backend_${_sc_bsym}_${_sc_stem} PRIVATE ${_sc_btargets})
+    add_test(NAME "backend.${b}.${_sc_stem}" COMMAND test_backend_${_sc_bsym}_${_sc_stem})
+    set_tests_properties("backend.${b}.${_sc_stem}" PROPERTIES TIMEOUT 300 LABELS "backend")
+  endforeach()
+endforeach()
