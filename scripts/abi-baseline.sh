@@ -6,6 +6,6 @@
 # its debug information)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-lib=$(ls "$1"/core/libsoftchat.so.[0-9]*.[0-9]*.[0-9]* | head -n1)
+lib=$(readlink -f "$1/core/libsoftchat.so")
 abidw --headers-dir api/softchat --no-corpus-path --out-file abi/libsoftchat.abi "$lib"
 echo "abi: wrote abi/libsoftchat.abi from $lib" >&2

@@ -20,6 +20,8 @@ if [ "${1:-}" = "--with-tools" ]; then
   # python3 drives the CLI tests; node and npm run the nostr-tools interop checks and the
   # independent AES-GCM reference (Debian's nodejs is used only when no node is installed)
   pkgs+=(valgrind curl xz-utils ca-certificates python3)
+  # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
+  pkgs+=(abigail-tools)
   # a JDK builds and tests the JNI binding (bindings/jni)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)

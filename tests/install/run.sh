@@ -30,6 +30,13 @@ cc ${CONSUMER_CFLAGS:-} "$src_dir/tests/install/consumer/consumer.c" -o "$tmp/pc
 
 echo "== exported symbols"
 so=$(find "$tmp/prefix" -name 'libsoftchat.so' | head -n 1)
+soname=$(readelf -d "$so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+major=$(sed -n 's/^#define SC_VERSION_MAJOR \([0-9]*\)/\1/p' "$src_dir/api/softchat/version.h")
+if [ "$soname" != "libsoftchat.so.$major" ]; then
+  echo "SONAME is '$soname', expected libsoftchat.so.$major" >&2
+  exit 1
+fi
+echo "SONAME $soname"
 bad=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -v '^sc_' || true)
 if [ -n "$bad" ]; then
   echo "symbols exported without the sc_ prefix:" >&2
