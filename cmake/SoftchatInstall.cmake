@@ -22,7 +22,7 @@ install(EXPORT softchat-targets NAMESPACE softchat:: DESTINATION "${SOFTCHAT_CMA
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/softchatConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/softchatConfig.cmake" INSTALL_DESTINATION "${SOFTCHAT_CMAKE_DIR}")
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/softchatConfigVersion.cmake"
-  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 # The find modules of the selected backends' libraries (backend.cmake FIND_MODULE) and of
 # libsecp256k1, for softchatConfig.cmake's find_dependency() lines.
 install(FILES "${PROJECT_BINARY_DIR}/softchatConfig.cmake"
