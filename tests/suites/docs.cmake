@@ -1,8 +1,9 @@
 # docs/cli.md is generated from the CLI's help: fail when it is stale.
 if(TARGET softchat_cli)
+  softchat_runnable(_sc_cli_run softchat_cli)
   add_test(NAME docs.cli
            COMMAND sh -c "\"$1\" \"$2\" \"$3/cli.md\" && diff -u \"$4\" \"$3/cli.md\""
-                   sh "${PROJECT_SOURCE_DIR}/scripts/gen-cli-doc.sh" "$<TARGET_FILE:softchat_cli>"
+                   sh "${PROJECT_SOURCE_DIR}/scripts/gen-cli-doc.sh" "${_sc_cli_run}"
                    "${CMAKE_CURRENT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}/docs/cli.md")
   set_tests_properties(docs.cli PROPERTIES LABELS "docs")
 endif()

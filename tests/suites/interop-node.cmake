@@ -40,7 +40,7 @@ set_tests_properties(interop-node.setup PROPERTIES FIXTURES_SETUP softchat_inter
 foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
   add_test(NAME "interop-node.${b}"
            COMMAND sh -c "\"$0\" \"$@\"" "${_sc_in_node}" "${_sc_in_dir}/interop.mjs"
-                   --cli "$<TARGET_FILE:softchat_cli>" --backend "${b}")
+                   --cli "$<TARGET_FILE:softchat_cli>" --backend "${b}" ${_sc_cli_wrap})
   set_tests_properties("interop-node.${b}" PROPERTIES FIXTURES_REQUIRED softchat_interop_node
                                                       TIMEOUT 300 LABELS "interop-node")
 endforeach()
