@@ -11,6 +11,9 @@ if [ "${1:-}" = "--with-tools" ]; then
   # python3 drives the CLI tests; node and npm run the nostr-tools interop checks and the
   # independent AES-GCM reference (Debian's nodejs is used only when no node is installed)
   pkgs+=(valgrind curl xz-utils ca-certificates python3)
+  # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and
+  # llvm-symbolizer for readable sanitizer reports
+  pkgs+=(clang libclang-rt-dev llvm)
   # a JDK builds and tests the JNI binding (bindings/jni)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
