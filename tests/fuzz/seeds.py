@@ -153,8 +153,9 @@ def seeds_nip44(c, up, own, notes):
             c.add("nip44", b"\x82" + h(nonce) + b"\x00" + p)
             c.add("diff", bytes([9]) + h(nonce) + nip44_padded(p))
             c.add("diff", bytes([10]) + h(ck) + h(nonce) + p)
-    # the extended prefix (mode 2, plaintext starting ff ff: the input repeated past 65535)
-    c.add("nip44", b"\x02" + b"\x01" * 32 + b"\x00" + b"\xff\xff\x00extended")
+    # the extended prefix (mode 2, plaintext starting ff ff ff fe: the input repeated past
+    # 65535 bytes)
+    c.add("nip44", b"\x02" + b"\x01" * 32 + b"\x00" + b"\xff\xff\xff\xfe\x07extended")
     c.add("nip44", b"\x01\x00" + b"\x02" * 32 + b"\x00\x00\x00\x01\x00\x00" + b"x" * 40)
 
 
