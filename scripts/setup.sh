@@ -22,6 +22,9 @@ if [ "${1:-}" = "--with-tools" ]; then
   pkgs+=(valgrind curl xz-utils ca-certificates python3)
   # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
   pkgs+=(abigail-tools)
+  # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and
+  # llvm-symbolizer for readable sanitizer reports
+  pkgs+=(clang libclang-rt-dev llvm)
   # a JDK builds and tests the JNI binding (bindings/jni)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)

@@ -2,7 +2,8 @@
 # Every test against every backend, from a fresh Debian machine: installs what is missing,
 # builds with -Wall -Wextra -Werror and runs the whole ctest suite; then the same suite under
 # ASan+UBSan, under valgrind memcheck, and the mbedtls backends and psa against mbed TLS 3.6
-# LTS (plain, under ASan+UBSan, and psa under memcheck).
+# LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
+# ThreadSanitizer and a short run of every fuzz target.
 # Usage: scripts/test.sh [--quick]   (--quick runs only the first build and suite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,8 +48,9 @@ stage "ctest under valgrind memcheck"
 # would check the interpreter or the JVM); the CLI is covered by the ASan+UBSan pass instead.
 # ctime.* already run under valgrind. bench.* and docs.bench run softchat-bench, which replaces
 # malloc for its own process (allocation counting), which valgrind cannot take over; the
-# library code it runs is covered by the suites above.
-(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node|bindings|ctime|bench)\.|^docs\.bench$' \
+# library code it runs is covered by the suites above. fuzz.* replay the seeds with a Python
+# fixture (the plain and ASan+UBSan passes run them).
+(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node|bindings|ctime|bench|fuzz)\.|^docs\.bench$' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 
@@ -82,5 +84,28 @@ stage "psa backend under valgrind memcheck"
    -E '^(install|cli|interop-node|bindings|ctime)\.' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
+stage "threads under ThreadSanitizer"
+# tests/test_threads.c (ctest threads.<backend> in the other passes) under -fsanitize=thread:
+# 8 threads per backend, a context each, sharing what ctx.h says may be shared. No
+# suppressions. The negative control (one context shared by all threads, which ctx.h says is
+# not supported) must be reported, so a TSan that sees nothing fails the stage.
+cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
+      -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_BUILD_CLI=OFF -DSOFTCHAT_BUILD_BENCH=OFF \
+      -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_BUILD_CTIME_TESTS=OFF \
+      -DCMAKE_C_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
+cmake --build build/tsan --target test_threads
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/tests/test_threads
+if TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_threads --iterations 2 --share-context \
+     >build/tsan/negative-control.log 2>&1 ||
+   ! grep -q "ThreadSanitizer: data race" build/tsan/negative-control.log; then
+  echo "threads: the negative control (one shared context) was not reported by TSan" >&2
+  exit 1
+fi
+echo "threads: negative control reported by TSan, as it must be"
+
+stage "fuzz smoke: every libFuzzer target for 25 s"
+# The seeds plus 25 s of coverage-guided mutation per target (scripts/fuzz.sh, clang,
+# ASan+UBSan); a crash or a broken invariant fails the run. Long runs: docs/fuzzing.md.
+FUZZ_BUILD=build/fuzz-smoke FUZZ_FRESH=1 scripts/fuzz.sh 25
 
 stage "all tests passed"
