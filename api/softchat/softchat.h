@@ -12,6 +12,7 @@
 #include "hex.h"
 #include "identity.h"
 #include "mem.h"
+#include "negentropy.h"
 #include "nip17.h"
 #include "nip19.h"
 #include "nip44.h"
