@@ -138,7 +138,7 @@ SC_API size_t sc_relay_msg_write_len(const sc_relay_client_msg *m);
  *           required sub id, filter list or Negentropy message missing); SC_ERR_TOO_LARGE
  *           (a sub id over SC_RELAY_SUB_ID_MAX bytes); SC_ERR_FILTER (as for
  *           sc_relay_filter_match; also NEG-OPEN with other than one filter); SC_ERR_UTF8;
- *           SC_ERR_EVENT_FIELD (an event not signed); the sc_event_check errors; SC_ERR_ARG
+ *           SC_ERR_EVENT_FIELD (an event without its id, pubkey or sig); the sc_event_check errors; SC_ERR_ARG
  *           (m or out_len NULL, out NULL with out_cap > 0, a NULL event where one is
  *           needed).
  *  Out: out[0..*out_len); nothing written on failure (*out_len 0, or the need).

@@ -6,6 +6,9 @@
 
 #include "event/event_internal.h"
 #include "relay/relay_internal.h"
+
+/* what a signed event carries (the other flags only say what a parse found) */
+#define SIGNED_FLAGS (SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG)
 #include "util/utf8.h"
 
 #define RAW(w, lit) sc_jw_raw((w), (lit), sizeof(lit) - 1)
@@ -29,7 +32,7 @@ static sc_status check_event(const sc_event *ev)
     if (ev == NULL) {
         return SC_ERR_ARG;
     }
-    if ((ev->flags & SC_EVENT_SIGNED) != SC_EVENT_SIGNED) {
+    if ((ev->flags & SIGNED_FLAGS) != SIGNED_FLAGS) {
         return SC_ERR_EVENT_FIELD;
     }
     return sc_event_check(ev);

@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "relay/relay_internal.h"
+
+/* what a signed event carries (the other flags only say what a parse found) */
+#define SIGNED_FLAGS (SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG)
 #include "util/range.h"
 #include "util/utf8.h"
 
@@ -361,7 +364,7 @@ sc_status sc_relay_session_publish(sc_relay_session *s, const sc_event *ev)
     if (t == NULL) {
         return SC_ERR_STATE;
     }
-    if ((ev->flags & SC_EVENT_SIGNED) != SC_EVENT_SIGNED) {
+    if ((ev->flags & SIGNED_FLAGS) != SIGNED_FLAGS) {
         return SC_ERR_EVENT_FIELD;
     }
     if ((st = sc_event_check(ev)) != SC_OK) {

@@ -36,15 +36,17 @@ if(NOT SOFTCHAT_CARGO_EXECUTABLE)
   set(_sc_cargo "cargo-not-found")
 endif()
 find_package(Python3 COMPONENTS Interpreter)
-set(_sc_neg_dir "${CMAKE_CURRENT_BINARY_DIR}/negentropy-rs")
+set(_sc_neg_dir "${SOFTCHAT_TEST_TOOLS_DIR}/negentropy-rs")
 add_test(NAME negentropy.setup
          COMMAND sh "${PROJECT_SOURCE_DIR}/tests/negentropy/setup.sh" "${_sc_cargo}"
                  "${PROJECT_SOURCE_DIR}/tests/negentropy/rust-peer" "${_sc_neg_dir}")
 set_tests_properties(negentropy.setup PROPERTIES FIXTURES_SETUP softchat_neg_rs
                                                  TIMEOUT 900 LABELS "negentropy")
+option(SOFTCHAT_NEG_CROSS_FULL
+       "Run the full Negentropy cross matrix (100,000 records) on the default backend" ON)
 foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
   set(_sc_quick "--quick")
-  if(b STREQUAL SOFTCHAT_DEFAULT_BACKEND)
+  if(b STREQUAL SOFTCHAT_DEFAULT_BACKEND AND SOFTCHAT_NEG_CROSS_FULL)
     set(_sc_quick "")
   endif()
   add_test(NAME "negentropy.cross.${b}"

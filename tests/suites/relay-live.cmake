@@ -8,7 +8,8 @@
 #           (it keeps its events: the resumed REQ sends some again and the CLI drops them)
 # The fixtures relay.live.setup.* build / install the relays (network: crates.io, PyPI).
 # cargo and python3 are test dependencies: without them the entries fail, never skip.
-if(NOT TARGET softchat_cli)
+option(SOFTCHAT_RELAY_LIVE "Run the CLI against real relays (builds and installs them)" ON)
+if(NOT TARGET softchat_cli OR NOT SOFTCHAT_RELAY_LIVE)
   return()
 endif()
 add_executable(softchat_make_wraps "${PROJECT_SOURCE_DIR}/tests/relays/make_wraps.c")
@@ -16,7 +17,7 @@ target_link_libraries(softchat_make_wraps PRIVATE softchat_static softchat_warni
 
 find_program(SOFTCHAT_CARGO_EXECUTABLE NAMES cargo DOC "cargo, to build the Rust test peers")
 find_package(Python3 COMPONENTS Interpreter)
-set(_sc_rl_dir "${CMAKE_CURRENT_BINARY_DIR}/relays")
+set(_sc_rl_dir "${SOFTCHAT_TEST_TOOLS_DIR}/relays")
 set(_sc_rl_cargo "${SOFTCHAT_CARGO_EXECUTABLE}")
 if(NOT _sc_rl_cargo)
   set(_sc_rl_cargo "cargo-not-found")
