@@ -262,6 +262,31 @@ def scenario_sync(cli, relay, tag, frame_limits):
               "rc %d, %d events: %s" % (s.returncode, len(got), s.stderr.decode()[-400:]))
 
 
+def scenario_errors(cli, relay, tag):
+    """Usage, connection and protocol failures: clear messages and the usual exit codes."""
+    alice, _, _ = cli.key("alice")
+    r = cli.run(["relay", "fetch", "--url", "http://127.0.0.1:1", "--filter", "{}"])
+    check("%s errors: a URL that is not ws:// or wss:// is a usage error" % tag,
+          r.returncode == 2 and b"--url" in r.stderr, r.stderr.decode())
+    r = cli.run(["relay", "fetch", "--url", relay.url, "--filter", "{\"kinds\":[]}"])
+    check("%s errors: a malformed filter is a usage error" % tag,
+          r.returncode == 2 and b"SC_ERR_FILTER" in r.stderr, r.stderr.decode())
+    r = cli.run(["relay", "fetch", "--url", "ws://127.0.0.1:%d" % free_port(), "--filter", "{}",
+                 "--timeout", "5"])
+    check("%s errors: a refused connection is exit 2, named" % tag,
+          r.returncode == 2 and b"127.0.0.1" in r.stderr, r.stderr.decode())
+    r = cli.run(["relay", "fetch", "--url", relay.url.replace("ws://", "wss://"), "--filter",
+                 "{}", "--timeout", "5"])
+    check("%s errors: wss:// to a plain relay fails the TLS handshake, exit 2" % tag,
+          r.returncode == 2, r.stderr.decode())
+    bad = cli.run(["event", "sign", "--sec-file", alice], b'{"kind":1,"content":"x"}').stdout
+    bad = bad.replace(b'"content":"x"', b'"content":"y"')
+    r = cli.run(["relay", "publish", "--url", relay.url], bad)
+    check("%s errors: a forged event is refused before anything is sent (exit 1)" % tag,
+          r.returncode == 1 and b"SC_ERR_ID_MISMATCH" in r.stderr and r.stdout == b"",
+          r.stderr.decode())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -288,6 +313,7 @@ def main():
                 return r
 
             plain = relay()
+            scenario_errors(cli, plain, o.relay)
             scenario_nip17(cli, plain, o.relay)
             scenario_reconnect(cli, plain, o.relay)
             if o.relay == "rust":
