@@ -20,7 +20,9 @@ case $kind in
     if [ ! -x "$dest/venv/bin/nostr-relay" ] || ! cmp -s "$src/requirements.txt" "$dest/requirements.txt"; then
       rm -rf "$dest/venv"
       "$tool" -m venv "$dest/venv"
+      # wheels only (nothing compiled here), no byte-compiling at install time
       "$dest/venv/bin/pip" install --quiet --disable-pip-version-check --no-input \
+        --only-binary=:all: --no-compile \
         -r "$src/requirements.txt"
       cp "$src/requirements.txt" "$dest/requirements.txt"
     fi
