@@ -10,6 +10,8 @@ extern const bench_op bench_ops_event[];
 extern const size_t bench_ops_event_count;
 extern const bench_op bench_ops_msg[]; /* NIP-59, NIP-17 and attachments */
 extern const size_t bench_ops_msg_count;
+extern const bench_op bench_ops_negentropy[]; /* NIP-77 (ops_negentropy.c) */
+extern const size_t bench_ops_negentropy_count;
 extern const bench_op bench_floor_secp[];
 extern const size_t bench_floor_secp_count;
 extern const bench_op bench_floor_prims[];

@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 backends="openssl;mbedtls;sodium;sodium+mbedtls"
+# the Rust peers and relay and the nostr-relay venv are built once, for every build tree
+tools="$PWD/build/test-tools"
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 
@@ -19,7 +21,7 @@ scripts/setup.sh --with-tools
 stage "build (-Werror), every backend"
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_BUILD_JNI=ON -DSOFTCHAT_BUILD_CTIME_TESTS=ON \
-      >/dev/null
+      -DSOFTCHAT_TEST_TOOLS_DIR="$tools" >/dev/null
 cmake --build build/test
 
 stage "ctest: every backend"
@@ -36,6 +38,7 @@ stage "build under ASan+UBSan"
 # -Xcheck:jni) and the constant-time checks (valgrind cannot run ASan binaries).
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_BUILD_CTIME_TESTS=OFF \
+      -DSOFTCHAT_TEST_TOOLS_DIR="$tools" -DSOFTCHAT_NEG_CROSS_FULL=OFF \
       -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
       >/dev/null
 cmake --build build/asan
@@ -44,13 +47,14 @@ stage "ctest under ASan+UBSan"
    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$jobs")
 
 stage "ctest under valgrind memcheck"
-# cli.* and interop-node.* drive the CLI from Python and node, bindings.* from java (valgrind
-# would check the interpreter or the JVM); the CLI is covered by the ASan+UBSan pass instead.
-# ctime.* already run under valgrind. bench.* and docs.bench run softchat-bench, which replaces
-# malloc for its own process (allocation counting), which valgrind cannot take over; the
-# library code it runs is covered by the suites above. fuzz.* replay the seeds with a Python
-# fixture (the plain and ASan+UBSan passes run them).
-(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node|bindings|ctime|bench|fuzz)\.|^docs\.bench$' \
+# cli.* and interop-node.* drive the CLI from Python and node, bindings.* from java, and
+# relay.live.* and negentropy.cross.* from Python (valgrind would check the interpreter or
+# the JVM); the CLI is covered by the ASan+UBSan pass instead. ctime.* already run under
+# valgrind. negentropy.<backend> and relay.<backend> run here. bench.* and docs.bench run
+# softchat-bench, which replaces malloc for its own process (allocation counting), which
+# valgrind cannot take over; the library code it runs is covered by the suites above. fuzz.*
+# replay the seeds with a Python fixture (the plain and ASan+UBSan passes run them).
+(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node|bindings|ctime|bench|fuzz|relay\.live|negentropy\.(cross|setup))\.?|^docs\.bench$' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 
@@ -62,6 +66,7 @@ m36_prefix="$PWD/build/deps/mbedtls36"
 scripts/build-mbedtls36.sh "$m36_prefix"
 cmake -S . -B build/mbedtls36 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$m36_backends" -DSOFTCHAT_INSTALL=OFF \
+      -DSOFTCHAT_TEST_TOOLS_DIR="$tools" -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF \
       -DCMAKE_PREFIX_PATH="$m36_prefix" >/dev/null
 cmake --build build/mbedtls36
 build/mbedtls36/cli/softchat backends | grep -E '^(mbedtls|sodium\+mbedtls|psa)|library|  - '
@@ -70,7 +75,8 @@ build/mbedtls36/cli/softchat backends | grep -E '^(mbedtls|sodium\+mbedtls|psa)|
 stage "mbed TLS 3.6 backends under ASan+UBSan"
 cmake -S . -B build/mbedtls36-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$m36_backends" -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_BUILD_JNI=OFF \
-      -DSOFTCHAT_BUILD_CTIME_TESTS=OFF -DCMAKE_PREFIX_PATH="$m36_prefix" \
+      -DSOFTCHAT_BUILD_CTIME_TESTS=OFF -DSOFTCHAT_TEST_TOOLS_DIR="$tools" \
+      -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF -DCMAKE_PREFIX_PATH="$m36_prefix" \
       -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
       >/dev/null
 cmake --build build/mbedtls36-asan
@@ -81,7 +87,7 @@ stage "psa backend under valgrind memcheck"
 # The mbedtls backends' code ran under memcheck in the main pass (against 2.28); here the psa
 # entries and the cross-backend pairs, which include psa.
 (cd build/mbedtls36 && ctest --output-on-failure -j "$jobs" -T memcheck -R '(\.psa$|^vectors\.cross$|^backend\.psa\.)' \
-   -E '^(install|cli|interop-node|bindings|ctime)\.' \
+   -E '^(install|cli|interop-node|bindings|ctime|relay\.live|negentropy\.(cross|setup))\.?' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 stage "threads under ThreadSanitizer"

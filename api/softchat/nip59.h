@@ -45,15 +45,19 @@ SC_BEGIN_DECLS
 
 /** Wrap flags (with SC_NIP44_EXTENDED of nip44.h, the same flag as for sc_nip44_encrypt). */
 #define SC_NIP59_EPHEMERAL 0x100u /* an ephemeral gift wrap: kind 21059 instead of 1059 */
+#define SC_NIP59_EXPIRATION_WRAP_ONLY 0x200u /* with an expiration: on the wrap only, the
+                                                seal's tags stay [] as NIP-59 demands */
 
 /** Wrap options. NULL means what a zero-initialised struct means: kind 1059, no relay hint,
  *  no expiration, the current time, no extended prefix. */
 typedef struct sc_nip59_opts {
     unsigned flags;         /* SC_NIP59_EPHEMERAL, SC_NIP44_EXTENDED (allow a rumor or seal
                                JSON of 65536 bytes and more: the NIP-44 extended prefix,
-                               unreadable by u16-only receivers); other bits: SC_ERR_FLAGS */
+                               unreadable by u16-only receivers), SC_NIP59_EXPIRATION_WRAP_ONLY;
+                               other bits: SC_ERR_FLAGS */
     sc_str relay;           /* relay hint for the wrap's p tag (UTF-8); none when len is 0 */
-    int64_t expiration;     /* > 0: an ["expiration", "<n>"] tag on seal and wrap; 0: none */
+    int64_t expiration;     /* > 0: an ["expiration", "<n>"] tag (NIP-40) on the wrap and, unless
+                               SC_NIP59_EXPIRATION_WRAP_ONLY, on the seal; 0: none */
     int64_t now;            /* the current time (unix seconds, >= 0); 0 = time(NULL) */
 } sc_nip59_opts;
 
@@ -188,6 +192,23 @@ SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap(sc_ctx *ctx, sc_event *rumor,
                                                 size_t arena_cap, size_t *arena_used,
                                                 const char *wrap_json, size_t wrap_len,
                                                 const sc_identity *recipient)
+    SC_NONNULL(1, 2, 6, 9);
+
+/** As sc_nip59_unwrap, and NIP-40 at time now: right after the wrap's signature check, a
+ *  wrap whose expiration is at or before now is refused with SC_ERR_WRAP_EXPIRED; right
+ *  after the seal's, an expired seal with SC_ERR_SEAL_EXPIRED. An expiration tag that is
+ *  not one decimal time (sc_nip40_expiration's SC_ERR_EVENT_FIELD) counts as expired: the
+ *  sender meant the message to expire.
+ *  Returns: as sc_nip59_unwrap, plus SC_ERR_WRAP_EXPIRED and SC_ERR_SEAL_EXPIRED, and
+ *           SC_ERR_ARG for a negative now.
+ *  Out: as sc_nip59_unwrap.
+ *  In: wrap_json[0..wrap_len); recipient; now (unix seconds, the caller's clock).
+ *  Constant time: as sc_nip59_unwrap. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap_at(sc_ctx *ctx, sc_event *rumor,
+                                                   sc_nip59_info *info, void *arena,
+                                                   size_t arena_cap, size_t *arena_used,
+                                                   const char *wrap_json, size_t wrap_len,
+                                                   const sc_identity *recipient, int64_t now)
     SC_NONNULL(1, 2, 6, 9);
 
 SC_END_DECLS
