@@ -22,7 +22,7 @@ if [ "${1:-}" = "--with-tools" ]; then
   pkgs+=(valgrind curl xz-utils ca-certificates python3)
   # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
   pkgs+=(abigail-tools)
-  # a JDK builds and tests the JNI binding (bindings/jni)
+  # a JDK builds and tests the Kotlin facade and its JNI glue (bindings/kotlin)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)

@@ -19,6 +19,10 @@ stamp=$m2/.softchat-online-done
 offline=()
 [ -f "$stamp" ] && offline=(-o)
 [ $# -gt 0 ] || set -- verify
+if ! command -v mvn >/dev/null 2>&1; then # Debian's maven (a fresh machine may lack it)
+  echo "mvn.sh: installing maven (apt-get)" >&2
+  if [ "$(id -u)" = 0 ]; then apt-get install -y -q maven >&2; else sudo apt-get install -y -q maven >&2; fi
+fi
 if [ -z "${JAVA_HOME:-}" ]; then
   JAVA_HOME=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
   export JAVA_HOME

@@ -105,8 +105,8 @@ class Softchat private constructor(backend: String?, val limits: Limits, maxIdle
 
         private fun defaultIdle(): Int = maxOf(2, Runtime.getRuntime().availableProcessors() * 2)
 
-        /** The process-wide instance on the default backend (never closed). */
-        @JvmStatic fun default(): Softchat = defaultInstance
+        /** The process-wide instance on the default backend (never closed); Softchat.getDefault() from Java. */
+        @JvmStatic @JvmName("getDefault") fun default(): Softchat = defaultInstance
 
         /**
          * An instance on the named compiled backend (null: the default); SC_ERR_NOT_FOUND for
