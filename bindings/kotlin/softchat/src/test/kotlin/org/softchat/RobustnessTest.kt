@@ -101,6 +101,18 @@ class RobustnessTest {
     }
 
     @Test
+    fun consumerKeepRulesNameWhatNativeCodeUses() {
+        val rules = javaClass.classLoader.getResourceAsStream("META-INF/proguard/softchat.pro")!!
+            .readBytes().toString(Charsets.UTF_8)
+        val kept = Regex("-keep class ([\\w.]+)").findAll(rules).map { it.groupValues[1] }.toList()
+        assertEquals(listOf("org.softchat.internal.NativeBridge", "org.softchat.SoftchatException"), kept)
+        // the names JNI_OnLoad looks up exist, with the natives and the constructor it calls
+        val bridge = Class.forName(kept[0])
+        assertTrue(bridge.declaredMethods.count { java.lang.reflect.Modifier.isNative(it.modifiers) } >= 40)
+        Class.forName(kept[1]).getDeclaredConstructor(Int::class.javaPrimitiveType, String::class.java)
+    }
+
+    @Test
     fun everyBackend() {
         val backends = Softchat.backends()
         assertTrue(backends.isNotEmpty())

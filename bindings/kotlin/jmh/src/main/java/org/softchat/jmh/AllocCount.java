@@ -76,9 +76,16 @@ public final class AllocCount {
             throw new IllegalArgumentException(name);
         }
         Object sinkHole = null;
-        for (int i = 0; i < warm; i++) {
+        // warm up for `warm` calls or 3 s, whichever ends first (at least 100 calls), and time
+        // the calls so the counted window lasts about a second (n at most, 50 at least)
+        long t0 = System.nanoTime(), deadline = t0 + 3_000_000_000L;
+        int done = 0;
+        while (done < warm && (done < 100 || System.nanoTime() < deadline)) {
             sinkHole = op.get();
+            done++;
         }
+        double perCall = (System.nanoTime() - t0) / (double) done;
+        n = (int) Math.max(50, Math.min(n, 1e9 / perCall));
         long[] e0 = histogramTotals();
         long[] e1 = histogramTotals(); // the histogram's own cost
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -94,7 +101,7 @@ public final class AllocCount {
         if (System.getProperty("alloccount.debug") != null) {
             System.out.printf("empty %d %d, window %d %d%n", e1[0] - e0[0], e1[1] - e0[1], b[0] - a[0], b[1] - a[1]);
         }
-        System.out.printf("%.2f %.1f %s%n", objects, bytesPer, sinkHole != null ? "ok" : "null");
+        System.out.printf("%.2f %.1f %d %s%n", objects, bytesPer, n, sinkHole != null ? "ok" : "null");
     }
 
     public static void main(String[] args) throws Exception {
@@ -111,7 +118,7 @@ public final class AllocCount {
         String cp = System.getProperty("java.class.path");
         Map<String, String> rows = new LinkedHashMap<>();
         for (Op o : ops()) {
-            if (quick && (o.bytes == 64000 || o.bytes == 32 && o.name.startsWith("nip44"))) {
+            if (quick && (!o.name.startsWith("nip44") || o.bytes != 1024)) { // the smoke: NIP-44 at 1024 B
                 continue;
             }
             boolean heavy = o.bytes == 64000 || o.name.startsWith("nip17") || o.name.startsWith("gift") || o.name.equals("unwrap");
@@ -132,8 +139,8 @@ public final class AllocCount {
             String last = out.isEmpty() ? "" : out.substring(out.lastIndexOf('\n') + 1);
             String[] f = last.split(" ");
             String key = String.format("{\"operation\":\"%s\",\"side\":\"%s\",\"bytes\":%d", o.name, o.side, o.bytes);
-            if (rc == 0 && f.length == 3) {
-                rows.put(key, String.format("%s,\"objects\":%s,\"bytes_allocated\":%s,\"calls\":%d}", key, f[0], f[1], n));
+            if (rc == 0 && f.length == 4) {
+                rows.put(key, String.format("%s,\"objects\":%s,\"bytes_allocated\":%s,\"calls\":%s}", key, f[0], f[1], f[2]));
                 System.err.printf("  %-20s %-13s %6d B: %s objects, %s bytes per call%n", o.name, o.side, o.bytes, f[0], f[1]);
             } else {
                 rows.put(key, key + ",\"failed\":true}");
