@@ -1,9 +1,9 @@
 /* Natives: NIP-44 v2 from an identity (sc_nip44_encrypt_to / decrypt_from), held
  * conversations in native memory, and the spec primitives the vectors need.
  *
- * Encryption writes the payload straight into the Java array it returns: its exact size is
- * known (sc_nip44_encrypt_len), and both arrays are pinned with GetPrimitiveArrayCritical
- * for the call alone. Decryption caps the payload first (SC_ERR_TOO_LARGE before any
+ * Encryption reads the plaintext pinned with GetPrimitiveArrayCritical, writes the payload
+ * into the context's working memory and returns it as a String made in one copy
+ * (NewStringUTF: base64 is ASCII). Decryption caps the payload first (SC_ERR_TOO_LARGE before any
  * allocation), decrypts into the slot's working memory (the plaintext's length is known only
  * once the MAC passed), copies the plaintext out and wipes what was written. */
 #include "scj.h"
@@ -35,12 +35,16 @@ static sc_status enc_call(sc_ctx *ctx, char *out, size_t cap, size_t *len, const
     }
 }
 
-static jbyteArray encrypt(JNIEnv *env, jlong slot, const enc_args *a, jbyteArray pt)
+/* The payload as a new String: the library writes the base64 text (ASCII, so modified UTF-8
+ * as it is) into the slot's working memory and NewStringUTF makes the String from it in one
+ * copy, with no intermediate Java array. */
+static jstring encrypt(JNIEnv *env, jlong slot, const enc_args *a, jbyteArray pt)
 {
-    sc_ctx *ctx = scj_slot_of(slot)->ctx;
+    scj_slot *s = scj_slot_of(slot);
     size_t n = scj_len(env, pt), need = sc_nip44_encrypt_len(n), len = 0;
-    jbyteArray out;
-    uint8_t *in, *o;
+    jstring out = NULL;
+    scj_mem m;
+    uint8_t *in;
     sc_status st;
 
     if (pt == NULL) {
@@ -48,29 +52,30 @@ static jbyteArray encrypt(JNIEnv *env, jlong slot, const enc_args *a, jbyteArray
         return NULL;
     }
     if (need == 0) { /* empty: the library names the failure */
-        scj_throw(env, enc_call(ctx, NULL, 0, &len, a, NULL, 0));
+        scj_throw(env, enc_call(s->ctx, NULL, 0, &len, a, NULL, 0));
         return NULL;
     }
-    out = scj_new_bytes(env, need);
-    if (out == NULL) {
+    if (!scj_mem_get(env, s, &m, need + 1)) {
         return NULL;
     }
     in = (*env)->GetPrimitiveArrayCritical(env, pt, NULL);
-    o = in != NULL ? (*env)->GetPrimitiveArrayCritical(env, out, NULL) : NULL;
-    if (o == NULL) {
-        if (in != NULL) {
-            (*env)->ReleasePrimitiveArrayCritical(env, pt, in, JNI_ABORT);
-        }
+    if (in == NULL) {
+        scj_mem_put(&m, 0);
         scj_throw(env, SC_ERR_NOMEM);
         return NULL;
     }
-    st = enc_call(ctx, (char *)o, need, &len, a, in, n);
-    (*env)->ReleasePrimitiveArrayCritical(env, out, o, 0);
+    st = enc_call(s->ctx, (char *)m.p, need, &len, a, in, n);
     (*env)->ReleasePrimitiveArrayCritical(env, pt, in, JNI_ABORT);
-    if (st != SC_OK) {
+    if (st == SC_OK) {
+        m.p[len] = '\0';
+        out = (*env)->NewStringUTF(env, (const char *)m.p);
+        if (out == NULL) {
+            scj_throw(env, SC_ERR_NOMEM);
+        }
+    } else {
         scj_throw(env, st);
-        return NULL;
     }
+    scj_mem_put(&m, 0); /* a payload is public; a failed call zeroed what it wrote */
     return out;
 }
 
@@ -129,7 +134,7 @@ static jbyteArray decrypt(JNIEnv *env, jlong slot, const dec_args *a, jbyteArray
     return res;
 }
 
-static jbyteArray encrypt_to(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteArray peer,
+static jstring encrypt_to(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteArray peer,
                              jbyteArray pt, jint flags)
 {
     uint8_t p[32];
@@ -211,7 +216,7 @@ static void conv_free(JNIEnv *env, jclass cls, jlong h)
     }
 }
 
-static jbyteArray conv_encrypt(JNIEnv *env, jclass cls, jlong slot, jlong conv, jbyteArray pt,
+static jstring conv_encrypt(JNIEnv *env, jclass cls, jlong slot, jlong conv, jbyteArray pt,
                                jint flags)
 {
     enc_args a = {BY_CONV, NULL, NULL, (const sc_nip44_conversation *)(uintptr_t)conv, NULL, NULL,
@@ -222,12 +227,12 @@ static jbyteArray conv_encrypt(JNIEnv *env, jclass cls, jlong slot, jlong conv, 
 }
 
 /* keyEncrypt(slot, ck, nonce, pt, flags): the spec's encrypt (vectors; never reuse a nonce). */
-static jbyteArray key_encrypt(JNIEnv *env, jclass cls, jlong slot, jbyteArray ck,
+static jstring key_encrypt(JNIEnv *env, jclass cls, jlong slot, jbyteArray ck,
                               jbyteArray nonce, jbyteArray pt, jint flags)
 {
     uint8_t k[32], nc[32];
     enc_args a = {BY_KEY, NULL, NULL, NULL, k, nc, (unsigned)flags};
-    jbyteArray res = NULL;
+    jstring res = NULL;
 
     (void)cls;
     if (scj_key(env, ck, k) && scj_key(env, nonce, nc)) {
@@ -290,13 +295,13 @@ static jbyteArray conversation_key(JNIEnv *env, jclass cls, jlong slot, jbyteArr
 int scj_register_nip44(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
-        {"nip44EncryptTo", "(JJ[B[BI)[B", (void *)encrypt_to},
+        {"nip44EncryptTo", "(JJ[B[BI)Ljava/lang/String;", (void *)encrypt_to},
         {"nip44DecryptFrom", "(JJ[B[BI)[B", (void *)decrypt_from},
         {"convNew", "(JJ[B)J", (void *)conv_new},
         {"convFromKey", "([B)J", (void *)conv_from_key},
         {"convFree", "(J)V", (void *)conv_free},
-        {"convEncrypt", "(JJ[BI)[B", (void *)conv_encrypt},
-        {"keyEncrypt", "(J[B[B[BI)[B", (void *)key_encrypt},
+        {"convEncrypt", "(JJ[BI)Ljava/lang/String;", (void *)conv_encrypt},
+        {"keyEncrypt", "(J[B[B[BI)Ljava/lang/String;", (void *)key_encrypt},
         {"keyDecrypt", "(J[B[BI)[B", (void *)key_decrypt},
         {"convDecrypt", "(JJ[BI)[B", (void *)conv_decrypt},
         {"conversationKey", "(J[B[B)[B", (void *)conversation_key},

@@ -19,7 +19,7 @@ class Nip44Conversation internal constructor(private val sc: Softchat, handle: L
     fun encrypt(plaintext: ByteArray, extended: Boolean = false): String {
         val c = h.acquire()
         try {
-            return String(sc.withSlot { NativeBridge.convEncrypt(it, c, plaintext, if (extended) 1 else 0) }, Charsets.ISO_8859_1)
+            return sc.withSlot { NativeBridge.convEncrypt(it, c, plaintext, if (extended) 1 else 0) }
         } finally {
             h.release()
         }

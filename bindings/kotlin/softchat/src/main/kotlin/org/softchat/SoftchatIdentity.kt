@@ -55,8 +55,7 @@ class SoftchatIdentity internal constructor(
     fun nip44Encrypt(peer: ByteArray, plaintext: ByteArray, extended: Boolean = false): String {
         val id = h.acquire()
         try {
-            val out = sc.withSlot { NativeBridge.nip44EncryptTo(it, id, peer, plaintext, if (extended) 1 else 0) }
-            return ascii(out)
+            return sc.withSlot { NativeBridge.nip44EncryptTo(it, id, peer, plaintext, if (extended) 1 else 0) }
         } finally {
             h.release()
         }
@@ -223,8 +222,6 @@ class SoftchatIdentity internal constructor(
     val isErased: Boolean get() = h.isClosed
 
     override fun close() = erase()
-
-    private fun ascii(b: ByteArray): String = String(b, Charsets.ISO_8859_1)
 }
 
 /** A NIP-17 receiver: x-only public key and an optional relay hint for its wrap's p tag. */

@@ -22,7 +22,7 @@ class Nip44VectorsTest {
 
     /** The spec's encrypt (explicit nonce) and decrypt under a conversation key. */
     private fun encrypt(key: String, nonce: String, pt: ByteArray, flags: Int = 0): String =
-        String(sc.withSlot { NativeBridge.keyEncrypt(it, hex(key), hex(nonce), pt, flags) }, Charsets.ISO_8859_1)
+        sc.withSlot { NativeBridge.keyEncrypt(it, hex(key), hex(nonce), pt, flags) }
 
     private fun decrypt(key: String, payload: String): ByteArray =
         Nip44Conversation.fromKey(hex(key)).use { it.decryptBytes(payload) }

@@ -32,14 +32,14 @@ internal object NativeBridge {
     @JvmStatic external fun schnorrSign(slot: Long, id: Long, msg: ByteArray, aux: ByteArray?): ByteArray
     @JvmStatic external fun schnorrVerify(slot: Long, sig: ByteArray, msg: ByteArray, pub: ByteArray): Boolean
 
-    @JvmStatic external fun nip44EncryptTo(slot: Long, id: Long, peer: ByteArray, pt: ByteArray, flags: Int): ByteArray
+    @JvmStatic external fun nip44EncryptTo(slot: Long, id: Long, peer: ByteArray, pt: ByteArray, flags: Int): String
     @JvmStatic external fun nip44DecryptFrom(slot: Long, id: Long, peer: ByteArray, payload: ByteArray, max: Int): ByteArray
     @JvmStatic external fun convNew(slot: Long, id: Long, peer: ByteArray): Long
     @JvmStatic external fun convFromKey(key: ByteArray): Long
     @JvmStatic external fun convFree(conv: Long)
-    @JvmStatic external fun convEncrypt(slot: Long, conv: Long, pt: ByteArray, flags: Int): ByteArray
+    @JvmStatic external fun convEncrypt(slot: Long, conv: Long, pt: ByteArray, flags: Int): String
     @JvmStatic external fun convDecrypt(slot: Long, conv: Long, payload: ByteArray, max: Int): ByteArray
-    @JvmStatic external fun keyEncrypt(slot: Long, key: ByteArray, nonce: ByteArray, pt: ByteArray, flags: Int): ByteArray
+    @JvmStatic external fun keyEncrypt(slot: Long, key: ByteArray, nonce: ByteArray, pt: ByteArray, flags: Int): String
     @JvmStatic external fun keyDecrypt(slot: Long, key: ByteArray, payload: ByteArray, max: Int): ByteArray
     @JvmStatic external fun conversationKey(slot: Long, sec: ByteArray, pub: ByteArray): ByteArray
 
