@@ -49,7 +49,7 @@ cat >"$out/peers.json" <<JSON
 {"schema":"softchat-jvm-peers/1","peers":[
  {"name":"bouncycastle","status":"measured","what":"NIP-44 v2 from Bouncy Castle primitives (bcprov-jdk18on 1.87: secp256k1 custom curve, HMAC-SHA256, HKDF, ChaCha20 RFC 8439); the construction after the spec","vectors":"official NIP-44 v2 vectors passed in each benchmark's setup"},
  {"name":"bc-acinq","status":"measured","what":"events: ACINQ secp256k1-kmp-jni-jvm 0.18.0 (libsecp256k1 over JNI) for keys and BIP-340, Bouncy Castle SHA-256, Gson 2.13.2 for JSON"},
- {"name":"rust-nostr-jvm","status":"not installable","what":"org.rust-nostr:nostr-sdk-jvm 0.44.2 (UniFFI/JNA), also tried org.rust-nostr:nostr-jvm and nostr-sdk-kmp-jvm: not served by the registry (Maven Central answered 404)"}
+ {"name":"rust-nostr-jvm","status":"not installable","what":"org.rust-nostr:nostr-sdk-jvm 0.44.2 (UniFFI/JNA), also tried org.rust-nostr:nostr-jvm and nostr-sdk-kmp-jvm: not found on Maven Central as this project reaches it (no POM, no version metadata)"}
 ]}
 JSON
 

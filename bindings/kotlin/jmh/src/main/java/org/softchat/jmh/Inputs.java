@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 final class Inputs {
     private Inputs() {}
 
-    /** Secret key number i (1-based, small, valid): 31 zero bytes then i, offset to avoid tiny keys. */
+    /** Secret key number i: a fixed byte pattern of i, its first byte 0x3c (below the order). */
     static byte[] secret(int i) {
         byte[] k = new byte[32];
         for (int j = 0; j < 32; j++) {
