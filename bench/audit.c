@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "harness.h"
 #include "report.h"
+#include "report_jvm.h"
 #include "results_io.h"
 #include "runner.h"
 #include "svg.h"
@@ -26,7 +27,7 @@
 const char bench_audit_usage[] =
     "usage: softchat-bench audit [--out DIR] [--build-dir DIR]\n"
     "                            [--profiles NAME=DIR[,NAME=DIR...]] [--secp-build DIR]\n"
-    "                            [--no-peers] [--runs N]\n"
+    "                            [--no-peers] [--runs N] [--jvm full|quick|off] [--jvm-only]\n"
     "\n"
     "  Runs the self-test and the conformance suites (ctest in the build directory) for every\n"
     "  backend, the full benchmark under the measurement contract (docs/benchmarks.md) with\n"
@@ -35,8 +36,11 @@ const char bench_audit_usage[] =
     "  (default DIR: audit) with SVG charts and the raw records (bench.json, footprint.tsv,\n"
     "  peers/*.json). --secp-build DIR: a build of this library against the libsecp256k1\n"
     "  release a peer bundles (SOFTCHAT_SECP256K1_SOURCE_DIR); its default backend is measured\n"
-    "  too and set beside the peers (like for like). Prints a short summary. Exit 0 when\n"
-    "  everything ran (targets missed are reported, not fatal), 2 when a stage could not run.\n";
+    "  too and set beside the peers (like for like). --jvm: the Kotlin facade under JMH with\n"
+    "  its JVM peers (bindings/kotlin/jmh/run.sh, into DIR/jvm; quick is the CI smoke\n"
+    "  profile; default full); --jvm-only runs and reports that alone. Prints a short\n"
+    "  summary. Exit 0 when everything ran (targets missed are reported, not fatal), 2 when\n"
+    "  a stage could not run.\n";
 
 static void progress(int step, int steps, const char *what)
 {
@@ -262,8 +266,9 @@ static bench_row *merge_rows(const bench_row *rows, size_t n, const audit_data *
 /* The options of an audit. */
 typedef struct audit_opts {
     const char *out_dir, *build_dir, *profiles, *alt_build;
+    const char *jvm; /* "full", "quick" or "off" */
     unsigned long runs;
-    int peers;
+    int peers, jvm_only;
     char self[4096];      /* this executable */
     char build_buf[4096]; /* the default build directory: BUILD of BUILD/bench/softchat-bench */
 } audit_opts;
@@ -279,6 +284,7 @@ static int parse_audit_opts(int argc, char **argv, audit_opts *o)
     o->out_dir = "audit";
     o->runs = 3;
     o->peers = 1;
+    o->jvm = "full";
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(bench_audit_usage, stdout);
@@ -293,6 +299,12 @@ static int parse_audit_opts(int argc, char **argv, audit_opts *o)
             o->alt_build = argv[++i];
         } else if (strcmp(argv[i], "--no-peers") == 0) {
             o->peers = 0;
+        } else if (strcmp(argv[i], "--jvm") == 0 && i + 1 < argc &&
+                   (strcmp(argv[i + 1], "full") == 0 || strcmp(argv[i + 1], "quick") == 0 ||
+                    strcmp(argv[i + 1], "off") == 0)) {
+            o->jvm = argv[++i];
+        } else if (strcmp(argv[i], "--jvm-only") == 0) {
+            o->jvm_only = 1;
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
             if (bench_parse_uint(argv[++i], &runs) != 0 || runs == 0 || runs > BENCH_MAX_RUNS) {
                 return bench_usage_error(bench_audit_usage, "--runs takes 1..16");
@@ -442,6 +454,46 @@ static void print_summary(const audit_data *d, const audit_opts *o)
            d->conf.note);
 }
 
+/* The JVM section, appended to report.md. Returns the JVM targets missed or not measured. */
+static size_t append_jvm(const audit_opts *o)
+{
+    char path[4096];
+    size_t missed;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/report.md", o->out_dir);
+    f = fopen(path, "a");
+    if (f == NULL) {
+        return 1;
+    }
+    missed = jvm_report(f, o->out_dir);
+    fclose(f);
+    printf("JVM: %zu target%s missed or not measured (report.md, section JVM)\n", missed,
+           missed == 1 ? "" : "s");
+    return missed;
+}
+
+/* --jvm-only: the JVM benchmarks and a report.md holding their section alone. */
+static int audit_jvm_only(const audit_opts *o)
+{
+    char path[4096];
+    FILE *f;
+    int ran;
+
+    progress(1, 1, "jvm: the Kotlin facade under JMH, with its peers");
+    ran = jvm_run(o->out_dir, o->build_dir, strcmp(o->jvm, "quick") == 0);
+    snprintf(path, sizeof path, "%s/report.md", o->out_dir);
+    f = fopen(path, "w");
+    if (f == NULL) {
+        return bench_fail("cannot write %s", path);
+    }
+    fprintf(f, "# libsoftchat audit: JVM only\n");
+    fclose(f);
+    append_jvm(o);
+    printf("written to %s/report.md\n", o->out_dir);
+    return ran == 0 ? 0 : 2;
+}
+
 static void free_audit(audit_data *d)
 {
     size_t k;
@@ -470,6 +522,9 @@ int bench_cmd_audit(int argc, char **argv)
     }
     d.default_backend = sc_backend_default()->name;
     d.runs = (unsigned)o.runs;
+    if (o.jvm_only) {
+        return audit_jvm_only(&o);
+    }
 
     progress(1, steps, "self-test of every backend");
     run_selftest(&d);
@@ -487,6 +542,11 @@ int bench_cmd_audit(int argc, char **argv)
 
     progress(4, steps, o.peers ? "peers: nostr-tools, rust-nostr" : "peers: skipped (--no-peers)");
     run_peers(&d, &o);
+    if (strcmp(o.jvm, "off") != 0) {
+        fprintf(stderr, "  jvm (%s profile): %s\n", o.jvm,
+                jvm_run(o.out_dir, o.build_dir, strcmp(o.jvm, "quick") == 0) == 0
+                    ? "measured" : "not measured (see jvm/failure.txt)");
+    }
 
     progress(5, steps, "footprint");
     run_footprint(&d, o.profiles, o.out_dir);
@@ -494,6 +554,9 @@ int bench_cmd_audit(int argc, char **argv)
     progress(6, steps, "report");
     d.wall_s = (double)(bench_now_ns() - t0) / 1e9;
     rc = write_report(&d, &o);
+    if (rc == 0 && strcmp(o.jvm, "off") != 0) {
+        append_jvm(&o);
+    }
     if (rc == 0) {
         print_summary(&d, &o);
     }

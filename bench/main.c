@@ -36,6 +36,7 @@ static const char usage[] =
     "                         [--footprint BASE.tsv CURRENT.tsv]\n"
     "  softchat-bench audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR[,NAME=DIR...]]\n"
     "                       [--secp-build DIR] [--no-peers] [--runs N]\n"
+    "                       [--jvm full|quick|off] [--jvm-only]\n"
     "\n"
     "\"softchat-bench COMMAND --help\" describes a command.\n"
     "\n"

@@ -30,7 +30,7 @@ if [ "${1:-}" = "--with-tools" ]; then
   # the relay integration tests and the Negentropy cross checks build Rust peers with cargo
   # (crates.io) and install nostr-relay (PyPI) into a virtual environment: python3-venv
   pkgs+=(python3-venv)
-  # a JDK builds and tests the JNI binding (bindings/jni)
+  # a JDK builds and tests the Kotlin facade and its JNI glue (bindings/kotlin)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)

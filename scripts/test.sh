@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test against every backend, from a fresh Debian machine: installs what is missing,
-# builds with -Wall -Wextra -Werror and runs the whole ctest suite; then the same suite under
+# builds with -Wall -Wextra -Werror and runs the whole ctest suite, the Kotlin facade's Maven
+# tests and the JVM benchmarks' smoke profile; then the same suite under
 # ASan+UBSan, under valgrind memcheck, and the mbedtls backends and psa against mbed TLS 3.6
 # LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
 # ThreadSanitizer and a short run of every fuzz target.
@@ -26,6 +27,15 @@ cmake --build build/test
 
 stage "ctest: every backend"
 (cd build/test && ctest --output-on-failure -j "$jobs")
+
+stage "Kotlin facade: mvn verify (JUnit through the facade against the JNI glue)"
+# Maven resolves from Maven Central into build/m2 on the first run, offline afterwards; the
+# JMH module is packaged too. Then the JVM benchmarks' smoke profile and its report section.
+SOFTCHAT_JNI=build/test/bindings/kotlin/jni/libsoftchat_jni.so bindings/kotlin/mvn.sh
+stage "JVM benchmarks: JMH smoke profile, object counts, report (build/test/jvm-audit)"
+build/test/bench/softchat-bench audit --jvm-only --jvm quick --out build/test/jvm-audit \
+    --build-dir build/test
+grep -q '^| nip44_encrypt | 1024 |' build/test/jvm-audit/report.md
 
 if [ "${1:-}" = "--quick" ]; then
   stage "quick run passed"
