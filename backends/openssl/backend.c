@@ -11,8 +11,13 @@
  *
  * HMAC-SHA256 is the project's construction over those SHA256_CTX functions (mac section),
  * not EVP_MAC: in OpenSSL 3.0 each EVP_MAC_init with a key allocates provider digest
- * contexts, and the MAC context keeps a copy of the last key between calls. No call of this
- * backend allocates.
+ * contexts, and the MAC context keeps a copy of the last key between calls.
+ *
+ * No call allocates, and no key material stays in a context after a call returns: the
+ * reusable cipher contexts are re-keyed with the all-zero key when an operation ends
+ * (cipher_forget), and ChaCha20's last partial block is run as a whole block of the caller's
+ * own so OpenSSL keeps no keystream. A streaming AES-GCM operation holds its key schedule
+ * until final or abort, as file.h states.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED 1 /* SHA256_Init & co., see above */
 #define OPENSSL_API_COMPAT 30000
@@ -202,22 +207,47 @@ static int cipher_update(EVP_CIPHER_CTX *ctx, uint8_t *out, const uint8_t *in, s
     return 1;
 }
 
+/* Overwrites the key material a reusable cipher context holds with that of the all-zero key
+ * (and, when iv is set, the all-zero IV). EVP_CipherInit_ex2 without a key keeps the last key
+ * schedule; re-keying in place is the one way to drop it without freeing the provider context
+ * (which the next call would allocate again). For AES-GCM, setting a key also zeroes the whole
+ * GCM state (GHASH key table, E_K(J0), the last counter block) before deriving the new one. */
+static void cipher_forget(EVP_CIPHER_CTX *ctx, int iv)
+{
+    static const uint8_t zero[32] = {0};
+    static const uint8_t zero_iv[16] = {0};
+
+    (void)EVP_CipherInit_ex2(ctx, NULL, zero, iv ? zero_iv : NULL, 1, NULL);
+}
+
 static sc_status stream_chacha20_xor(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
                                      const uint8_t key[32], const uint8_t nonce[12],
                                      uint32_t counter)
 {
     cipher_state *c = (cipher_state *)(void *)st;
     uint8_t iv[16]; /* OpenSSL's ChaCha20 IV: 32-bit little-endian counter, then the nonce */
-    int ok;
+    uint8_t block[64];
+    size_t whole = len & ~(size_t)63, tail = len - whole;
+    int ok, got = 0;
 
     iv[0] = (uint8_t)counter;
     iv[1] = (uint8_t)(counter >> 8);
     iv[2] = (uint8_t)(counter >> 16);
     iv[3] = (uint8_t)(counter >> 24);
     memcpy(iv + 4, nonce, 12);
-    ok = EVP_CipherInit_ex2(c->ctx, NULL, key, iv, 1, NULL) && cipher_update(c->ctx, out, in, len);
-    /* drop the key schedule from the reusable context */
-    EVP_CipherInit_ex2(c->ctx, NULL, NULL, NULL, 1, NULL);
+    ok = EVP_CipherInit_ex2(c->ctx, NULL, key, iv, 1, NULL) &&
+         cipher_update(c->ctx, out, in, whole);
+    if (ok && tail != 0) {
+        /* The last partial block goes through a whole block of our own: OpenSSL would keep
+         * the keystream of a partial block in the context for the next call. */
+        memcpy(block, in + whole, tail);
+        memset(block + tail, 0, sizeof block - tail);
+        ok = EVP_CipherUpdate(c->ctx, block, &got, block, (int)sizeof block) &&
+             got == (int)sizeof block;
+        memcpy(out + whole, block, tail);
+        sc_mem_wipe(block, sizeof block);
+    }
+    cipher_forget(c->ctx, 1);
     return ok ? SC_OK : SC_ERR_INTERNAL;
 }
 
@@ -284,8 +314,7 @@ static sc_status gcm_end(EVP_CIPHER_CTX *ctx, int decrypt, uint8_t tag[16])
                !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag)) {
         rc = SC_ERR_INTERNAL;
     }
-    /* re-arm the context without a key so no key schedule stays behind */
-    EVP_CipherInit_ex2(ctx, NULL, NULL, NULL, 1, NULL);
+    cipher_forget(ctx, 0); /* no key schedule, GHASH key or counter block stays behind */
     return rc;
 }
 
@@ -300,7 +329,7 @@ static sc_status aead_seal(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const ui
     }
     if (!gcm_begin(c->ctx2, 1, key, iv, iv_len, aad, aad_len) ||
         !cipher_update(c->ctx2, ct, pt, len)) {
-        EVP_CipherInit_ex2(c->ctx2, NULL, NULL, NULL, 1, NULL);
+        cipher_forget(c->ctx2, 0);
         return SC_ERR_INTERNAL;
     }
     return gcm_end(c->ctx2, 0, tag);
@@ -321,7 +350,7 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     memcpy(t, tag, 16);
     if (!gcm_begin(c->ctx2, 0, key, iv, iv_len, aad, aad_len) ||
         !cipher_update(c->ctx2, pt, ct, len)) {
-        EVP_CipherInit_ex2(c->ctx2, NULL, NULL, NULL, 1, NULL);
+        cipher_forget(c->ctx2, 0);
         sc_mem_wipe(pt, len);
         return SC_ERR_INTERNAL;
     }
@@ -341,7 +370,7 @@ static sc_status aead_start(sc_bstate *st, int decrypt, const uint8_t key[32], c
         return SC_ERR_UNSUPPORTED;
     }
     if (!gcm_begin(c->ctx, !decrypt, key, iv, iv_len, aad, aad_len)) {
-        EVP_CipherInit_ex2(c->ctx, NULL, NULL, NULL, 1, NULL);
+        cipher_forget(c->ctx, 0);
         return SC_ERR_INTERNAL;
     }
     return SC_OK;
@@ -365,7 +394,7 @@ static void aead_abort(sc_bstate *st)
 {
     cipher_state *c = (cipher_state *)(void *)st;
 
-    EVP_CipherInit_ex2(c->ctx, NULL, NULL, NULL, 1, NULL);
+    cipher_forget(c->ctx, 0);
 }
 
 /* ---- rng ------------------------------------------------------------------------------- */
