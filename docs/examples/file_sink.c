@@ -86,9 +86,6 @@ int main(int argc, char **argv)
     if (sc_backend_has(sc_ctx_backend(&ctx), SC_CAP_AES256GCM_STREAM, NULL) != SC_OK) {
         printf("file_sink: skipped: the backend has no streaming AES-256-GCM\n");
         sc_ctx_clear(&ctx);
-        free(pt);
-        free(blob);
-        free(back);
         return 77;
     }
     pt = malloc(SIZE);
