@@ -31,15 +31,30 @@ static long peak_rss_kb(void)
     return kb;
 }
 
-int bench_worker(const char *backend, int floor, size_t index, const bench_params *p)
+/* The threads a row of op records (0 in the table: every online core). */
+static unsigned threads_of(const bench_op *op)
 {
-    size_t n = 0;
+    return op->threads != 0 ? op->threads : bench_cores();
+}
+
+int bench_worker(const char *backend, int floor, const char *name, size_t bytes,
+                 unsigned threads, const bench_params *p)
+{
+    size_t n = 0, i;
     bench_op *ops = floor ? bench_floor_all(&n) : bench_ops_all(&n);
     bench_result r;
     int rc = 1, m = -1;
 
-    if (ops != NULL && index < n) {
-        m = bench_measure(&ops[index], backend, p, &r);
+    for (i = 0; ops != NULL && i < n; i++) {
+        if (strcmp(ops[i].name, name) == 0 && ops[i].bytes == bytes &&
+            threads_of(&ops[i]) == threads) {
+            m = bench_measure(&ops[i], backend, p, &r);
+            break;
+        }
+    }
+    if (ops != NULL && i == n) {
+        fprintf(stderr, "softchat-bench worker: no operation %s %zu B on %u thread(s)\n", name,
+                bytes, threads);
     }
     if (m == 1) {
         printf("unsupported\n");
