@@ -31,6 +31,7 @@ const char bench_audit_usage[] =
     "usage: softchat-bench audit [--out DIR] [--build-dir DIR]\n"
     "                            [--profiles NAME=DIR[,NAME=DIR...]] [--secp-build DIR]\n"
     "                            [--no-peers] [--runs N] [--only OP[,OP...]]\n"
+    "                            [--clock wall|cpu]\n"
     "\n"
     "  Runs the self-test and the conformance suites (ctest in the build directory) for every\n"
     "  backend, the full benchmark under the measurement contract (docs/benchmarks.md) with\n"
@@ -43,8 +44,10 @@ const char bench_audit_usage[] =
     "  libsecp256k1 release a peer bundles, built as the peer builds it\n"
     "  (SOFTCHAT_SECP256K1_SOURCE_DIR); its default backend is measured in the same\n"
     "  interleaving and set beside the peers (like for like). --only: those operations only (a\n"
-    "  focused audit; the floors are all measured). Prints a short summary. Exit 0 when\n"
-    "  everything ran (targets missed are reported, not fatal), 2 when a stage could not run.\n";
+    "  focused audit; the floors are all measured). --clock cpu: samples timed with the\n"
+    "  measuring thread's CPU time (softchat-bench run --help). Prints a short summary.\n"
+    "  Exit 0 when everything ran (targets missed are reported, not fatal), 2 when a stage\n"
+    "  could not run.\n";
 
 static void progress(int step, int steps, const char *what)
 {
@@ -209,6 +212,7 @@ typedef struct audit_opts {
     const char *out_dir, *build_dir, *profiles, *alt_build, *only;
     unsigned long runs;
     int peers;
+    bench_clock clock;
     char self[4096];      /* this executable */
     char build_buf[4096]; /* the default build directory: BUILD of BUILD/bench/softchat-bench */
 } audit_opts;
@@ -238,6 +242,12 @@ static int parse_audit_opts(int argc, char **argv, audit_opts *o)
             o->alt_build = argv[++i];
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             o->only = argv[++i];
+        } else if (strcmp(argv[i], "--clock") == 0 && i + 1 < argc) {
+            int c = bench_clock_parse(argv[++i]);
+            if (c < 0) {
+                return bench_usage_error(bench_audit_usage, "--clock takes wall or cpu");
+            }
+            o->clock = (bench_clock)c;
         } else if (strcmp(argv[i], "--no-peers") == 0) {
             o->peers = 0;
         } else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
@@ -444,6 +454,7 @@ static bench_config base_config(const audit_opts *o, const char **names, size_t 
     cfg.params.warmup_ns = 100000000u;
     cfg.params.min_sample_ns = 1000000u;
     cfg.params.samples = 20;
+    cfg.params.clock = o->clock;
     return cfg;
 }
 
@@ -710,6 +721,7 @@ int bench_cmd_audit(int argc, char **argv)
     }
     d.default_backend = sc_backend_default()->name;
     d.runs = (unsigned)o.runs;
+    d.clock = o.clock;
     snprintf(d.revision, sizeof d.revision, "%s", SOFTCHAT_REVISION);
 
     progress(1, steps, "self-test of every backend");

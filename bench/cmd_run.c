@@ -20,7 +20,7 @@
 const char bench_run_usage[] =
     "usage: softchat-bench run [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
     "                          [--quick] [--no-floors] [--peers NAME[,NAME...]]\n"
-    "                          [--secp-build DIR]\n"
+    "                          [--secp-build DIR] [--clock wall|cpu]\n"
     "\n"
     "  Measures every operation (or those named by --only) on every compiled backend\n"
     "  (--backend all, the default) or one, each measurement in its own process: warm-up, a\n"
@@ -31,10 +31,12 @@ const char bench_run_usage[] =
     "  (libsecp256k1 alone, each backend's primitives) unless --no-floors. --peers: also the\n"
     "  peers named (bench/peers: rust-nostr, nostr-tools), installed first, their processes\n"
     "  interleaved with ours (A B A B); --secp-build DIR: also the first backend of another\n"
-    "  build of this tool (the like-for-like libsecp256k1), interleaved the same way. --quick:\n"
-    "  shorter warm-up and 1 run (a smoke test, not a measurement). Prints a table; --json\n"
-    "  writes the record (docs/benchmarks.md). Exit 0, or 2 on a usage error or when an\n"
-    "  operation could not be measured.\n";
+    "  build of this tool (the like-for-like libsecp256k1), interleaved the same way. --clock\n"
+    "  cpu: time samples with the measuring thread's CPU time instead of the wall clock (for a\n"
+    "  machine shared with other work; operations on several threads keep the wall clock, and\n"
+    "  so does a peer without such a clock). --quick: shorter warm-up and 1 run (a smoke test,\n"
+    "  not a measurement). Prints a table; --json writes the record (docs/benchmarks.md).\n"
+    "  Exit 0, or 2 on a usage error or when an operation could not be measured.\n";
 
 /* The options of one run. */
 typedef struct run_opts {
@@ -43,6 +45,7 @@ typedef struct run_opts {
     const char *json;
     const char *peers;      /* comma-separated peer names, or NULL */
     const char *secp_build; /* another build directory, or NULL */
+    bench_clock clock;
     unsigned long long runs;
     int quick, floors;
 } run_opts;
@@ -92,10 +95,15 @@ static void print_table(const bench_row *rows, size_t n)
 int bench_cmd_worker(int argc, char **argv)
 {
     unsigned long long bytes, threads, warm, minsample, samples;
+    int clock = BENCH_CLOCK_WALL;
     bench_params p;
 
-    /* worker BACKEND op|floor NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES */
-    if (argc != 9 || bench_parse_uint(argv[4], &bytes) || bench_parse_uint(argv[5], &threads) ||
+    /* worker BACKEND op|floor NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES [CLOCK] */
+    if (argc == 10) {
+        clock = bench_clock_parse(argv[9]);
+    }
+    if ((argc != 9 && argc != 10) || clock < 0 || bench_parse_uint(argv[4], &bytes) ||
+        bench_parse_uint(argv[5], &threads) ||
         bench_parse_uint(argv[6], &warm) || bench_parse_uint(argv[7], &minsample) ||
         bench_parse_uint(argv[8], &samples) || threads == 0 || threads > 1024) {
         return 2;
@@ -103,6 +111,7 @@ int bench_cmd_worker(int argc, char **argv)
     p.warmup_ns = warm;
     p.min_sample_ns = minsample;
     p.samples = (unsigned)samples;
+    p.clock = (bench_clock)clock;
     return bench_worker(argv[1], strcmp(argv[2], "floor") == 0, argv[3], (size_t)bytes,
                         (unsigned)threads, &p);
 }
@@ -232,6 +241,7 @@ static int measure(const run_opts *o, const char *command, bench_row **rows, siz
     cfg.params.warmup_ns = o->quick ? 10000000u : 100000000u;
     cfg.params.min_sample_ns = 1000000u;
     cfg.params.samples = 20;
+    cfg.params.clock = o->clock;
     if (bench_run_all(&cfg, rows, n_rows) != 0) {
         return bench_fail("the benchmark could not run");
     }
@@ -272,6 +282,12 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             o->peers = argv[++i];
         } else if (strcmp(argv[i], "--secp-build") == 0 && i + 1 < argc) {
             o->secp_build = argv[++i];
+        } else if (strcmp(argv[i], "--clock") == 0 && i + 1 < argc) {
+            int c = bench_clock_parse(argv[++i]);
+            if (c < 0) {
+                return bench_usage_error(bench_run_usage, "--clock takes wall or cpu");
+            }
+            o->clock = (bench_clock)c;
         } else {
             return bench_usage_error(bench_run_usage, "run: bad arguments");
         }

@@ -475,9 +475,10 @@ static void retry_note(char *buf, size_t cap, const compare_row *c)
         snprintf(buf, cap, "-");
         return;
     }
-    snprintf(buf, cap, "%s %.2fx ±%.0f%%, then %s %.2fx ±%.0f%%", verdict_name(c->v.first.kind),
-             c->v.first.ratio, c->v.first.margin * 100, verdict_name(c->v.second.kind),
-             c->v.second.ratio, c->v.second.margin * 100);
+    snprintf(buf, cap, "%s %.2fx ±%.0f%%, then %s %.2fx ±%.0f%% (%s decides)",
+             verdict_name(c->v.first.kind), c->v.first.ratio, c->v.first.margin * 100,
+             verdict_name(c->v.second.kind), c->v.second.ratio, c->v.second.margin * 100,
+             c->v.second_decides ? "the second" : "the first");
 }
 
 /* One table of compare rows selected by `want`. */
@@ -499,8 +500,9 @@ static void compare_table(FILE *f, const audit_data *d, int (*want)(const char *
         if (!want(c->peer->operation)) {
             continue;
         }
-        fmt_row(a, sizeof a, c->ours);
-        fmt_row(b, sizeof b, c->peer);
+        /* the medians of the measurement that decided */
+        fmt_row(a, sizeof a, c->v.second_decides ? c->ours2 : c->ours);
+        fmt_row(b, sizeof b, c->v.second_decides ? c->peer2 : c->peer);
         fmt_cell(c1, sizeof c1, &c->v);
         if (strcmp(c1, "-") == 0) {
             snprintf(c1, sizeof c1, "- | - | -");
@@ -508,7 +510,7 @@ static void compare_table(FILE *f, const audit_data *d, int (*want)(const char *
         fprintf(f, "| %s%s | %zu | %s | %s | %s |", c->peer->operation,
                 c->peer->threads > 1 ? " (all cores)" : "", c->peer->bytes, a, b, c1);
         if (alt) {
-            fmt_row(c2, sizeof c2, c->alt);
+            fmt_row(c2, sizeof c2, c->v_alt.second_decides ? c->alt2 : c->alt);
             fmt_cell(c3, sizeof c3, &c->v_alt);
             if (strcmp(c3, "-") == 0) {
                 snprintf(c3, sizeof c3, "- | - | -");
@@ -551,7 +553,8 @@ static void rust_section(FILE *f, const audit_data *d)
                "run medians); a verdict other than even needs the ratio beyond it. A row whose "
                "runs, compared side by side, disagreed with its verdict was measured again "
                "(%zu of %zu rows, in `retry.json`); the quieter of the two measurements "
-               "decides, and two opposite verdicts make it even.\n\n",
+               "decides (its medians are the ones shown), and two opposite verdicts make it "
+               "even.\n\n",
             d->n_retried, d->n_cmp);
     if (alt) {
         fprintf(f, "The like-for-like build is this library against rust-nostr's libsecp256k1 "
@@ -647,6 +650,12 @@ void report_write(FILE *f, const audit_data *d)
                "raw records are `bench.json`, `footprint.tsv` and `peers/*.json` beside this "
                "file.\n\n",
             cpu, d->wall_s, d->runs, d->runs == 1 ? "" : "es");
+    if (d->clock == BENCH_CLOCK_CPU) {
+        fprintf(f, "Clock: the measuring thread's CPU time (`--clock cpu`), so the time a "
+                   "process waits for a core on this shared machine is left out; the rows on "
+                   "several threads, and nostr-tools (Node has no per-thread CPU clock), are "
+                   "timed with the wall clock. Each run in the records names its clock.\n\n");
+    }
     fprintf(f, "## Targets\n\n");
     report_targets(f, d);
     fprintf(f, "\n## Self-test\n\n%s\n## Conformance\n\n", d->selftest);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "conformance.h"
+#include "harness.h"
 #include "result.h"
 #include "results_io.h"
 #include "verdict.h"
@@ -56,6 +57,7 @@ typedef struct audit_data {
     compare_row cmp[AUDIT_MAX_COMPARE];
     size_t n_cmp, n_retried;
     char revision[128];
+    bench_clock clock; /* what the samples were timed with */
     double wall_s;
 } audit_data;
 

@@ -19,8 +19,10 @@ static void write_run(FILE *f, const bench_run *r)
     } else {
         fputs("\"allocations\":null,", f);
     }
-    fprintf(f, "\"rss_kb\":%ld,\"iterations\":%llu,\"samples\":%u}", r->rss_kb, r->iters,
-            r->samples);
+    fprintf(f, "\"rss_kb\":%ld,\"iterations\":%llu,\"samples\":%u,\"clock\":", r->rss_kb,
+            r->iters, r->samples);
+    jsonw_str(f, r->clock[0] ? r->clock : "wall");
+    fputc('}', f);
 }
 
 /* The members of "results" (no brackets). */
@@ -262,6 +264,10 @@ static void read_row(const cJSON *item, bench_row *r)
             x->p95_ns = num(run, "p95_ns", -1);
             x->allocs = num(run, "allocations", -1);
             x->rss_kb = (long)num(run, "rss_kb", -1);
+            copy_str(x->clock, sizeof x->clock, run, "clock");
+            if (x->clock[0] == '\0') {
+                snprintf(x->clock, sizeof x->clock, "wall"); /* records before the field */
+            }
         }
     }
 }

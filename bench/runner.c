@@ -55,6 +55,7 @@ static int spawn_worker(const bench_config *cfg, char *const *prefix, const benc
                         bench_run *run, int *unsupported)
 {
     char bytes[32], threads[32], warm[32], minsample[32], samples[32], line[512] = "";
+    char clock[8];
     char *argv[20];
     int pipefd[2], status = 0, ok = -1;
     size_t k = 0;
@@ -67,6 +68,7 @@ static int spawn_worker(const bench_config *cfg, char *const *prefix, const benc
     snprintf(warm, sizeof warm, "%llu", (unsigned long long)cfg->params.warmup_ns);
     snprintf(minsample, sizeof minsample, "%llu", (unsigned long long)cfg->params.min_sample_ns);
     snprintf(samples, sizeof samples, "%u", cfg->params.samples);
+    snprintf(clock, sizeof clock, "%s", bench_clock_name(cfg->params.clock));
     while (prefix[k] != NULL && k < 12) {
         argv[k] = prefix[k];
         k++;
@@ -77,6 +79,9 @@ static int spawn_worker(const bench_config *cfg, char *const *prefix, const benc
     argv[k++] = warm;
     argv[k++] = minsample;
     argv[k++] = samples;
+    if (cfg->params.clock != BENCH_CLOCK_WALL) { /* the default is not passed: old workers */
+        argv[k++] = clock;
+    }
     argv[k] = NULL;
     if (pipe(pipefd) != 0) {
         return -1;
@@ -101,6 +106,10 @@ static int spawn_worker(const bench_config *cfg, char *const *prefix, const benc
         } else if (line[0] != '\0' &&
                    sscanf(line, "%lf\t%lf\t%lf\t%ld\t%llu\t%u", &run->median_ns, &run->p95_ns,
                           &run->allocs, &run->rss_kb, &run->iters, &run->samples) == 6) {
+            /* the seventh field names the clock; a worker that prints six used the wall */
+            if (sscanf(line, "%*s\t%*s\t%*s\t%*s\t%*s\t%*s\t%7s", run->clock) != 1) {
+                snprintf(run->clock, sizeof run->clock, "wall");
+            }
             ok = 0;
         }
         fclose(f);

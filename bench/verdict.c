@@ -81,11 +81,13 @@ void verdict_settle(const verdict *first, const verdict *second, verdict_final *
     out->second.ratio = out->second.margin = 0;
     out->second.runs_agree = 0;
     out->retried = second != NULL;
+    out->second_decides = 0;
     if (second != NULL) {
         out->second = *second;
         if (second->kind != VERDICT_NONE &&
             (first->kind == VERDICT_NONE || second->margin <= first->margin)) {
             q = second;
+            out->second_decides = 1;
         }
     }
     out->kind = q->kind;

@@ -30,7 +30,8 @@ typedef struct verdict {
 typedef struct verdict_final {
     verdict first, second; /* second: the re-measurement (kind NONE when not retried) */
     int retried;
-    verdict_kind kind; /* what counts */
+    int second_decides; /* the re-measurement was the quieter one */
+    verdict_kind kind;  /* what counts */
     double ratio, margin;
 } verdict_final;
 

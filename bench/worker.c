@@ -1,5 +1,5 @@
 /* A worker process: measures one operation on one backend and prints one tab-separated line
- *   median_ns  p95_ns  allocs_per_call  rss_kb  iters  samples
+ *   median_ns  p95_ns  allocs_per_call  rss_kb  iters  samples  clock
  * so the parent can run every measurement in a fresh, independent process. */
 #define _POSIX_C_SOURCE 200809L
 #include "worker.h"
@@ -60,8 +60,8 @@ int bench_worker(const char *backend, int floor, const char *name, size_t bytes,
         printf("unsupported\n");
         rc = 0;
     } else if (m == 0) {
-        printf("%.1f\t%.1f\t%.4f\t%ld\t%llu\t%u\n", r.median_ns, r.p95_ns, r.allocs, peak_rss_kb(),
-               (unsigned long long)r.iters, r.samples);
+        printf("%.1f\t%.1f\t%.4f\t%ld\t%llu\t%u\t%s\n", r.median_ns, r.p95_ns, r.allocs,
+               peak_rss_kb(), (unsigned long long)r.iters, r.samples, bench_clock_name(r.clock));
         rc = 0;
     }
     free(ops);

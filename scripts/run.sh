@@ -10,6 +10,8 @@
 #     -O3, its ecmult settings: build/deps/secp256k1-rust.cmake), for a like-for-like
 #     comparison. Skipped, and reported, when cargo is not available.
 # Usage: scripts/run.sh [OUT_DIR]   (default: audit)
+#   SOFTCHAT_AUDIT_CLOCK=cpu: time samples with each thread's CPU time (a shared machine;
+#   docs/benchmarks.md, "The measurement contract"); default wall.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-audit}
@@ -51,4 +53,4 @@ else
 fi
 
 exec build/release/bench/softchat-bench audit --out "$out" --build-dir build/release \
-     --profiles "$profiles" "${secp_args[@]}"
+     --profiles "$profiles" --clock "${SOFTCHAT_AUDIT_CLOCK:-wall}" "${secp_args[@]}"

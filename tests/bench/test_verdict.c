@@ -133,9 +133,11 @@ static void the_quieter_measurement_settles(void **state)
     verdict_settle(&noisy, &clean, &f); /* a noisy first run does not hide the lead */
     assert_int_equal(f.kind, VERDICT_FASTER);
     assert_true(f.retried);
+    assert_true(f.second_decides);
     assert_true(fabs(f.margin - 0.05) < 1e-9);
     verdict_settle(&clean, &noisy, &f); /* nor does a noisy re-measurement */
     assert_int_equal(f.kind, VERDICT_FASTER);
+    assert_false(f.second_decides);
     assert_int_equal(f.first.kind, VERDICT_FASTER);
     assert_int_equal(f.second.kind, VERDICT_EVEN);
     verdict_settle(&clean, NULL, &f);

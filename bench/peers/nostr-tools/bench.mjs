@@ -399,11 +399,13 @@ async function worker(args) {
     samples: Number(samples),
   })
   process.stdout.write(
-    `${r.median.toFixed(1)}\t${r.p95.toFixed(1)}\t-1\t${peakRssKb()}\t${r.iters}\t${r.samples}\n`,
+    `${r.median.toFixed(1)}\t${r.p95.toFixed(1)}\t-1\t${peakRssKb()}\t${r.iters}\t${r.samples}\twall\n`,
   )
 }
 
-// --worker-op BACKEND NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES
+// --worker-op BACKEND NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES [wall|cpu]
+// Node has no per-thread CPU clock (process.cpuUsage counts V8's helper threads too), so a
+// "cpu" request is timed with the wall clock, and the line says "wall".
 async function workerOp(args) {
   const [backend, name, bytes, threads, warm, minSample, samples] = args
   const index = OPS.findIndex((o) => o.name === name && o.bytes === Number(bytes) && o.backends.includes(backend))
@@ -436,7 +438,7 @@ function spawnWorker(backend, index, params) {
     return null
   }
   const f = r.stdout.trim().split('\t')
-  if (f.length !== 6) return null
+  if (f.length < 6) return null
   return {
     median_ns: round1(Number(f[0])),
     p95_ns: round1(Number(f[1])),

@@ -532,10 +532,20 @@ fn ops() -> Vec<Op> {
 // ---------------------------------------------------------------------------------------
 // Measurement (bench/harness.c)
 
+#[derive(Clone, Copy)]
 struct Params {
     warmup_ns: u64,
     min_sample_ns: u64,
     samples: usize,
+    cpu_clock: bool, // time samples with the thread's CPU time (softchat-bench --clock cpu)
+}
+
+/// The measuring thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID), as bench/harness.c.
+fn thread_cpu_ns() -> u64 {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the timespec it is given
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
 }
 
 struct Measured {
@@ -556,7 +566,13 @@ fn quantiles(v: &mut [f64]) -> (f64, f64) {
 
 fn measure(run: &mut Run, per_item: usize, p: &Params) -> Result<Measured, String> {
     let samples = p.samples.max(20);
+    let cpu = p.cpu_clock;
     let mut sample = |n: u64| -> Result<u64, String> {
+        if cpu {
+            let t0 = thread_cpu_ns();
+            run(n)?;
+            return Ok(thread_cpu_ns() - t0 + 1);
+        }
         let t0 = Instant::now();
         run(n)?;
         Ok(t0.elapsed().as_nanos() as u64 + 1)
@@ -601,8 +617,18 @@ fn threads_of(op: &Op) -> usize {
 
 fn measure_and_print(op: &Op, p: &Params) -> Result<(), String> {
     let mut run = (op.setup)(op.bytes)?;
-    let m = measure(&mut run, op.per_item, p)?;
-    println!("{:.1}\t{:.1}\t-1\t{}\t{}\t{}", m.median_ns, m.p95_ns, peak_rss_kb(), m.iters, m.samples);
+    // one thread's CPU time cannot time a parallel batch: those rows keep the wall clock
+    let p = Params { cpu_clock: p.cpu_clock && threads_of(op) == 1, ..*p };
+    let m = measure(&mut run, op.per_item, &p)?;
+    println!(
+        "{:.1}\t{:.1}\t-1\t{}\t{}\t{}\t{}",
+        m.median_ns,
+        m.p95_ns,
+        peak_rss_kb(),
+        m.iters,
+        m.samples,
+        if p.cpu_clock { "cpu" } else { "wall" }
+    );
     Ok(())
 }
 
@@ -614,20 +640,25 @@ fn worker(args: &[String]) -> Result<(), String> {
     let num = |s: &String| s.parse::<u64>().map_err(err);
     let all = ops();
     let op = all.get(num(&args[0])? as usize).ok_or("no such operation")?;
-    let p = Params { warmup_ns: num(&args[1])?, min_sample_ns: num(&args[2])?, samples: num(&args[3])? as usize };
+    let p = Params { warmup_ns: num(&args[1])?, min_sample_ns: num(&args[2])?, samples: num(&args[3])? as usize, cpu_clock: false };
     measure_and_print(op, &p)
 }
 
-/// --worker-op NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES: the operation named as in
+/// --worker-op NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES [wall|cpu]: the operation named as in
 /// softchat-bench's table, for softchat-bench's runner, which interleaves these workers with
 /// its own (bench/runner.c). Prints "unsupported" for an operation this peer does not have.
 fn worker_op(args: &[String]) -> Result<(), String> {
-    if args.len() != 6 {
-        return Err("worker-op: NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES".into());
+    if args.len() != 6 && args.len() != 7 {
+        return Err("worker-op: NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES [wall|cpu]".into());
     }
+    let cpu_clock = match args.get(6).map(String::as_str) {
+        None | Some("wall") => false,
+        Some("cpu") => true,
+        Some(c) => return Err(format!("unknown clock {c}")),
+    };
     let num = |s: &String| s.parse::<u64>().map_err(err);
     let (bytes, threads) = (num(&args[1])? as usize, num(&args[2])? as usize);
-    let p = Params { warmup_ns: num(&args[3])?, min_sample_ns: num(&args[4])?, samples: num(&args[5])? as usize };
+    let p = Params { warmup_ns: num(&args[3])?, min_sample_ns: num(&args[4])?, samples: num(&args[5])? as usize, cpu_clock };
     let all = ops();
     match all.iter().find(|o| o.name == args[0] && o.bytes == bytes && threads_of(o) == threads) {
         Some(op) => measure_and_print(op, &p),
@@ -662,7 +693,7 @@ fn spawn_worker(index: usize, p: &Params) -> Option<RunRec> {
     }
     let line = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = line.trim().split('\t').collect();
-    if f.len() != 6 {
+    if f.len() < 6 {
         return None;
     }
     Some(RunRec {
@@ -847,7 +878,7 @@ fn main_run(args: &[String]) -> Result<bool, String> {
         runs = 1;
     }
     let runs = runs.clamp(1, 16);
-    let p = Params { warmup_ns: if quick { 10_000_000 } else { 100_000_000 }, min_sample_ns: 1_000_000, samples: 20 };
+    let p = Params { warmup_ns: if quick { 10_000_000 } else { 100_000_000 }, min_sample_ns: 1_000_000, samples: 20, cpu_clock: false };
     let all = ops();
     let plan: Vec<usize> = (0..all.len())
         .filter(|&i| only.as_ref().is_none_or(|o| o.iter().any(|n| n == all[i].name)))
