@@ -291,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_hex_encode),
         cmocka_unit_test(test_hex_decode),
         cmocka_unit_test(test_hex_decode_rejects),
+        cmocka_unit_test(test_hex_decode_every_byte_everywhere),
         cmocka_unit_test(test_base64_round_trip),
         cmocka_unit_test(test_base64_known),
         cmocka_unit_test(test_base64_rejects),
