@@ -10,8 +10,10 @@
 /* softchat-bench run: measure under the contract, print the table, write the record. */
 int bench_cmd_run(int argc, char **argv);
 
-/* softchat-bench worker BACKEND op|floor INDEX WARMUP_NS MIN_SAMPLE_NS SAMPLES: one
- * measurement in a fresh process, spawned by the runner (not for people). */
+/* softchat-bench worker BACKEND op|floor NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES:
+ * one measurement in a fresh process, spawned by the runner (not for people). The operation
+ * is named, not numbered, so the runner can spawn another build's softchat-bench (the
+ * like-for-like libsecp256k1) and a peer's worker (bench/peers) with the same arguments. */
 int bench_cmd_worker(int argc, char **argv);
 
 /* softchat-bench compare: the markdown table of two records and the regression gate. */

@@ -10,13 +10,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lanes.h"
 #include "results_io.h"
 #include "runner.h"
 #include "worker.h"
 
+#define RUN_MAX_LANES 8
+
 const char bench_run_usage[] =
     "usage: softchat-bench run [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
-    "                          [--quick] [--no-floors]\n"
+    "                          [--quick] [--no-floors] [--peers NAME[,NAME...]]\n"
+    "                          [--secp-build DIR] [--clock wall|cpu]\n"
     "\n"
     "  Measures every operation (or those named by --only) on every compiled backend\n"
     "  (--backend all, the default) or one, each measurement in its own process: warm-up, a\n"
@@ -24,16 +28,24 @@ const char bench_run_usage[] =
     "  and p95; --runs (default 3) independent processes per configuration, backends\n"
     "  alternating A B A B; the result is the median of the run medians and of the run p95s.\n"
     "  Allocations per call and peak RSS are recorded beside latency, and the floors\n"
-    "  (libsecp256k1 alone, each backend's primitives) unless --no-floors. --quick: shorter\n"
-    "  warm-up and 1 run (a smoke test, not a measurement). Prints a table; --json writes the\n"
-    "  record (docs/benchmarks.md). Exit 0, or 2 on a usage error or when an operation could\n"
-    "  not be measured.\n";
+    "  (libsecp256k1 alone, each backend's primitives) unless --no-floors. --peers: also the\n"
+    "  peers named (bench/peers: rust-nostr, nostr-tools), installed first, their processes\n"
+    "  interleaved with ours (A B A B); --secp-build DIR: also the first backend of another\n"
+    "  build of this tool (the like-for-like libsecp256k1), interleaved the same way. --clock\n"
+    "  cpu: time samples with the measuring thread's CPU time instead of the wall clock (for a\n"
+    "  machine shared with other work; operations on several threads keep the wall clock, and\n"
+    "  so does a peer without such a clock). --quick: shorter warm-up and 1 run (a smoke test,\n"
+    "  not a measurement). Prints a table; --json writes the record (docs/benchmarks.md).\n"
+    "  Exit 0, or 2 on a usage error or when an operation could not be measured.\n";
 
 /* The options of one run. */
 typedef struct run_opts {
     const char *backend; /* NULL or "all": every compiled backend */
     const char *only;
     const char *json;
+    const char *peers;      /* comma-separated peer names, or NULL */
+    const char *secp_build; /* another build directory, or NULL */
+    bench_clock clock;
     unsigned long long runs;
     int quick, floors;
 } run_opts;
@@ -54,8 +66,14 @@ static void fmt_ns(char *buf, size_t cap, double ns)
 static void print_table(const bench_row *rows, size_t n)
 {
     size_t i;
+    int w = 16;
 
-    printf("%-16s %-22s %8s %4s %11s %11s %9s %8s\n", "backend", "operation", "bytes", "thr",
+    for (i = 0; i < n; i++) {
+        if ((int)strlen(rows[i].backend) > w) {
+            w = (int)strlen(rows[i].backend);
+        }
+    }
+    printf("%-*s %-22s %8s %4s %11s %11s %9s %8s\n", w, "backend", "operation", "bytes", "thr",
            "median", "p95", "allocs", "rss KiB");
     for (i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
@@ -68,7 +86,7 @@ static void print_table(const bench_row *rows, size_t n)
         } else {
             snprintf(a, sizeof a, "%.2f", r->allocs);
         }
-        printf("%-16s %-22s %8zu %4u %11s %11s %9s %8ld%s\n", r->backend, r->operation, r->bytes,
+        printf("%-*s %-22s %8zu %4u %11s %11s %9s %8ld%s\n", w, r->backend, r->operation, r->bytes,
                r->threads, m, p, a, r->failed ? 0L : r->rss_kb,
                r->unsupported ? "  unsupported on this backend" : r->failed ? "  FAILED" : "");
     }
@@ -76,18 +94,26 @@ static void print_table(const bench_row *rows, size_t n)
 
 int bench_cmd_worker(int argc, char **argv)
 {
-    unsigned long long idx, warm, minsample, samples;
+    unsigned long long bytes, threads, warm, minsample, samples;
+    int clock = BENCH_CLOCK_WALL;
     bench_params p;
 
-    /* worker BACKEND op|floor INDEX WARMUP_NS MIN_SAMPLE_NS SAMPLES */
-    if (argc != 7 || bench_parse_uint(argv[3], &idx) || bench_parse_uint(argv[4], &warm) ||
-        bench_parse_uint(argv[5], &minsample) || bench_parse_uint(argv[6], &samples)) {
+    /* worker BACKEND op|floor NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES [CLOCK] */
+    if (argc == 10) {
+        clock = bench_clock_parse(argv[9]);
+    }
+    if ((argc != 9 && argc != 10) || clock < 0 || bench_parse_uint(argv[4], &bytes) ||
+        bench_parse_uint(argv[5], &threads) ||
+        bench_parse_uint(argv[6], &warm) || bench_parse_uint(argv[7], &minsample) ||
+        bench_parse_uint(argv[8], &samples) || threads == 0 || threads > 1024) {
         return 2;
     }
     p.warmup_ns = warm;
     p.min_sample_ns = minsample;
     p.samples = (unsigned)samples;
-    return bench_worker(argv[1], strcmp(argv[2], "floor") == 0, (size_t)idx, &p);
+    p.clock = (bench_clock)clock;
+    return bench_worker(argv[1], strcmp(argv[2], "floor") == 0, argv[3], (size_t)bytes,
+                        (unsigned)threads, &p);
 }
 
 /* The command line for the record, which compare re-runs to confirm a regression: every
@@ -148,18 +174,61 @@ static int write_record(const char *path, const bench_row *rows, size_t n, const
     return 0;
 }
 
+/* The lanes of --peers and --secp-build into lanes[0..cap). Returns how many, or -1
+ * (message printed). */
+static long pick_lanes(const run_opts *o, const char *backend, bench_lane *lanes, size_t cap)
+{
+    char list[512], why[1024], secp[64], meta[64], log[64];
+    size_t n = 0;
+    char *name, *save = NULL;
+
+    if (o->secp_build != NULL) {
+        if (bench_build_lane(o->secp_build, backend, &lanes[n], secp, sizeof secp, why,
+                             sizeof why) != 0) {
+            bench_fail("--secp-build: %s", why);
+            return -1;
+        }
+        n++;
+    }
+    snprintf(list, sizeof list, "%s", o->peers != NULL ? o->peers : "");
+    for (name = strtok_r(list, ",", &save); name != NULL; name = strtok_r(NULL, ",", &save)) {
+        if (strlen(name) > 24 || strchr(name, '/') != NULL || strchr(name, '\'') != NULL) {
+            bench_fail("--peers: '%s' is not a peer name (bench/peers)", name);
+            return -1;
+        }
+        snprintf(meta, sizeof meta, "/tmp/softchat-bench-%ld-%s.json", (long)getpid(), name);
+        snprintf(log, sizeof log, "/tmp/softchat-bench-%ld-%s.log", (long)getpid(), name);
+        if (
+            bench_peer_lanes(name, meta, log, lanes, cap, &n, why, sizeof why) != 0) {
+            bench_fail("peer %s: %s", name, why);
+            return -1;
+        }
+        remove(meta);
+        remove(log);
+    }
+    return (long)n;
+}
+
 /* Runs the measurement of o into *rows (and o->json if set). Returns 0 or 2. */
 static int measure(const run_opts *o, const char *command, bench_row **rows, size_t *n_rows)
 {
+    static bench_lane lanes[RUN_MAX_LANES];
     const char *names[64];
     char self[4096];
     bench_config cfg;
+    long n_lanes;
 
     memset(&cfg, 0, sizeof cfg);
     cfg.n_backends = pick_backends(o->backend, names, 64);
     if (cfg.n_backends == 0) {
         return 2;
     }
+    n_lanes = pick_lanes(o, names[0], lanes, RUN_MAX_LANES);
+    if (n_lanes < 0) {
+        return 2;
+    }
+    cfg.lanes = lanes;
+    cfg.n_lanes = (size_t)n_lanes;
     if (bench_self_path(self, sizeof self) != 0) {
         return bench_fail("cannot find this executable (/proc/self/exe)");
     }
@@ -172,6 +241,7 @@ static int measure(const run_opts *o, const char *command, bench_row **rows, siz
     cfg.params.warmup_ns = o->quick ? 10000000u : 100000000u;
     cfg.params.min_sample_ns = 1000000u;
     cfg.params.samples = 20;
+    cfg.params.clock = o->clock;
     if (bench_run_all(&cfg, rows, n_rows) != 0) {
         return bench_fail("the benchmark could not run");
     }
@@ -208,6 +278,16 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             o->quick = 1;
         } else if (strcmp(argv[i], "--no-floors") == 0) {
             o->floors = 0;
+        } else if (strcmp(argv[i], "--peers") == 0 && i + 1 < argc) {
+            o->peers = argv[++i];
+        } else if (strcmp(argv[i], "--secp-build") == 0 && i + 1 < argc) {
+            o->secp_build = argv[++i];
+        } else if (strcmp(argv[i], "--clock") == 0 && i + 1 < argc) {
+            int c = bench_clock_parse(argv[++i]);
+            if (c < 0) {
+                return bench_usage_error(bench_run_usage, "--clock takes wall or cpu");
+            }
+            o->clock = (bench_clock)c;
         } else {
             return bench_usage_error(bench_run_usage, "run: bad arguments");
         }

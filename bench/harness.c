@@ -3,6 +3,7 @@
 #include "harness.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 uint64_t bench_now_ns(void)
@@ -11,6 +12,28 @@ uint64_t bench_now_ns(void)
 
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+uint64_t bench_clock_ns(bench_clock clock)
+{
+    struct timespec t;
+
+    if (clock != BENCH_CLOCK_CPU || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) {
+        return bench_now_ns();
+    }
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+const char *bench_clock_name(bench_clock clock)
+{
+    return clock == BENCH_CLOCK_CPU ? "cpu" : "wall";
+}
+
+int bench_clock_parse(const char *name)
+{
+    return strcmp(name, "wall") == 0 ? BENCH_CLOCK_WALL
+           : strcmp(name, "cpu") == 0 ? BENCH_CLOCK_CPU
+                                      : -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -29,21 +52,21 @@ void bench_quantiles(double *v, size_t n, double *median, double *p95)
     *p95 = v[rank == 0 ? 0 : rank - 1];
 }
 
-/* Times one sample of n calls; 0 on failure. */
-static uint64_t sample(const bench_op *op, void *st, uint64_t n)
+/* Times one sample of n calls with clock; 0 on failure. */
+static uint64_t sample(const bench_op *op, void *st, uint64_t n, bench_clock clock)
 {
-    uint64_t t0 = bench_now_ns();
+    uint64_t t0 = bench_clock_ns(clock);
 
     if (op->run(st, n) != 0) {
         return 0;
     }
-    return bench_now_ns() - t0 + 1;
+    return bench_clock_ns(clock) - t0 + 1;
 }
 
 int bench_measure(const bench_op *op, const char *backend, const bench_params *p,
                   bench_result *out)
 {
-    bench_params d = {100000000u, 1000000u, 20u};
+    bench_params d = {100000000u, 1000000u, 20u, BENCH_CLOCK_WALL};
     void *st = NULL;
     uint64_t n = 1, t = 0, start;
     double *per_call = NULL;
@@ -55,6 +78,9 @@ int bench_measure(const bench_op *op, const char *backend, const bench_params *p
         d = *p;
     }
     samples = d.samples < 20 ? 20 : d.samples;
+    if (op->threads != 1) {
+        d.clock = BENCH_CLOCK_WALL; /* one thread's CPU time cannot time a parallel batch */
+    }
     rc = op->setup(&st, backend, op->bytes);
     if (rc != 0) {
         op->teardown(st); /* teardown accepts a partial state */
@@ -68,12 +94,12 @@ int bench_measure(const bench_op *op, const char *backend, const bench_params *p
     /* warm-up, then calibration: double n until one sample reaches the minimum length */
     start = bench_now_ns();
     while (bench_now_ns() - start < d.warmup_ns) {
-        if (sample(op, st, 1) == 0) {
+        if (sample(op, st, 1, d.clock) == 0) {
             goto out;
         }
     }
     for (;;) {
-        t = sample(op, st, n);
+        t = sample(op, st, n, d.clock);
         if (t == 0) {
             goto out;
         }
@@ -84,7 +110,7 @@ int bench_measure(const bench_op *op, const char *backend, const bench_params *p
     }
     a0 = bench_alloc_count();
     for (i = 0; i < samples; i++) {
-        t = sample(op, st, n);
+        t = sample(op, st, n, d.clock);
         if (t == 0) {
             goto out;
         }
@@ -97,6 +123,7 @@ int bench_measure(const bench_op *op, const char *backend, const bench_params *p
                                   (double)(op->per_item > 0 ? op->per_item : 1));
     bench_quantiles(per_call, samples, &out->median_ns, &out->p95_ns);
     out->iters = n;
+    out->clock = d.clock;
     out->samples = samples;
     rc = 0;
 out:

@@ -25,13 +25,24 @@ typedef struct bench_op {
     unsigned threads; /* threads the op uses: 1, or 0 for every online core */
 } bench_op;
 
+/* What a sample is timed with. */
+typedef enum bench_clock {
+    BENCH_CLOCK_WALL = 0, /* CLOCK_MONOTONIC: the latency a caller sees (the default) */
+    BENCH_CLOCK_CPU = 1   /* CLOCK_THREAD_CPUTIME_ID: the CPU time of the measuring thread,
+                             which leaves out the time the process waits for a core on a
+                             machine shared with other work; operations on several threads
+                             are still timed with the wall clock */
+} bench_clock;
+
 typedef struct bench_params {
     uint64_t warmup_ns;     /* default 100 ms */
     uint64_t min_sample_ns; /* default 1 ms */
     unsigned samples;       /* default 20 (never fewer) */
+    bench_clock clock;      /* default BENCH_CLOCK_WALL */
 } bench_params;
 
 typedef struct bench_result {
+    bench_clock clock; /* the clock the samples were timed with */
     double median_ns;  /* per call */
     double p95_ns;     /* per call */
     double allocs;     /* heap allocations per call; < 0 when not counted */
@@ -41,6 +52,13 @@ typedef struct bench_result {
 
 /* Monotonic time in ns. */
 uint64_t bench_now_ns(void);
+
+/* The time of `clock` in ns. */
+uint64_t bench_clock_ns(bench_clock clock);
+
+/* "wall" or "cpu"; bench_clock_parse: the clock so named, or -1. */
+const char *bench_clock_name(bench_clock clock);
+int bench_clock_parse(const char *name);
 
 /* Measures op under the contract. Returns 0; 1 when op is unsupported on this backend; -1 if
  * setup or a run failed. */

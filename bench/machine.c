@@ -10,9 +10,7 @@
 #include "jsonw.h"
 #include "ops.h"
 
-#ifndef SOFTCHAT_REVISION
-#define SOFTCHAT_REVISION "unknown"
-#endif
+#include "bench_revision.h" /* SOFTCHAT_REVISION, SOFTCHAT_COMMIT (generated at build time) */
 #ifndef SOFTCHAT_C_FLAGS
 #define SOFTCHAT_C_FLAGS "unknown"
 #endif
@@ -88,7 +86,7 @@ static void write_flags(FILE *f)
     fputc(']', f);
 }
 
-void bench_write_environment(FILE *f)
+void bench_write_environment(FILE *f, const char *secp)
 {
     char model[256];
     struct utsname u;
@@ -97,6 +95,8 @@ void bench_write_environment(FILE *f)
     bench_cpu_model(model, sizeof model);
     fputs("\"revision\":", f);
     jsonw_str(f, SOFTCHAT_REVISION);
+    fputs(",\"commit\":", f);
+    jsonw_str(f, SOFTCHAT_COMMIT);
     fputs(",\"machine\":{\"cpu\":", f);
     jsonw_str(f, model);
     fputs(",\"cpu_flags\":", f);
@@ -125,7 +125,7 @@ void bench_write_environment(FILE *f)
     fputs("},\"libraries\":{\"libsoftchat\":", f);
     jsonw_str(f, sc_version());
     fputs(",\"libsecp256k1\":", f);
-    jsonw_str(f, sc_version_secp256k1());
+    jsonw_str(f, secp != NULL ? secp : sc_version_secp256k1());
     fputs(",\"backends\":{", f);
     for (i = 0; i < sc_backend_count(); i++) {
         const sc_backend *b = sc_backend_at(i);

@@ -14,6 +14,9 @@ static const table op_tables[] = {
     {bench_ops_nip44, &bench_ops_nip44_count},
     {bench_ops_event, &bench_ops_event_count},
     {bench_ops_msg, &bench_ops_msg_count},
+    {bench_ops_negentropy, &bench_ops_negentropy_count},
+    {bench_ops_nip44_warm, &bench_ops_nip44_warm_count},
+    {bench_ops_msg_warm, &bench_ops_msg_warm_count},
 };
 
 static const table floor_tables[] = {

@@ -10,6 +10,13 @@ extern const bench_op bench_ops_event[];
 extern const size_t bench_ops_event_count;
 extern const bench_op bench_ops_msg[]; /* NIP-59, NIP-17 and attachments */
 extern const size_t bench_ops_msg_count;
+extern const bench_op bench_ops_negentropy[]; /* NIP-77 (ops_negentropy.c) */
+extern const size_t bench_ops_negentropy_count;
+/* The cache-warm rows (one peer, receiver or sender repeated), after every other. */
+extern const bench_op bench_ops_nip44_warm[];
+extern const size_t bench_ops_nip44_warm_count;
+extern const bench_op bench_ops_msg_warm[];
+extern const size_t bench_ops_msg_warm_count;
 extern const bench_op bench_floor_secp[];
 extern const size_t bench_floor_secp_count;
 extern const bench_op bench_floor_prims[];

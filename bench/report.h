@@ -6,11 +6,23 @@
 #include <stdio.h>
 
 #include "conformance.h"
+#include "harness.h"
 #include "result.h"
 #include "results_io.h"
+#include "verdict.h"
 
 #define AUDIT_MAX_PEERS 4
 #define AUDIT_MAX_FOOTPRINT 128
+#define AUDIT_MAX_COMPARE 64
+
+/* One row rust-nostr and we both measured: the first measurement and, when its runs
+ * disagreed, the re-measurement, with the settled verdicts of our default build and of the
+ * like-for-like build against the peer. */
+typedef struct compare_row {
+    const bench_row *ours, *alt, *peer;    /* in the run */
+    const bench_row *ours2, *alt2, *peer2; /* in the re-measurement, or NULL */
+    verdict_final v, v_alt;
+} compare_row;
 
 typedef struct footprint_row {
     char profile[32], artifact[32], variant[16];
@@ -40,6 +52,12 @@ typedef struct audit_data {
     bench_file alt;
     char alt_label[160];   /* e.g. "openssl, libsecp256k1 0.4.1 (source)" */
     char alt_failure[512]; /* why it was not measured, when it was asked for */
+    char alt_options[256]; /* how that libsecp256k1 was built (the tree's .cmake file) */
+    /* Against rust-nostr: every row both measured, with verdicts. */
+    compare_row cmp[AUDIT_MAX_COMPARE];
+    size_t n_cmp, n_retried;
+    char revision[128];
+    bench_clock clock; /* what the samples were timed with */
     double wall_s;
 } audit_data;
 

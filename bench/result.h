@@ -11,6 +11,7 @@ typedef struct bench_run {
     long rss_kb;                      /* the worker's peak RSS (VmHWM) */
     unsigned long long iters;
     unsigned samples;
+    char clock[8];                    /* what the samples were timed with: "wall" or "cpu" */
 } bench_run;
 
 typedef struct bench_row {

@@ -19,21 +19,18 @@ static void write_run(FILE *f, const bench_run *r)
     } else {
         fputs("\"allocations\":null,", f);
     }
-    fprintf(f, "\"rss_kb\":%ld,\"iterations\":%llu,\"samples\":%u}", r->rss_kb, r->iters,
-            r->samples);
+    fprintf(f, "\"rss_kb\":%ld,\"iterations\":%llu,\"samples\":%u,\"clock\":", r->rss_kb,
+            r->iters, r->samples);
+    jsonw_str(f, r->clock[0] ? r->clock : "wall");
+    fputc('}', f);
 }
 
-int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command,
-                     unsigned runs)
+/* The members of "results" (no brackets). */
+static void write_rows(FILE *f, const bench_row *rows, size_t n)
 {
     size_t i;
     unsigned k;
 
-    fprintf(f, "{\"schema\":\"%s\",", BENCH_SCHEMA);
-    bench_write_environment(f);
-    fputs(",\"command\":", f);
-    jsonw_str(f, command != NULL ? command : "");
-    fprintf(f, ",\"runs\":%u,\"results\":[", runs);
     for (i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         fprintf(f, "%s\n{\"backend\":", i ? "," : "");
@@ -63,8 +60,72 @@ int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *comma
         }
         fputs("]}", f);
     }
+}
+
+int bench_write_json_as(FILE *f, const bench_row *rows, size_t n, const char *command,
+                        unsigned runs, const char *secp)
+{
+    fprintf(f, "{\"schema\":\"%s\",", BENCH_SCHEMA);
+    bench_write_environment(f, secp);
+    fputs(",\"command\":", f);
+    jsonw_str(f, command != NULL ? command : "");
+    fprintf(f, ",\"runs\":%u,\"results\":[", runs);
+    write_rows(f, rows, n);
     fputs("\n]}\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command,
+                     unsigned runs)
+{
+    return bench_write_json_as(f, rows, n, command, runs, NULL);
+}
+
+static char *slurp(const char *path, size_t *len);
+
+int bench_write_peer_json(const char *meta_path, const char *out_path, const bench_row *rows,
+                          size_t n, unsigned runs, const char *command, char *err,
+                          size_t err_cap)
+{
+    size_t len = 0;
+    char *text = slurp(meta_path, &len), *head = NULL;
+    cJSON *doc = text != NULL ? cJSON_ParseWithLength(text, len) : NULL;
+    FILE *f = NULL;
+    int rc = -1;
+
+    free(text);
+    if (doc == NULL || !cJSON_IsObject(doc)) {
+        snprintf(err, err_cap, "%s: not the record of a peer", meta_path);
+        goto out;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "results");
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "runs");
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "command");
+    if (cJSON_AddNumberToObject(doc, "runs", runs) == NULL ||
+        cJSON_AddStringToObject(doc, "command", command) == NULL ||
+        (head = cJSON_PrintUnformatted(doc)) == NULL || (len = strlen(head)) < 2 ||
+        head[len - 1] != '}') {
+        snprintf(err, err_cap, "out of memory");
+        goto out;
+    }
+    f = fopen(out_path, "w");
+    if (f == NULL) {
+        snprintf(err, err_cap, "%s: cannot write", out_path);
+        goto out;
+    }
+    fwrite(head, 1, len - 1, f);
+    fputs(",\"results\":[", f);
+    write_rows(f, rows, n);
+    fputs("\n]}\n", f);
+    rc = ferror(f) ? -1 : 0;
+    if (fclose(f) != 0 || rc != 0) {
+        snprintf(err, err_cap, "%s: cannot write", out_path);
+        rc = -1;
+    }
+out:
+    cJSON_free(head);
+    cJSON_Delete(doc);
+    return rc;
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -203,6 +264,10 @@ static void read_row(const cJSON *item, bench_row *r)
             x->p95_ns = num(run, "p95_ns", -1);
             x->allocs = num(run, "allocations", -1);
             x->rss_kb = (long)num(run, "rss_kb", -1);
+            copy_str(x->clock, sizeof x->clock, run, "clock");
+            if (x->clock[0] == '\0') {
+                snprintf(x->clock, sizeof x->clock, "wall"); /* records before the field */
+            }
         }
     }
 }

@@ -26,6 +26,18 @@ typedef struct bench_file {
 int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command,
                      unsigned runs);
 
+/* The same for rows measured by another build of this tool, whose libsecp256k1 release
+ * is secp (NULL: the one linked here). */
+int bench_write_json_as(FILE *f, const bench_row *rows, size_t n, const char *command,
+                        unsigned runs, const char *secp);
+
+/* A peer's record: its description (META, written by bench/peers/NAME/run.sh --prepare)
+ * with the rows this tool measured of its lanes, `runs` and `command`, into out_path.
+ * Returns 0, or -1 with a message in err. */
+int bench_write_peer_json(const char *meta_path, const char *out_path, const bench_row *rows,
+                          size_t n, unsigned runs, const char *command, char *err,
+                          size_t err_cap);
+
 /* Loads a result file. Returns 0, or -1 with a message in err. */
 int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap);
 void bench_file_free(bench_file *bf);

@@ -49,30 +49,40 @@ void bench_row_aggregate(bench_row *r)
     r->rss_kb = (long)median_of(s, r->n_runs);
 }
 
-/* Runs one worker; fills *run. Returns 0 on success. */
-static int spawn_worker(const bench_config *cfg, const char *backend, int floor, size_t index,
+/* Runs one worker: prefix[0..] NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES; fills
+ * *run. Returns 0 on success. */
+static int spawn_worker(const bench_config *cfg, char *const *prefix, const bench_row *row,
                         bench_run *run, int *unsupported)
 {
-    char idx[32], warm[32], minsample[32], samples[32], line[512];
-    char *argv[12];
+    char bytes[32], threads[32], warm[32], minsample[32], samples[32], line[512] = "";
+    char clock[8];
+    char *argv[20];
     int pipefd[2], status = 0, ok = -1;
+    size_t k = 0;
     posix_spawn_file_actions_t fa;
     pid_t pid;
     FILE *f;
 
-    snprintf(idx, sizeof idx, "%zu", index);
+    snprintf(bytes, sizeof bytes, "%zu", row->bytes);
+    snprintf(threads, sizeof threads, "%u", row->threads);
     snprintf(warm, sizeof warm, "%llu", (unsigned long long)cfg->params.warmup_ns);
     snprintf(minsample, sizeof minsample, "%llu", (unsigned long long)cfg->params.min_sample_ns);
     snprintf(samples, sizeof samples, "%u", cfg->params.samples);
-    argv[0] = (char *)"softchat-bench";
-    argv[1] = (char *)"worker";
-    argv[2] = (char *)backend;
-    argv[3] = (char *)(floor ? "floor" : "op");
-    argv[4] = idx;
-    argv[5] = warm;
-    argv[6] = minsample;
-    argv[7] = samples;
-    argv[8] = NULL;
+    snprintf(clock, sizeof clock, "%s", bench_clock_name(cfg->params.clock));
+    while (prefix[k] != NULL && k < 12) {
+        argv[k] = prefix[k];
+        k++;
+    }
+    argv[k++] = (char *)row->operation;
+    argv[k++] = bytes;
+    argv[k++] = threads;
+    argv[k++] = warm;
+    argv[k++] = minsample;
+    argv[k++] = samples;
+    if (cfg->params.clock != BENCH_CLOCK_WALL) { /* the default is not passed: old workers */
+        argv[k++] = clock;
+    }
+    argv[k] = NULL;
     if (pipe(pipefd) != 0) {
         return -1;
     }
@@ -80,7 +90,7 @@ static int spawn_worker(const bench_config *cfg, const char *backend, int floor,
     posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&fa, pipefd[0]);
     posix_spawn_file_actions_addclose(&fa, pipefd[1]);
-    if (posix_spawn(&pid, cfg->self, &fa, NULL, argv, environ) != 0) {
+    if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
         posix_spawn_file_actions_destroy(&fa);
         close(pipefd[0]);
         close(pipefd[1]);
@@ -94,8 +104,12 @@ static int spawn_worker(const bench_config *cfg, const char *backend, int floor,
             *unsupported = 1;
             ok = 0;
         } else if (line[0] != '\0' &&
-            sscanf(line, "%lf\t%lf\t%lf\t%ld\t%llu\t%u", &run->median_ns, &run->p95_ns,
-                   &run->allocs, &run->rss_kb, &run->iters, &run->samples) == 6) {
+                   sscanf(line, "%lf\t%lf\t%lf\t%ld\t%llu\t%u", &run->median_ns, &run->p95_ns,
+                          &run->allocs, &run->rss_kb, &run->iters, &run->samples) == 6) {
+            /* the seventh field names the clock; a worker that prints six used the wall */
+            if (sscanf(line, "%*s\t%*s\t%*s\t%*s\t%*s\t%*s\t%7s", run->clock) != 1) {
+                snprintf(run->clock, sizeof run->clock, "wall");
+            }
             ok = 0;
         }
         fclose(f);
@@ -131,10 +145,29 @@ static int selected(const char *only, const char *name)
 
 typedef struct plan_item {
     const bench_op *op;
-    size_t index;
     int floor;
     int secp; /* backend-independent floor: measured once per run, as "libsecp256k1" */
 } plan_item;
+
+/* The threads a row of op records (0 in the table: every online core). */
+static unsigned threads_of(const bench_op *op)
+{
+    return op->threads ? op->threads : bench_cores();
+}
+
+/* Whether op is one of the keys. */
+static int keyed(const bench_config *cfg, const bench_op *op)
+{
+    size_t k;
+
+    for (k = 0; k < cfg->n_keys; k++) {
+        if (strcmp(cfg->keys[k].operation, op->name) == 0 && cfg->keys[k].bytes == op->bytes &&
+            cfg->keys[k].threads == threads_of(op)) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /* The plan: the selected operations, then (with floors) every floor. plan has room for
  * n_ops + n_floor items; returns how many were planned. */
@@ -144,26 +177,25 @@ static size_t build_plan(const bench_config *cfg, const bench_op *ops, size_t n_
     size_t i, n = 0;
 
     for (i = 0; i < n_ops; i++) {
-        if (selected(cfg->only, ops[i].name)) {
+        if (cfg->n_keys > 0 ? keyed(cfg, &ops[i]) : selected(cfg->only, ops[i].name)) {
             plan[n].op = &ops[i];
-            plan[n].index = i;
             plan[n].floor = 0;
             plan[n++].secp = 0;
         }
     }
-    for (i = 0; cfg->floors && i < n_floor; i++) {
+    for (i = 0; cfg->floors && cfg->n_keys == 0 && i < n_floor; i++) {
         plan[n].op = &floors[i];
-        plan[n].index = i;
         plan[n].floor = 1;
         plan[n++].secp = i < bench_floor_secp_count;
     }
     return n;
 }
 
-/* Backends an item runs on: one for the backend-independent floors, else all of them. */
+/* Rows of an item: one for the backend-independent floors, one per backend for the other
+ * floors, and for an operation one per backend and one per lane. */
 static size_t item_backends(const bench_config *cfg, const plan_item *it)
 {
-    return it->secp ? 1 : cfg->n_backends;
+    return it->secp ? 1 : cfg->n_backends + (it->floor ? 0 : cfg->n_lanes);
 }
 
 /* Worker processes the whole plan takes, for the progress line. */
@@ -185,10 +217,12 @@ static void label_rows(const bench_config *cfg, const plan_item *it, bench_row *
     for (b = 0; b < item_backends(cfg, it); b++) {
         bench_row *row = &rows[b];
         snprintf(row->backend, sizeof row->backend, "%s",
-                 it->secp ? "libsecp256k1" : cfg->backends[b]);
+                 it->secp                 ? "libsecp256k1"
+                 : b < cfg->n_backends    ? cfg->backends[b]
+                                          : cfg->lanes[b - cfg->n_backends].label);
         snprintf(row->operation, sizeof row->operation, "%s", it->op->name);
         row->bytes = it->op->bytes;
-        row->threads = it->op->threads ? it->op->threads : bench_cores();
+        row->threads = threads_of(it->op);
         row->is_floor = it->floor;
     }
 }
@@ -208,8 +242,8 @@ static void show_progress(const bench_config *cfg, int tty, size_t step, size_t 
     }
 }
 
-/* Measures one item in every run, A B A B ...: each run visits every backend before the next
- * run starts; then aggregates its rows. *step counts the workers spawned so far. */
+/* Measures one item in every run, A B A B ...: each run visits every backend and lane before
+ * the next run starts; then aggregates its rows. *step counts the workers spawned so far. */
 static void measure_item(const bench_config *cfg, const plan_item *it, bench_row *rows,
                          size_t *step, size_t steps, int tty)
 {
@@ -219,13 +253,23 @@ static void measure_item(const bench_config *cfg, const plan_item *it, bench_row
     for (r = 0; r < cfg->runs && r < BENCH_MAX_RUNS; r++) {
         for (b = 0; b < nb; b++) {
             bench_row *row = &rows[b];
+            char *own[5];
+            char *const *prefix = own;
             bench_run run;
             int unsupported = 0;
 
+            if (b < cfg->n_backends) { /* this build: softchat-bench worker BACKEND op|floor */
+                own[0] = (char *)cfg->self;
+                own[1] = (char *)"worker";
+                own[2] = (char *)cfg->backends[it->secp ? 0 : b];
+                own[3] = (char *)(it->floor ? "floor" : "op");
+                own[4] = NULL;
+            } else {
+                prefix = cfg->lanes[b - cfg->n_backends].argv;
+            }
             show_progress(cfg, tty, ++*step, steps, row, r);
             memset(&run, 0, sizeof run);
-            if (spawn_worker(cfg, it->secp ? cfg->backends[0] : cfg->backends[b], it->floor,
-                             it->index, &run, &unsupported) == 0) {
+            if (spawn_worker(cfg, prefix, row, &run, &unsupported) == 0) {
                 if (unsupported) {
                     row->unsupported = 1;
                 } else {
@@ -260,7 +304,7 @@ int bench_run_all(const bench_config *cfg, bench_row **rows_out, size_t *n_rows)
         goto out;
     }
     n_plan = build_plan(cfg, ops, n_ops, floors, n_floor, plan);
-    n_alloc = n_plan * cfg->n_backends;
+    n_alloc = n_plan * (cfg->n_backends + cfg->n_lanes);
     rows = calloc(n_alloc ? n_alloc : 1, sizeof *rows);
     if (rows == NULL) {
         goto out;

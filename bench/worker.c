@@ -1,5 +1,5 @@
 /* A worker process: measures one operation on one backend and prints one tab-separated line
- *   median_ns  p95_ns  allocs_per_call  rss_kb  iters  samples
+ *   median_ns  p95_ns  allocs_per_call  rss_kb  iters  samples  clock
  * so the parent can run every measurement in a fresh, independent process. */
 #define _POSIX_C_SOURCE 200809L
 #include "worker.h"
@@ -31,22 +31,37 @@ static long peak_rss_kb(void)
     return kb;
 }
 
-int bench_worker(const char *backend, int floor, size_t index, const bench_params *p)
+/* The threads a row of op records (0 in the table: every online core). */
+static unsigned threads_of(const bench_op *op)
 {
-    size_t n = 0;
+    return op->threads != 0 ? op->threads : bench_cores();
+}
+
+int bench_worker(const char *backend, int floor, const char *name, size_t bytes,
+                 unsigned threads, const bench_params *p)
+{
+    size_t n = 0, i;
     bench_op *ops = floor ? bench_floor_all(&n) : bench_ops_all(&n);
     bench_result r;
     int rc = 1, m = -1;
 
-    if (ops != NULL && index < n) {
-        m = bench_measure(&ops[index], backend, p, &r);
+    for (i = 0; ops != NULL && i < n; i++) {
+        if (strcmp(ops[i].name, name) == 0 && ops[i].bytes == bytes &&
+            threads_of(&ops[i]) == threads) {
+            m = bench_measure(&ops[i], backend, p, &r);
+            break;
+        }
+    }
+    if (ops != NULL && i == n) {
+        fprintf(stderr, "softchat-bench worker: no operation %s %zu B on %u thread(s)\n", name,
+                bytes, threads);
     }
     if (m == 1) {
         printf("unsupported\n");
         rc = 0;
     } else if (m == 0) {
-        printf("%.1f\t%.1f\t%.4f\t%ld\t%llu\t%u\n", r.median_ns, r.p95_ns, r.allocs, peak_rss_kb(),
-               (unsigned long long)r.iters, r.samples);
+        printf("%.1f\t%.1f\t%.4f\t%ld\t%llu\t%u\t%s\n", r.median_ns, r.p95_ns, r.allocs,
+               peak_rss_kb(), (unsigned long long)r.iters, r.samples, bench_clock_name(r.clock));
         rc = 0;
     }
     free(ops);

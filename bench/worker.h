@@ -6,8 +6,11 @@
 
 #include "harness.h"
 
-/* Measures operation `index` (of bench_ops_all, or bench_floor_all when floor) on backend and
- * prints the result line. Returns the process exit status. */
-int bench_worker(const char *backend, int floor, size_t index, const bench_params *p);
+/* Measures the operation (of bench_ops_all, or bench_floor_all when floor) with this name,
+ * size and thread count on backend and prints the result line ("unsupported" when the backend
+ * lacks what it needs). Returns the process exit status (1 when there is no such operation
+ * or the measurement failed). */
+int bench_worker(const char *backend, int floor, const char *name, size_t bytes,
+                 unsigned threads, const bench_params *p);
 
 #endif

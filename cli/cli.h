@@ -146,10 +146,6 @@ int cli_write_all(int fd, const void *p, size_t n);
  * printed). The caller wipes buf. */
 int cli_read_small_file(const char *path, char *buf, size_t cap, size_t *len);
 
-/* Creates path with mode 0600 (O_CREAT | O_EXCL: never overwrites) and writes p[0..n) to it,
- * durably (fsync). On any failure the file is removed. Returns CLI_OK or CLI_ERROR. */
-int cli_write_new_file(const char *path, const void *p, size_t n);
-
 /* Writes p[0..n) to fd in full; returns 0 or an errno value (nothing printed). */
 int cli_write_fd(int fd, const void *p, size_t n);
 
@@ -295,6 +291,7 @@ int cmd_nip19(const cli_globals *g, int argc, char **argv);
 int cmd_nip59(const cli_globals *g, int argc, char **argv);
 int cmd_nip17(const cli_globals *g, int argc, char **argv);
 int cmd_file(const cli_globals *g, int argc, char **argv);
+int cmd_relay(const cli_globals *g, int argc, char **argv);
 
 /* event verify, in its own file (the streaming splitter); usage is the event group's text. */
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage);

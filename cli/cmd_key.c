@@ -8,13 +8,33 @@ static const char usage[] =
     "       softchat key pub --sec-file FILE\n"
     "\n"
     "  key new   a fresh secret key from the backend's CSPRNG, as 64 lowercase hex characters\n"
-    "            and a newline, written to FILE (created with mode 0600; an existing FILE is\n"
-    "            never overwritten: exit 2) or to stdout\n"
+    "            and a newline, written to FILE (mode 0600; written under a temporary name\n"
+    "            beside it and linked into place, so FILE appears whole or not at all; an\n"
+    "            existing FILE is never overwritten: exit 2) or to stdout\n"
     "  key pub   the BIP-340 x-only public key of the secret key in FILE: 64 lowercase hex\n"
     "            characters and a newline\n"
     "\n"
     "A secret key file holds 64 hex characters or an nsec; surrounding whitespace is ignored.\n"
     "Secret keys are never taken on the command line.\n";
+
+/* The key file appears whole or not at all (cli/outfile.c): written and synced under a
+ * temporary name (mode 0600) in the same directory, then linked into place; an existing
+ * file, or a symlink in its place, is never replaced. */
+static int write_key_file(const char *path, const uint8_t *p, size_t n)
+{
+    cli_outfile f;
+    int rc = cli_outfile_open(&f, path);
+
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    rc = cli_outfile_write(&f, p, n);
+    if (rc != CLI_OK) {
+        cli_outfile_discard(&f);
+        return rc;
+    }
+    return cli_outfile_commit(&f);
+}
 
 static int key_new(const cli_globals *g, int argc, char **argv)
 {
@@ -52,7 +72,7 @@ static int key_new(const cli_globals *g, int argc, char **argv)
         rc = cli_buf_addc(&out, '\n');
     }
     if (rc == CLI_OK) {
-        rc = out_path != NULL ? cli_write_new_file(out_path, out.p, out.len)
+        rc = out_path != NULL ? write_key_file(out_path, out.p, out.len)
                               : cli_write_all(1, out.p, out.len);
     }
 out:

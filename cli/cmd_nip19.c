@@ -1,5 +1,6 @@
 /* softchat nip19 decode | nip19 encode: NIP-19 bech32 entities to and from JSON and
- * arguments. A secret key (nsec) is only ever read from a file or stdin. */
+ * arguments. A secret key (nsec) is only ever read from a file or stdin: decode refuses one
+ * given on the command line. */
 #include "cli.h"
 
 #include <string.h>
@@ -24,8 +25,9 @@ static const char usage[] =
     "            {\"type\":\"nevent\",\"id\":HEX,\"relays\":[URL,...],\"author\":HEX,\"kind\":N}\n"
     "            {\"type\":\"naddr\",\"identifier\":S,\"pubkey\":HEX,\"kind\":N,"
     "\"relays\":[URL,...]}\n"
-    "          STRING \"-\" reads the string from stdin (surrounding whitespace ignored), which\n"
-    "          keeps an nsec off the command line. An invalid string is exit 1.\n"
+    "          STRING \"-\" reads the string from stdin (surrounding whitespace ignored). An\n"
+    "          nsec is read only that way: one given as STRING is refused (exit 2), never\n"
+    "          decoded or echoed. An invalid string is exit 1.\n"
     "  encode  the lowercase bech32 string and a newline. HEX is 32 bytes as 64 hex\n"
     "          characters; KEY, a public key, is 64 hex characters or an npub; N is a kind,\n"
     "          0..65535; S and each URL are UTF-8 of at most 255 bytes (S may be empty); at\n"
@@ -156,6 +158,24 @@ static int is_space(unsigned char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* Whether a command-line string is (or starts like) an nsec: "nsec1" in either case. */
+static int is_nsec(const char *s)
+{
+    static const char hrp[] = "nsec1";
+    size_t i;
+
+    for (i = 0; i < sizeof hrp - 1; i++) {
+        char c = s[i];
+        if (c >= 'A' && c <= 'Z') {
+            c = (char)(c - 'A' + 'a');
+        }
+        if (c != hrp[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int nip19_decode(int argc, char **argv)
 {
     const char *pos[1];
@@ -176,6 +196,13 @@ static int nip19_decode(int argc, char **argv)
     }
     s = pos[0];
     n = strlen(s);
+    if (is_nsec(s)) {
+        /* checked before decoding: a mistyped nsec is still most of a secret key */
+        rc = cli_usage_error(usage, "nip19 decode: that is a secret key (nsec); secret keys are "
+                                    "never taken on the command line: give - and pass it on "
+                                    "stdin");
+        goto out;
+    }
     if (strcmp(s, "-") == 0) {
         rc = cli_read_all(0, &in, SC_NIP19_MAX_CHARS + STDIN_SLACK, "stdin");
         if (rc != CLI_OK) {

@@ -176,32 +176,6 @@ int cli_read_small_file(const char *path, char *buf, size_t cap, size_t *len)
     return CLI_OK;
 }
 
-int cli_write_new_file(const char *path, const void *p, size_t n)
-{
-    int fd, err;
-
-    /* O_EXCL: an existing file (or a symlink planted in its place) is never overwritten */
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, S_IRUSR | S_IWUSR);
-    if (fd < 0) {
-        if (errno == EEXIST) {
-            return cli_fail(CLI_ERROR, "%s already exists; refusing to overwrite it", path);
-        }
-        return cli_fail(CLI_ERROR, "cannot create %s: %s", path, strerror(errno));
-    }
-    err = cli_write_fd(fd, p, n);
-    if (err == 0 && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-        err = errno; /* EINVAL/EROFS: a file system without fsync */
-    }
-    if (close(fd) != 0 && err == 0) {
-        err = errno;
-    }
-    if (err != 0) {
-        unlink(path);
-        return cli_fail(CLI_ERROR, "cannot write %s: %s", path, strerror(err));
-    }
-    return CLI_OK;
-}
-
 int cli_buf_flush_stdout(cli_buf *b)
 {
     int rc = cli_write_all(1, b->p, b->len);

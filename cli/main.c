@@ -33,6 +33,10 @@ static const cli_command commands[] = {
     {"file", "file encrypt IN OUT [--mime TYPE]\n"
              "  softchat file decrypt (--key-file FILE | --key HEX) --nonce HEX IN OUT",
      cmd_file},
+    {"relay", "relay publish --url URL [--sec-file FILE] < events\n"
+              "  softchat relay fetch --url URL --filter JSON [--follow [--count N]]\n"
+              "  softchat relay sync --url URL --sec-file FILE [--have FILE]",
+     cmd_relay},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -53,6 +53,17 @@ function(softchat_find_secp256k1)
     if(NOT TARGET secp256k1::secp256k1)
       add_library(secp256k1::secp256k1 ALIAS secp256k1)
     endif()
+    # Extra compile options for the source build, after the release's own (-O2 in its Release
+    # type), so they win: the like-for-like build passes the options the peer compiles the
+    # same release with (bench/peers/rust-nostr/secp256k1-tree.sh writes them).
+    if(SOFTCHAT_SECP256K1_C_FLAGS)
+      separate_arguments(_sc_secp_flags UNIX_COMMAND "${SOFTCHAT_SECP256K1_C_FLAGS}")
+      foreach(_t secp256k1 secp256k1_precomputed)
+        if(TARGET ${_t})
+          target_compile_options(${_t} PRIVATE ${_sc_secp_flags})
+        endif()
+      endforeach()
+    endif()
     set(SOFTCHAT_SECP256K1_VERSION "${_ver} (source)" PARENT_SCOPE)
     add_feature_info("libsecp256k1" ON "from source ${SOFTCHAT_SECP256K1_SOURCE_DIR} (${_ver})")
   else()

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Assembles the Android library archive (AAR) of the Java binding from what bindings/jni builds:
-#   scripts/aar.sh --jar softchat.jar --out softchat.aar ABI=LIBRARY [ABI=LIBRARY ...]
+# Assembles the Android library archive (AAR) of the Kotlin facade:
+#   scripts/aar.sh --jar softchat-kotlin.jar --out softchat.aar ABI=LIBRARY [ABI=LIBRARY ...]
+#   --jar    the facade's jar, as Maven builds it (bindings/kotlin/mvn.sh package:
+#            bindings/kotlin/softchat/target/softchat-kotlin-1.0.0.jar)
 #   ABI      arm64-v8a, armeabi-v7a, x86_64 or x86
 #   LIBRARY  that ABI's libsoftchat_jni.so (the stripped copy, BUILD/dist/libsoftchat_jni.so)
 # Layout (the AAR format of the Android Gradle plugin):
 #   AndroidManifest.xml        bindings/android/AndroidManifest.xml (minSdk 24)
-#   classes.jar                the binding's jar, as built (whatever classes it holds)
+#   classes.jar                the facade's jar, as built
 #   jni/<ABI>/libsoftchat_jni.so
-#   proguard.txt               consumer R8 rules: bindings/android/consumer-rules.pro
+#   proguard.txt               the consumer R8 rules: the jar's META-INF/proguard/softchat.pro
 #   R.txt                      empty (no resources)
-# The archive is deterministic (sorted entries, fixed timestamps). Needs python3.
+# The facade's runtime dependency (kotlin-stdlib) is not in the archive: an app's build
+# resolves it from the POM a published AAR carries. The archive is deterministic (sorted
+# entries, fixed timestamps). Needs python3.
 # tests/platform/check_aar.py checks the result (ctest platform.aar).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,7 +30,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -z "$jar" ] || [ -z "$out" ] || [ ${#libs[@]} -eq 0 ]; then
-  sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 [ -f "$jar" ] || { echo "aar: no jar $jar" >&2; exit 2; }
@@ -34,7 +38,11 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 cp "$android/AndroidManifest.xml" "$stage/AndroidManifest.xml"
 cp "$jar" "$stage/classes.jar"
-cp "$android/consumer-rules.pro" "$stage/proguard.txt"
+python3 - "$jar" "$stage/proguard.txt" <<'PY' || { echo "aar: $jar has no META-INF/proguard/softchat.pro" >&2; exit 2; }
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, open(sys.argv[2], "wb") as out:
+    out.write(z.read("META-INF/proguard/softchat.pro"))
+PY
 : >"$stage/R.txt"
 for l in "${libs[@]}"; do
   abi=${l%%=*}

@@ -21,7 +21,9 @@
 #              (SOFTCHAT_SECP_WINDOW, default 12; SOFTCHAT_SECP_GEN_KB, default 22): the
 #              verification table is 2^(w-1) * 64 bytes, 128 KiB at 12 against 1 MiB at
 #              upstream's 15 (docs/platforms.md has the measured cost)
-#   mbedtls    3.6 LTS with the psa backend's options (scripts/build-mbedtls36.sh lists them)
+#   mbedtls    3.6 LTS with the psa backend's options and only the modules libsoftchat calls
+#              (below); the x86-64 mbed TLS 3.6 stages of scripts/test.sh build it with
+#              `scripts/deps.sh --only mbedtls host build/deps/mbedtls36`
 #   sodium     its autotools build, with the compiler and flags the toolchain file gives (a
 #              probe project reads them), no assembly where the target has none
 #   cmocka, cjson  their CMake builds, static
@@ -181,7 +183,15 @@ build_secp256k1() {
 }
 
 # mbed TLS's configuration: upstream's default, then
-#  - the psa backend's options (scripts/build-mbedtls36.sh explains each);
+#  - the psa backend's options (the mbedtls backends use no PSA code and are unaffected):
+#      MBEDTLS_PSA_STATIC_KEY_SLOTS (and no MBEDTLS_PSA_KEY_STORE_DYNAMIC): key material lives
+#        in preallocated slots (64 bytes each: the largest key the backend imports), so
+#        psa_import_key does not allocate;
+#      MBEDTLS_PSA_ASSUME_EXCLUSIVE_BUFFERS: PSA calls use the caller's buffers directly
+#        instead of heap copies (the copies guard buffers shared with an untrusted party
+#        across a trust boundary; libsoftchat's buffers are its caller's own memory);
+#      MBEDTLS_THREADING_C + MBEDTLS_THREADING_PTHREAD: the PSA key store and random
+#        generator are process-wide, so contexts used from different threads need its locks;
 #  - config.py's `crypto` preset (no TLS, no X.509) and every module libsoftchat does not
 #    call unset: public-key crypto, bignums, the other ciphers, modes and hashes, ASN.1, PEM,
 #    key storage, self-tests. The PSA core references every algorithm the configuration

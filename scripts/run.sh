@@ -8,9 +8,12 @@
 #   - build/fp-arm64-<backends>: the mobile artifact for arm64 (libsoftchat.so and
 #     libsoftchat_jni.so, dependencies from source linked in, stripped), for the footprint;
 #   - build/secp-rust: the same library against the libsecp256k1 release that rust-nostr
-#     bundles (reconstructed from its crate), for a like-for-like comparison. Skipped, and
-#     reported, when cargo is not available.
+#     bundles (reconstructed from its crate) and built with the crate's options (no assembly,
+#     -O3, its ecmult settings: build/deps/secp256k1-rust.cmake), for a like-for-like
+#     comparison. Skipped, and reported, when cargo is not available.
 # Usage: scripts/run.sh [OUT_DIR]   (default: audit)
+#   SOFTCHAT_AUDIT_CLOCK=cpu: time samples with each thread's CPU time (a shared machine;
+#   docs/benchmarks.md, "The measurement contract"); default wall.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-audit}
@@ -63,7 +66,8 @@ if command -v cargo >/dev/null 2>&1 &&
    (cd bench/peers/rust-nostr && cargo fetch --locked >/dev/null 2>&1); then
   echo "== build: against rust-nostr's libsecp256k1 (build/secp-rust)" >&2
   bench/peers/rust-nostr/secp256k1-tree.sh build/deps/secp256k1-rust >&2
-  build build/secp-rust -DSOFTCHAT_BACKENDS=openssl -DSOFTCHAT_BUILD_TESTS=OFF \
+  build build/secp-rust -C build/deps/secp256k1-rust.cmake \
+        -DSOFTCHAT_BACKENDS=openssl -DSOFTCHAT_BUILD_TESTS=OFF \
         -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_SECP256K1_SOURCE_DIR="$PWD/build/deps/secp256k1-rust"
   secp_args=(--secp-build build/secp-rust)
 else
@@ -71,4 +75,4 @@ else
 fi
 
 exec build/release/bench/softchat-bench audit --out "$out" --build-dir build/release \
-     --profiles "$profiles" "${secp_args[@]}"
+     --profiles "$profiles" --clock "${SOFTCHAT_AUDIT_CLOCK:-wall}" "${secp_args[@]}"

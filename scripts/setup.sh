@@ -6,6 +6,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 pkgs=(build-essential cmake ninja-build pkg-config libsecp256k1-dev libcjson-dev libcmocka-dev)
+# the CLI's WebSocket client (softchat relay): libwebsockets, with its TLS for wss://
+pkgs+=(libwebsockets-dev)
 # Each backend's libraries, from the `DEBIAN <package>` lines of backends/*/backend.cmake.
 mapfile -t backend_pkgs < <(sed -n 's/^[[:space:]]*DEBIAN[[:space:]]\{1,\}\([a-z0-9][a-z0-9.+-]*\).*/\1/p' \
                               "$here"/../backends/*/backend.cmake | sort -u)
@@ -22,7 +24,13 @@ if [ "${1:-}" = "--with-tools" ]; then
   pkgs+=(valgrind curl xz-utils ca-certificates python3)
   # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
   pkgs+=(abigail-tools)
-  # a JDK builds and tests the JNI binding (bindings/jni)
+  # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and
+  # llvm-symbolizer for readable sanitizer reports
+  pkgs+=(clang libclang-rt-dev llvm)
+  # the relay integration tests and the Negentropy cross checks build Rust peers with cargo
+  # (crates.io) and install nostr-relay (PyPI) into a virtual environment: python3-venv
+  pkgs+=(python3-venv)
+  # a JDK builds and tests the Kotlin facade and its JNI glue (bindings/kotlin)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   # the cross targets (scripts/test-platforms.sh): Debian's aarch64 cross compiler and its
   # C library, qemu to run the arm64 suite, Emscripten for wasm32, clang for the module map

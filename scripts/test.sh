@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Every test against every backend, from a fresh Debian machine: installs what is missing,
-# builds with -Wall -Wextra -Werror and runs the whole ctest suite; then the same suite under
+# builds with -Wall -Wextra -Werror and runs the whole ctest suite, the Kotlin facade's Maven
+# tests and the JVM benchmarks' smoke profile; then the same suite under
 # ASan+UBSan, under valgrind memcheck, and the mbedtls backends and psa against mbed TLS 3.6
-# LTS (plain, under ASan+UBSan, and psa under memcheck).
+# LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
+# ThreadSanitizer and a short run of every fuzz target.
 # Usage: scripts/test.sh [--quick]   (--quick runs only the first build and suite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 backends="openssl;mbedtls;sodium;sodium+mbedtls"
+# the Rust peers and relay and the nostr-relay venv are built once, for every build tree
+tools="$PWD/build/test-tools"
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 
@@ -18,11 +22,20 @@ scripts/setup.sh --with-tools
 stage "build (-Werror), every backend"
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_BUILD_JNI=ON -DSOFTCHAT_BUILD_CTIME_TESTS=ON \
-      >/dev/null
+      -DSOFTCHAT_TEST_TOOLS_DIR="$tools" >/dev/null
 cmake --build build/test
 
 stage "ctest: every backend"
 (cd build/test && ctest --output-on-failure -j "$jobs")
+
+stage "Kotlin facade: mvn verify (JUnit through the facade against the JNI glue)"
+# Maven resolves from Maven Central into build/m2 on the first run, offline afterwards; the
+# JMH module is packaged too. Then the JVM benchmarks' smoke profile and its report section.
+SOFTCHAT_JNI=build/test/bindings/kotlin/jni/libsoftchat_jni.so bindings/kotlin/mvn.sh
+stage "JVM benchmarks: JMH smoke profile, object counts, report (build/test/jvm-audit)"
+build/test/bench/softchat-bench audit --jvm-only --jvm quick --out build/test/jvm-audit \
+    --build-dir build/test
+grep -q '^| nip44_encrypt | 1024 |' build/test/jvm-audit/report.md
 
 if [ "${1:-}" = "--quick" ]; then
   stage "quick run passed"
@@ -35,6 +48,7 @@ stage "build under ASan+UBSan"
 # -Xcheck:jni) and the constant-time checks (valgrind cannot run ASan binaries).
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_BUILD_CTIME_TESTS=OFF \
+      -DSOFTCHAT_TEST_TOOLS_DIR="$tools" -DSOFTCHAT_NEG_CROSS_FULL=OFF \
       -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
       >/dev/null
 cmake --build build/asan
@@ -43,21 +57,30 @@ stage "ctest under ASan+UBSan"
    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$jobs")
 
 stage "ctest under valgrind memcheck"
-# cli.* and interop-node.* drive the CLI from Python and node, bindings.* from java (valgrind
-# would check the interpreter or the JVM); the CLI is covered by the ASan+UBSan pass instead.
-# ctime.* already run under valgrind.
-(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node|bindings|ctime)\.' \
+# cli.* and interop-node.* drive the CLI from Python and node, bindings.* from java, and
+# relay.live.* and negentropy.cross.* from Python (valgrind would check the interpreter or
+# the JVM); the CLI is covered by the ASan+UBSan pass instead. ctime.* already run under
+# valgrind. negentropy.<backend> and relay.<backend> run here. bench.* and docs.bench run
+# softchat-bench, which replaces malloc for its own process (allocation counting), which
+# valgrind cannot take over; the library code it runs is covered by the suites above. fuzz.*
+# replay the seeds with a Python fixture (the plain and ASan+UBSan passes run them).
+# residue.* reads freed and foreign memory on purpose (memcheck would report every read of its
+# scan) and runs in the other two passes.
+(cd build/test && ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node|bindings|ctime|residue|bench|fuzz|relay\.live|negentropy\.(cross|setup))\.?|^docs\.bench$' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 
 stage "mbedtls backends against mbed TLS 3.6 LTS"
-# mbedtls and sodium+mbedtls again, and psa, which needs 3.6 (Debian 12 has 2.28). The build
-# script configures 3.6 for psa (static key slots, no buffer copies, threading).
+# mbedtls and sodium+mbedtls again, and psa, which needs 3.6 (Debian 12 has 2.28). mbed TLS
+# 3.6 is built by scripts/deps.sh, pinned in scripts/deps.pins, with the configuration every
+# target ships: the psa backend's (static key slots, no buffer copies, threading) and only
+# the modules libsoftchat calls.
 m36_backends="mbedtls;sodium+mbedtls;psa"
 m36_prefix="$PWD/build/deps/mbedtls36"
-scripts/build-mbedtls36.sh "$m36_prefix"
+scripts/deps.sh --only mbedtls host "$m36_prefix"
 cmake -S . -B build/mbedtls36 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$m36_backends" -DSOFTCHAT_INSTALL=OFF \
+      -DSOFTCHAT_TEST_TOOLS_DIR="$tools" -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF \
       -DCMAKE_PREFIX_PATH="$m36_prefix" >/dev/null
 cmake --build build/mbedtls36
 build/mbedtls36/cli/softchat backends | grep -E '^(mbedtls|sodium\+mbedtls|psa)|library|  - '
@@ -66,7 +89,8 @@ build/mbedtls36/cli/softchat backends | grep -E '^(mbedtls|sodium\+mbedtls|psa)|
 stage "mbed TLS 3.6 backends under ASan+UBSan"
 cmake -S . -B build/mbedtls36-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$m36_backends" -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_BUILD_JNI=OFF \
-      -DSOFTCHAT_BUILD_CTIME_TESTS=OFF -DCMAKE_PREFIX_PATH="$m36_prefix" \
+      -DSOFTCHAT_BUILD_CTIME_TESTS=OFF -DSOFTCHAT_TEST_TOOLS_DIR="$tools" \
+      -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF -DCMAKE_PREFIX_PATH="$m36_prefix" \
       -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
       >/dev/null
 cmake --build build/mbedtls36-asan
@@ -77,8 +101,31 @@ stage "psa backend under valgrind memcheck"
 # The mbedtls backends' code ran under memcheck in the main pass (against 2.28); here the psa
 # entries and the cross-backend pairs, which include psa.
 (cd build/mbedtls36 && ctest --output-on-failure -j "$jobs" -T memcheck -R '(\.psa$|^vectors\.cross$|^backend\.psa\.)' \
-   -E '^(install|cli|interop-node|bindings|ctime)\.' \
+   -E '^(install|cli|interop-node|bindings|ctime|residue|relay\.live|negentropy\.(cross|setup))\.?' \
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
+stage "threads under ThreadSanitizer"
+# tests/test_threads.c (ctest threads.<backend> in the other passes) under -fsanitize=thread:
+# 8 threads per backend, a context each, sharing what ctx.h says may be shared. No
+# suppressions. The negative control (one context shared by all threads, which ctx.h says is
+# not supported) must be reported, so a TSan that sees nothing fails the stage.
+cmake -S . -B build/tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
+      -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_BUILD_CLI=OFF -DSOFTCHAT_BUILD_BENCH=OFF \
+      -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_BUILD_CTIME_TESTS=OFF \
+      -DCMAKE_C_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
+cmake --build build/tsan --target test_threads
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 build/tsan/tests/test_threads
+if TSAN_OPTIONS=halt_on_error=1 build/tsan/tests/test_threads --iterations 2 --share-context \
+     >build/tsan/negative-control.log 2>&1 ||
+   ! grep -q "ThreadSanitizer: data race" build/tsan/negative-control.log; then
+  echo "threads: the negative control (one shared context) was not reported by TSan" >&2
+  exit 1
+fi
+echo "threads: negative control reported by TSan, as it must be"
+
+stage "fuzz smoke: every libFuzzer target for 25 s"
+# The seeds plus 25 s of coverage-guided mutation per target (scripts/fuzz.sh, clang,
+# ASan+UBSan); a crash or a broken invariant fails the run. Long runs: docs/fuzzing.md.
+FUZZ_BUILD=build/fuzz-smoke FUZZ_FRESH=1 scripts/fuzz.sh 25
 
 stage "all tests passed"

@@ -16,6 +16,7 @@
 void test_hex_encode(void **state);
 void test_hex_decode(void **state);
 void test_hex_decode_rejects(void **state);
+void test_hex_decode_every_byte_everywhere(void **state);
 void test_base64_round_trip(void **state);
 void test_base64_known(void **state);
 void test_base64_rejects(void **state);

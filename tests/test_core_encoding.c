@@ -126,6 +126,46 @@ void test_hex_decode_rejects(void **state)
     VT_ASSERT_STATUS(sc_hex_decode_fixed((uint8_t *)vt_null(), 1, "00", 2, 0), SC_ERR_ARG);
 }
 
+/* The decoder takes eight characters at a time, then one byte at a time: every byte value at
+ * every position of a 26-character text (three words and a tail) decodes exactly when it is
+ * a digit of the accepted case, to the value a one-character reference gives. */
+void test_hex_decode_every_byte_everywhere(void **state)
+{
+    static const char base[] = "0123456789abcdef0123456789";
+    uint8_t out[13], want[13];
+    char hex[26];
+    size_t pos, len, k;
+    unsigned c, any;
+
+    (void)state;
+    for (any = 0; any <= 1; any++) {
+        for (pos = 0; pos < sizeof hex; pos++) {
+            for (c = 0; c < 256; c++) {
+                int lower = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+                int valid = lower || (any && c >= 'A' && c <= 'F');
+                memcpy(hex, base, sizeof hex);
+                hex[pos] = (char)c;
+                for (k = 0; k < sizeof want; k++) {
+                    unsigned hi = (unsigned char)hex[2 * k], lo = (unsigned char)hex[2 * k + 1];
+                    hi = hi <= '9' ? hi - '0' : (hi | 0x20) - 'a' + 10;
+                    lo = lo <= '9' ? lo - '0' : (lo | 0x20) - 'a' + 10;
+                    want[k] = (uint8_t)((hi << 4) | lo);
+                }
+                fill(out, sizeof out, SENTINEL);
+                if (sc_hex_decode(out, sizeof out, &len, hex, sizeof hex,
+                                  any ? SC_HEX_ANY_CASE : 0) != (valid ? SC_OK : SC_ERR_ENCODING)) {
+                    fail_msg("byte 0x%02x at %zu (any case %u)", c, pos, any);
+                }
+                if (valid) {
+                    assert_memory_equal(out, want, sizeof want);
+                } else {
+                    assert_true(all(out, sizeof out, 0));
+                }
+            }
+        }
+    }
+}
+
 /* ---- base64 ---------------------------------------------------------------------------- */
 
 #define KERNEL_BUF 4096

@@ -98,6 +98,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_prestate(test_nip01_vectors, &env),
         cmocka_unit_test_prestate(test_escape_every_c0, &env),
+        cmocka_unit_test_prestate(test_escape_at_every_position, &env),
+        cmocka_unit_test_prestate(test_utf8_at_every_position, &env),
+        cmocka_unit_test_prestate(test_write_checks_in_check_order, &env),
         cmocka_unit_test_prestate(test_verbatim_specials, &env),
         cmocka_unit_test_prestate(test_nul_in_content, &env),
         cmocka_unit_test_prestate(test_object_form, &env),

@@ -51,6 +51,9 @@ void test_nip01_vectors(void **state);
 
 /* test_event_write.c */
 void test_escape_every_c0(void **state);
+void test_escape_at_every_position(void **state);
+void test_utf8_at_every_position(void **state);
+void test_write_checks_in_check_order(void **state);
 void test_verbatim_specials(void **state);
 void test_nul_in_content(void **state);
 void test_object_form(void **state);

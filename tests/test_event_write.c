@@ -106,6 +106,169 @@ void test_verbatim_specials(void **state)
     expect_canonical(env, &ev, want, (size_t)n);
 }
 
+/* The escape JSON.stringify writes for c, appended at out (a reference, byte by byte). */
+static size_t ref_escape(char *out, unsigned char c)
+{
+    switch (c) {
+    case '"':
+        return (size_t)sprintf(out, "\\\"");
+    case '\\':
+        return (size_t)sprintf(out, "\\\\");
+    case '\n':
+        return (size_t)sprintf(out, "\\n");
+    case '\r':
+        return (size_t)sprintf(out, "\\r");
+    case '\t':
+        return (size_t)sprintf(out, "\\t");
+    case '\b':
+        return (size_t)sprintf(out, "\\b");
+    case '\f':
+        return (size_t)sprintf(out, "\\f");
+    default:
+        if (c < 0x20) {
+            return (size_t)sprintf(out, "\\u%04x", c);
+        }
+        out[0] = (char)c;
+        return 1;
+    }
+}
+
+/* The escaper reads eight bytes at a time, with the last word overlapping or padded: a byte
+ * to escape at every position of every length up to 40, and the bytes around the escapes'
+ * boundaries (0x1f/0x20, 0x21/0x23, 0x5b/0x5d, 0x7f, 0x80+), as content and as a tag item,
+ * give the reference text and its SHA-256 as the id. */
+void test_escape_at_every_position(void **state)
+{
+    static const unsigned char specials[] = {'"', '\\', '\n', 0x00, 0x1f, 0x01};
+    static const unsigned char plain[] = {0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 'a', '/'};
+    ev_env *env = ev_env_of(state);
+    char text[48], want[512], esc[64];
+    size_t len, pos, k, n, e;
+    sc_str items[2];
+    sc_tag tag;
+    sc_event ev;
+
+    for (len = 1; len <= 40; len++) {
+        for (pos = 0; pos < len; pos++) {
+            for (k = 0; k < sizeof specials + sizeof plain; k++) {
+                unsigned char c = k < sizeof specials ? specials[k] : plain[k - sizeof specials];
+                memset(text, "bcdefgh"[len % 7], len);
+                text[pos] = (char)c;
+                for (e = 0, n = 0; n < len; n++) {
+                    e += ref_escape(esc + e, (unsigned char)text[n]);
+                }
+                n = (size_t)snprintf(want, sizeof want,
+                                     "[0,\"" PK_HEX "\",1,1,[[\"x\",\"%.*s\"]],\"%.*s\"]",
+                                     (int)e, esc, (int)e, esc);
+                make_event(&ev, &tag, items, text, len, text, len);
+                expect_canonical(env, &ev, want, n);
+            }
+        }
+    }
+}
+
+/* The UTF-8 check skips ASCII sixteen and eight bytes at a time and reads a short tail as one
+ * word, and so does the writer's own check (the id, the JSON): an ill-formed byte at every
+ * position of every length up to 40 is still found, and a well-formed multi-byte character
+ * anywhere still passes. */
+void test_utf8_at_every_position(void **state)
+{
+    ev_env *env = ev_env_of(state);
+    uint8_t id[32];
+    static const char *const bad[] = {"\xff", "\x80", "\xc0\xaf", "\xed\xa0\x80", "\xc3"};
+    static const char *const good[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\x7f"};
+    char text[64];
+    size_t len, pos, k, n;
+    sc_str items[2];
+    sc_tag tag;
+    sc_event ev;
+
+    for (len = 1; len <= 40; len++) {
+        for (pos = 0; pos < len; pos++) {
+            for (k = 0; k < sizeof bad / sizeof bad[0] + sizeof good / sizeof good[0]; k++) {
+                int ok = k >= sizeof bad / sizeof bad[0];
+                const char *ins = ok ? good[k - sizeof bad / sizeof bad[0]] : bad[k];
+                n = strlen(ins);
+                if (pos + n > len) {
+                    continue;
+                }
+                memset(text, 'q', len);
+                memcpy(text + pos, ins, n);
+                make_event(&ev, &tag, items, text, len, "x", 1);
+                if (sc_event_check(&ev) != (ok ? SC_OK : SC_ERR_UTF8)) {
+                    fail_msg("content of %zu bytes, piece %zu at %zu: %s", len, k, pos,
+                             sc_status_name(sc_event_check(&ev)));
+                }
+                assert_int_equal(sc_event_compute_id(&env->ctx, id, &ev),
+                                 ok ? SC_OK : SC_ERR_UTF8);
+                assert_true((sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT) != 0) == ok);
+                make_event(&ev, &tag, items, "c", 1, text, len);
+                assert_int_equal(sc_event_check(&ev), ok ? SC_OK : SC_ERR_UTF8);
+                assert_int_equal(sc_event_compute_id(&env->ctx, id, &ev),
+                                 ok ? SC_OK : SC_ERR_UTF8);
+            }
+        }
+    }
+}
+
+/* The writing entry points read the text once: their shape check leaves the UTF-8 to the
+ * writer. Their status must still be sc_event_check's, in its order: ill-formed UTF-8 in an
+ * early tag comes before an empty later tag and before a missing pubkey. */
+void test_write_checks_in_check_order(void **state)
+{
+    ev_env *env = ev_env_of(state);
+    sc_str bad_items[1] = {{"\xff", 1}}, ok_items[1] = {{"ok", 2}};
+    sc_tag tags[2];
+    sc_event ev;
+    uint8_t id[32];
+    char out[512];
+    size_t len;
+
+    memset(&ev, 0, sizeof ev);
+    tags[0].items = bad_items;
+    tags[0].n_items = 1;
+    tags[1].items = ok_items;
+    tags[1].n_items = 0; /* empty: SC_ERR_EVENT_FIELD, but after tag 0 */
+    ev.tags = tags;
+    ev.n_tags = 2;
+    ev.content.ptr = "c";
+    ev.content.len = 1;
+    ev.kind = 1;
+    ev.flags = SC_EVENT_HAS_PUBKEY;
+    assert_int_equal(sc_event_check(&ev), SC_ERR_UTF8);
+    VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), SC_ERR_UTF8);
+    VT_ASSERT_STATUS(sc_event_to_json(out, sizeof out, &len, &ev, SC_EVENT_JSON_OBJECT),
+                     SC_ERR_UTF8);
+    assert_int_equal(sc_event_to_json_len(&ev, SC_EVENT_JSON_CANONICAL), 0);
+    /* the other way round: the empty tag first */
+    tags[0].items = ok_items;
+    tags[0].n_items = 0;
+    tags[1].items = bad_items;
+    tags[1].n_items = 1;
+    VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), SC_ERR_EVENT_FIELD);
+    /* ill-formed content and no pubkey: the UTF-8 first */
+    tags[0].n_items = 1;
+    tags[1].items = ok_items;
+    ev.content.ptr = "\xc3";
+    ev.flags = 0;
+    VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), SC_ERR_UTF8);
+    VT_ASSERT_STATUS(sc_event_to_json(out, sizeof out, &len, &ev, SC_EVENT_JSON_OBJECT),
+                     SC_ERR_UTF8);
+    ev.content.ptr = "c";
+    VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), SC_ERR_EVENT_FIELD);
+    /* ill-formed UTF-8 after a long clean run, past the writer's stage */
+    {
+        static char big[2000];
+        memset(big, 'z', sizeof big);
+        big[sizeof big - 1] = (char)0x80;
+        ev.flags = SC_EVENT_HAS_PUBKEY;
+        ev.content.ptr = big;
+        ev.content.len = sizeof big;
+        VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), SC_ERR_UTF8);
+        assert_int_equal(sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT), 0);
+    }
+}
+
 void test_nul_in_content(void **state)
 {
     static const char want[] = "[0,\"" PK_HEX "\",1,1,[[\"x\",\"\\u0000\"]],\"a\\u0000b\"]";

@@ -15,4 +15,9 @@ int vt_secp_on_curve(const uint8_t x[32], const uint8_t y[32]);
 /* 1 if 0 < k < n, the group order (big-endian k). */
 int vt_secp_scalar_ok(const uint8_t k[32]);
 
+/* The unhashed x coordinate of sec * lift_x(pub) (what NIP-44 hashes), by libsecp256k1's
+ * ECDH on its static context, apart from the library's curve adapter. Returns 1, or 0 (x
+ * zeroed) for a key out of range or a pub that does not lift. */
+int vt_secp_ecdh_x(uint8_t x[32], const uint8_t sec[32], const uint8_t pub[32]);
+
 #endif

@@ -70,9 +70,12 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_hkdf_extract(sc_ctx *ctx, uint8_t prk[
                                                        const uint8_t *ikm, size_t ikm_len)
     SC_NONNULL(1, 2);
 
-/** HKDF-Expand (RFC 5869) with SHA-256: okm_len bytes (1..8160) from prk (>= 32 bytes).
+/** HKDF-Expand (RFC 5869) with SHA-256: okm_len bytes (1..8160) from prk (>= 32 bytes). The
+ *  HMAC of each block is computed over the hash group (SHA-256), with prk's HMAC key schedule
+ *  made once for all blocks.
  *  Returns: SC_OK; SC_ERR_ARG (okm or prk NULL, info NULL with info_len > 0, okm_len 0 or
- *           over 8160, prk shorter than 32); SC_ERR_STATE; SC_ERR_UNSUPPORTED.
+ *           over 8160, prk shorter than 32); SC_ERR_STATE; SC_ERR_UNSUPPORTED (no mac or
+ *           no hash group).
  *  Out: okm[0..okm_len), zeroed on failure, except when okm_len itself is out of range (then
  *       untouched). Intermediate blocks are wiped.
  *  In: prk[0..prk_len); info[0..info_len).

@@ -175,6 +175,19 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received 
                                                  const sc_identity *me)
     SC_NONNULL(1, 2, 5, 8);
 
+/** As sc_nip17_receive, with the NIP-40 checks of sc_nip59_unwrap_at at time now (an
+ *  expired wrap or seal is refused: a disappearing message is not shown after its time).
+ *  Returns: as sc_nip17_receive, plus SC_ERR_WRAP_EXPIRED, SC_ERR_SEAL_EXPIRED, and
+ *           SC_ERR_ARG for a negative now.
+ *  Out: as sc_nip17_receive.
+ *  In: wrap_json[0..wrap_len); me; now (unix seconds).
+ *  Constant time: as sc_nip59_unwrap. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip17_receive_at(sc_ctx *ctx, sc_nip17_received *msg,
+                                                    void *arena, size_t arena_cap,
+                                                    size_t *arena_used, const char *wrap_json,
+                                                    size_t wrap_len, const sc_identity *me,
+                                                    int64_t now) SC_NONNULL(1, 2, 5, 8);
+
 /* ---- kind 15 file messages -------------------------------------------------------------- */
 
 #define SC_NIP17_NONCE_MIN 12 /* IV lengths accepted in decryption-nonce, in bytes */

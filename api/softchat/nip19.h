@@ -71,11 +71,12 @@ SC_API const char *sc_nip19_prefix(sc_nip19_type type);
 SC_API size_t sc_nip19_encode_len(const sc_nip19_entity *e) SC_NONNULL(1);
 
 /** Encodes e as lowercase bech32 (no terminator).
- *  Returns: SC_OK; SC_ERR_ARG (NULL out_len or e, bad type, a relay or identifier over 255
- *           bytes, a relay outside printable ASCII, an identifier that is not UTF-8, a NULL
- *           view with a non-zero length, more than SC_NIP19_MAX_RELAYS relays, a missing naddr
- *           author or kind, a field the type does not carry (e.g. relays on an npub, an
- *           author on an nprofile, a non-zero naddr key): it would be dropped silently);
+ *  Returns: SC_OK; SC_ERR_ARG (NULL out_len or e, bad type, has_author or has_kind other
+ *           than 0 or 1, a relay or identifier over 255 bytes, a relay outside printable
+ *           ASCII, an identifier that is not UTF-8, a NULL view with a non-zero length, more
+ *           than SC_NIP19_MAX_RELAYS relays, a missing naddr author or kind, a field the
+ *           type does not carry (e.g. relays on an npub, an author on an nprofile, a
+ *           non-zero naddr key): it would be dropped silently);
  *           SC_ERR_TOO_LARGE (over SC_NIP19_MAX_CHARS);
  *           SC_ERR_BUFFER_TOO_SMALL (*out_len = the size needed; out may be NULL with
  *           out_cap 0 to ask for it).

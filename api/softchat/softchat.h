@@ -12,10 +12,13 @@
 #include "hex.h"
 #include "identity.h"
 #include "mem.h"
+#include "negentropy.h"
 #include "nip17.h"
 #include "nip19.h"
+#include "nip40.h"
 #include "nip44.h"
 #include "nip59.h"
+#include "relay.h"
 #include "status.h"
 #include "version.h"
 

@@ -28,6 +28,9 @@ typedef enum sc_status {
     SC_ERR_FLAGS = -7,            /* an unknown flag bit, or an option value out of range */
     SC_ERR_EMPTY = -8,            /* an input that must not be empty is empty */
     SC_ERR_OVERLAP = -9,          /* an output buffer overlaps an input or another output */
+    SC_ERR_UNSORTED = -10,        /* Negentropy records not strictly ascending (a duplicate) */
+    SC_ERR_FULL = -11,            /* a relay session holds all the subscriptions or publishes
+                                     it was given room for */
 
     /* bad data */
     SC_ERR_ENCODING = -20,        /* malformed hex or other fixed encoding */
@@ -47,6 +50,18 @@ typedef enum sc_status {
     SC_ERR_PADDING = -34,         /* NIP-44 invalid padding or length prefix */
     SC_ERR_AUTH = -35,            /* AES-GCM tag mismatch */
     SC_ERR_MESSAGE = -36,         /* a NIP-17 message lacks a required element */
+    SC_ERR_EXPIRED = -37,         /* NIP-40: the event's expiration time has passed */
+    SC_ERR_NEGENTROPY = -38,      /* a malformed NIP-77 Negentropy message */
+    SC_ERR_NEG_VERSION = -39,     /* the Negentropy peer speaks another protocol version */
+    SC_ERR_RELAY_MESSAGE = -40,   /* a relay message of the wrong shape */
+    SC_ERR_RELAY_UNKNOWN = -41,   /* a relay message of a type this library does not know */
+    SC_ERR_NO_MATCH = -42,        /* the event matches none of the subscription's filters */
+    SC_ERR_SUBSCRIPTION = -43,    /* a relay message names a subscription that is not open */
+    SC_ERR_AUTH_KIND = -44,       /* NIP-42: not a kind 22242 event */
+    SC_ERR_AUTH_CHALLENGE = -45,  /* NIP-42: challenge tag missing or not the one sent */
+    SC_ERR_AUTH_RELAY = -46,      /* NIP-42: relay tag missing or naming another relay */
+    SC_ERR_AUTH_TIME = -47,       /* NIP-42: created_at outside the accepted window */
+    SC_ERR_FILTER = -48,          /* a malformed NIP-01 filter */
 
     /* NIP-59 unwrap, one per check, in the order they run */
     SC_ERR_WRAP_KIND = -60,       /* outer event is not kind 1059 / 21059 */
@@ -62,6 +77,8 @@ typedef enum sc_status {
     SC_ERR_RUMOR_AUTHOR = -70,    /* rumor pubkey differs from the seal pubkey */
     SC_ERR_RUMOR_ID = -71,        /* rumor id missing or differs from the recomputed id */
     SC_ERR_RUMOR_SIGNED = -72,    /* rumor carries a signature */
+    SC_ERR_WRAP_EXPIRED = -73,    /* NIP-40: the gift wrap's expiration has passed */
+    SC_ERR_SEAL_EXPIRED = -74,    /* NIP-40: the seal's expiration has passed */
 
     /* environment */
     SC_ERR_RNG = -80,             /* the random generator failed */

@@ -169,6 +169,7 @@ typedef struct mac_state {
 } mac_state;
 
 static const uint8_t no_key[1] = {0};
+static const uint8_t zero_block[63] = {0};
 
 static void mac_teardown(sc_bstate *st)
 {
@@ -216,8 +217,13 @@ static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *
         ret = mbedtls_md_hmac_finish(&m->md, out);
     }
     /* The pads are the key XOR a constant and would stay in the reusable context until the
-     * next call: re-key with the empty key so only public constants remain (one compression). */
+     * next call: re-key with the empty key so only public constants remain (one compression).
+     * That does not reach the SHA-256 block buffer, which still holds the last block hashed:
+     * the inner digest, from which the tag of a public-key HMAC follows (HKDF-Extract with the
+     * salt "nip44-v2" gives the conversation key). 63 zero bytes overwrite it (a copy, no
+     * compression). */
     (void)mbedtls_md_hmac_starts(&m->md, no_key, 0);
+    (void)mbedtls_md_hmac_update(&m->md, zero_block, sizeof zero_block);
     return ret == 0 ? SC_OK : SC_ERR_INTERNAL;
 }
 

@@ -25,6 +25,51 @@ static sc_status check_str(const sc_str *s)
     return sc_utf8_check(s->ptr, s->len);
 }
 
+sc_status sc_event_check_shape(const sc_event *ev)
+{
+    size_t t, i;
+
+    if (ev == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (ev->kind > SC_EVENT_KIND_MAX || ev->created_at < 0) {
+        return SC_ERR_EVENT_RANGE;
+    }
+    if (ev->tags == NULL && ev->n_tags != 0) {
+        return SC_ERR_ARG;
+    }
+    for (t = 0; t < ev->n_tags; t++) {
+        const sc_tag *tag = &ev->tags[t];
+
+        if (tag->n_items == 0) {
+            return SC_ERR_EVENT_FIELD;
+        }
+        if (tag->items == NULL) {
+            return SC_ERR_ARG;
+        }
+        for (i = 0; i < tag->n_items; i++) {
+            if (tag->items[i].ptr == NULL && tag->items[i].len != 0) {
+                return SC_ERR_ARG;
+            }
+        }
+    }
+    return ev->content.ptr == NULL && ev->content.len != 0 ? SC_ERR_ARG : SC_OK;
+}
+
+sc_status sc_event_check_written(const sc_event *ev, unsigned need)
+{
+    sc_status st = sc_event_check_shape(ev);
+
+    if (st != SC_OK) {
+        return sc_event_check(ev); /* the first failure in sc_event_check's order */
+    }
+    if ((ev->flags & need) != need) {
+        st = sc_event_check(ev); /* ill-formed text comes before a missing field */
+        return st != SC_OK ? st : SC_ERR_EVENT_FIELD;
+    }
+    return SC_OK;
+}
+
 sc_status sc_event_check(const sc_event *ev)
 {
     size_t t, i;
@@ -58,7 +103,7 @@ sc_status sc_event_check(const sc_event *ev)
     return check_str(&ev->content);
 }
 
-/* The id of an event that passed sc_event_check and has a pubkey. */
+/* The id of an event that passed sc_event_check_written (the writer checks the UTF-8). */
 static sc_status hash_event(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const sc_event *ev)
 {
     sc_sha256_state sha;
@@ -76,7 +121,8 @@ static sc_status hash_event(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const sc
         st = sc_crypto_sha256_final(ctx, &sha, id);
     }
     sc_mem_wipe(&sha, sizeof sha);
-    sc_mem_wipe(w.stage, sizeof w.stage); /* a rumor's content may be private */
+    /* a rumor's content may be private: wipe every byte the stage held */
+    sc_mem_wipe(w.stage, w.staged > w.stage_used ? w.staged : w.stage_used);
     return st;
 }
 
@@ -89,8 +135,8 @@ sc_status sc_event_compute_id(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const 
     }
     if (ctx == NULL || ev == NULL) {
         st = SC_ERR_ARG;
-    } else if ((st = sc_event_check(ev)) == SC_OK) {
-        st = (ev->flags & SC_EVENT_HAS_PUBKEY) ? hash_event(ctx, id, ev) : SC_ERR_EVENT_FIELD;
+    } else if ((st = sc_event_check_written(ev, SC_EVENT_HAS_PUBKEY)) == SC_OK) {
+        st = hash_event(ctx, id, ev);
     }
     if (st != SC_OK) {
         sc_mem_wipe(id, SC_EVENT_ID_BYTES);

@@ -9,20 +9,20 @@ static void write_tags(sc_jw *w, const sc_event *ev)
 {
     size_t t, i;
 
-    sc_jw_raw(w, "[", 1);
+    sc_jw_char(w, '[');
     for (t = 0; t < ev->n_tags; t++) {
         const sc_tag *tag = &ev->tags[t];
 
         sc_jw_raw(w, t == 0 ? "[" : ",[", t == 0 ? 1 : 2);
         for (i = 0; i < tag->n_items; i++) {
             if (i != 0) {
-                sc_jw_raw(w, ",", 1);
+                sc_jw_char(w, ',');
             }
             sc_jw_string(w, tag->items[i].ptr, tag->items[i].len);
         }
-        sc_jw_raw(w, "]", 1);
+        sc_jw_char(w, ']');
     }
-    sc_jw_raw(w, "]", 1);
+    sc_jw_char(w, ']');
 }
 
 #define RAW(w, lit) sc_jw_raw((w), (lit), sizeof(lit) - 1)
@@ -32,15 +32,15 @@ void sc_event_write(sc_jw *w, const sc_event *ev, unsigned flags)
     if (flags & SC_EVENT_JSON_CANONICAL) {
         RAW(w, "[0,");
         sc_jw_hex(w, ev->pubkey, SC_PUBKEY_BYTES);
-        RAW(w, ",");
+        sc_jw_char(w, ',');
         sc_jw_u64(w, (uint64_t)ev->created_at);
-        RAW(w, ",");
+        sc_jw_char(w, ',');
         sc_jw_u64(w, ev->kind);
-        RAW(w, ",");
+        sc_jw_char(w, ',');
         write_tags(w, ev);
-        RAW(w, ",");
+        sc_jw_char(w, ',');
         sc_jw_string(w, ev->content.ptr, ev->content.len);
-        RAW(w, "]");
+        sc_jw_char(w, ']');
         return;
     }
     RAW(w, "{");
@@ -66,22 +66,16 @@ void sc_event_write(sc_jw *w, const sc_event *ev, unsigned flags)
     RAW(w, "}");
 }
 
-/* The checks both entry points share. */
+/* The checks both entry points share (the UTF-8 is checked by the measuring pass). */
 static sc_status ready(const sc_event *ev, unsigned flags)
 {
-    sc_status st;
-
     if ((flags & ~(unsigned)SC_EVENT_JSON_CANONICAL) != 0) {
         return SC_ERR_FLAGS;
     }
-    st = sc_event_check(ev);
-    if (st != SC_OK) {
-        return st;
-    }
-    return (ev->flags & SC_EVENT_HAS_PUBKEY) ? SC_OK : SC_ERR_EVENT_FIELD;
+    return sc_event_check_written(ev, SC_EVENT_HAS_PUBKEY);
 }
 
-/* The serialized length, or 0 with *st set. */
+/* The serialized length, or 0 with *st set (the sc_event_check errors included). */
 static size_t measure(const sc_event *ev, unsigned flags, sc_status *st)
 {
     sc_jw w;

@@ -87,15 +87,23 @@ static sc_status next_or_close(parser *ps, int close, int *more)
     return sc_jscan_bad(&ps->s);
 }
 
-/* id, pubkey or sig: exactly 2n lowercase hex characters once unescaped. */
+/* id, pubkey or sig: exactly 2n lowercase hex characters once unescaped. The usual text,
+ * 2n hex digits between two quotes, is decoded in place: hex digits are never escaped, so
+ * the JSON string is then exactly those digits. Anything else takes the scanner's path. */
 static sc_status parse_hex(parser *ps, uint8_t *out, size_t n)
 {
     uint8_t buf[2 * SC_SIG_BYTES];
+    const uint8_t *p = ps->s.p + ps->s.pos;
     size_t len;
     sc_status st;
 
     if (sc_jscan_peek(&ps->s) != '"') {
         return wrong_type(ps);
+    }
+    if (ps->s.len - ps->s.pos >= 2 * n + 2 && p[2 * n + 1] == '"' &&
+        sc_hex_decode_fixed(out, n, (const char *)p + 1, 2 * n, SC_HEX_LOWER_ONLY) == SC_OK) {
+        ps->s.pos += 2 * n + 2;
+        return SC_OK;
     }
     st = sc_jscan_string(&ps->s, buf, sizeof buf, &len);
     if (st != SC_OK) {

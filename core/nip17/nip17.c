@@ -334,9 +334,10 @@ static size_t build_room(uint8_t *area, const sc_event *ev, size_t n_p)
     return u;
 }
 
-sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_t arena_cap,
-                           size_t *arena_used, const char *wrap_json, size_t wrap_len,
-                           const sc_identity *me)
+/* sc_nip17_receive, with the NIP-40 checks at now (>= 0) or without them (< 0). */
+static sc_status receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_t arena_cap,
+                         size_t *arena_used, const char *wrap_json, size_t wrap_len,
+                         const sc_identity *me, int64_t now)
 {
     size_t used = 0, peak = 0, n_p = 0, need = 0;
     sc_status st;
@@ -349,7 +350,7 @@ sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, siz
     }
     memset(msg, 0, sizeof *msg);
     st = sc_nip59_unwrap_peak(ctx, &msg->rumor, &msg->wrap, arena, arena_cap, arena_used, &peak,
-                              wrap_json, wrap_len, me);
+                              wrap_json, wrap_len, me, now);
     if (st != SC_OK) {
         return st;
     }
@@ -379,4 +380,27 @@ sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, siz
     msg->room = (const uint8_t(*)[SC_PUBKEY_BYTES])((const uint8_t *)arena + used);
     *arena_used = used + msg->n_room * SC_PUBKEY_BYTES;
     return SC_OK;
+}
+
+sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_t arena_cap,
+                           size_t *arena_used, const char *wrap_json, size_t wrap_len,
+                           const sc_identity *me)
+{
+    return receive(ctx, msg, arena, arena_cap, arena_used, wrap_json, wrap_len, me, -1);
+}
+
+sc_status sc_nip17_receive_at(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_t arena_cap,
+                              size_t *arena_used, const char *wrap_json, size_t wrap_len,
+                              const sc_identity *me, int64_t now)
+{
+    if (now < 0) {
+        if (arena_used != NULL) {
+            *arena_used = 0;
+        }
+        if (msg != NULL) {
+            memset(msg, 0, sizeof *msg);
+        }
+        return SC_ERR_ARG;
+    }
+    return receive(ctx, msg, arena, arena_cap, arena_used, wrap_json, wrap_len, me, now);
 }

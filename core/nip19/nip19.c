@@ -75,6 +75,10 @@ static sc_status measure(const sc_nip19_entity *e, size_t *payload)
     if (sc_nip19_prefix(e->type) == NULL) {
         return SC_ERR_ARG;
     }
+    /* 0 or 1: another value would be written as 1 and decode to an entity that differs */
+    if ((e->has_author != 0 && e->has_author != 1) || (e->has_kind != 0 && e->has_kind != 1)) {
+        return SC_ERR_ARG;
+    }
     want_relays = !is_bare(e->type);
     want_author = e->type == SC_NIP19_NEVENT || e->type == SC_NIP19_NADDR;
     want_kind = want_author;

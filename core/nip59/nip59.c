@@ -56,7 +56,8 @@ void sc_nip59_tags_init(sc_nip59_tags *t, const uint8_t *recipient, const sc_nip
         t->tags[t->n].n_items = n_p;
         t->n++;
     }
-    if (opts != NULL && opts->expiration > 0) {
+    if (opts != NULL && opts->expiration > 0 &&
+        (recipient != NULL || (opts->flags & SC_NIP59_EXPIRATION_WRAP_ONLY) == 0)) {
         t->exp_items[0].ptr = k_expiration;
         t->exp_items[0].len = sizeof k_expiration - 1;
         t->exp_items[1].ptr = t->exp_dec;
@@ -75,7 +76,8 @@ sc_status sc_nip59_check_opts(const sc_nip59_opts *opts)
     if (opts->relay.ptr == NULL && opts->relay.len != 0) {
         return SC_ERR_ARG;
     }
-    if ((opts->flags & ~(unsigned)(SC_NIP59_EPHEMERAL | SC_NIP44_EXTENDED)) != 0 ||
+    if ((opts->flags & ~(unsigned)(SC_NIP59_EPHEMERAL | SC_NIP44_EXTENDED |
+                          SC_NIP59_EXPIRATION_WRAP_ONLY)) != 0 ||
         opts->expiration < 0 || opts->now < 0) {
         return SC_ERR_FLAGS;
     }

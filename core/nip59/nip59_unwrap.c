@@ -11,6 +11,7 @@
  * The rumor ends at the arena's start; everything after it that the call wrote is zeroed. */
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
+#include <softchat/nip40.h>
 #include <softchat/nip44.h>
 #include <softchat/nip59.h>
 
@@ -34,6 +35,7 @@ typedef struct unwrapper {
     size_t back_lo;     /* lowest offset written from the end (cap when none) */
     size_t peak;        /* the largest front + back use so far */
     size_t need;        /* for SC_ERR_BUFFER_TOO_SMALL */
+    int64_t now;        /* >= 0: the NIP-40 checks at this time */
     sc_nip59_info info;
 } unwrapper;
 
@@ -153,6 +155,9 @@ static sc_status open_wrap(unwrapper *u, const char *json, size_t json_len, size
     if (st != SC_OK) {
         return st;
     }
+    if (u->now >= 0 && sc_nip40_check(&w, u->now) != SC_OK) {
+        return SC_ERR_WRAP_EXPIRED;
+    }
     memcpy(u->info.wrap_pubkey, w.pubkey, SC_PUBKEY_BYTES);
     memcpy(u->info.wrap_id, w.id, SC_EVENT_ID_BYTES);
     u->info.wrap_kind = w.kind;
@@ -186,6 +191,9 @@ static sc_status open_seal(unwrapper *u, size_t at, size_t len, size_t wrap_len,
     st = verify_layer(u->ctx, &s, SC_ERR_SEAL_ID, SC_ERR_SEAL_SIG);
     if (st != SC_OK) {
         return st;
+    }
+    if (u->now >= 0 && sc_nip40_check(&s, u->now) != SC_OK) {
+        return SC_ERR_SEAL_EXPIRED;
     }
     memcpy(u->info.sender, s.pubkey, SC_PUBKEY_BYTES);
     memcpy(u->info.seal_id, s.id, SC_EVENT_ID_BYTES);
@@ -240,7 +248,7 @@ static void wipe(unwrapper *u, size_t from, size_t to)
 sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
                                size_t arena_cap, size_t *arena_used, size_t *peak,
                                const char *wrap_json, size_t wrap_len,
-                               const sc_identity *recipient)
+                               const sc_identity *recipient, int64_t now)
 {
     const sc_identity_impl *me = sc_identity_impl_get(recipient);
     size_t seal_at = 0, seal_len = 0, rumor_at = 0, rumor_len = 0, used = 0;
@@ -274,6 +282,7 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
     u.base = (uint8_t *)arena;
     u.cap = arena_cap;
     u.back_lo = arena_cap;
+    u.now = now;
 
     st = open_wrap(&u, wrap_json, wrap_len, &seal_at, &seal_len);
     if (st == SC_OK) {
@@ -308,5 +317,27 @@ sc_status sc_nip59_unwrap(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, voi
     size_t peak = 0;
 
     return sc_nip59_unwrap_peak(ctx, rumor, info, arena, arena_cap, arena_used, &peak, wrap_json,
-                                wrap_len, recipient);
+                                wrap_len, recipient, -1);
+}
+
+sc_status sc_nip59_unwrap_at(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
+                             size_t arena_cap, size_t *arena_used, const char *wrap_json,
+                             size_t wrap_len, const sc_identity *recipient, int64_t now)
+{
+    size_t peak = 0;
+
+    if (now < 0) {
+        if (arena_used != NULL) {
+            *arena_used = 0;
+        }
+        if (rumor != NULL) {
+            memset(rumor, 0, sizeof *rumor);
+        }
+        if (info != NULL) {
+            memset(info, 0, sizeof *info);
+        }
+        return SC_ERR_ARG;
+    }
+    return sc_nip59_unwrap_peak(ctx, rumor, info, arena, arena_cap, arena_used, &peak, wrap_json,
+                                wrap_len, recipient, now);
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "util/json_scan.h"
+#include "util/swar.h"
 #include "util/utf8.h"
 
 void sc_jscan_init(sc_jscan *s, const char *text, size_t len)
@@ -9,23 +10,6 @@ void sc_jscan_init(sc_jscan *s, const char *text, size_t len)
     s->p = (const uint8_t *)text;
     s->len = text != NULL ? len : 0;
     s->pos = 0;
-}
-
-void sc_jscan_ws(sc_jscan *s)
-{
-    while (s->pos < s->len) {
-        uint8_t c = s->p[s->pos];
-
-        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-            return;
-        }
-        s->pos++;
-    }
-}
-
-int sc_jscan_peek(const sc_jscan *s)
-{
-    return s->pos < s->len ? s->p[s->pos] : -1;
 }
 
 sc_status sc_jscan_bad(const sc_jscan *s)
@@ -143,6 +127,13 @@ sc_status sc_jscan_string(sc_jscan *s, uint8_t *dst, size_t dst_cap, size_t *len
         size_t start = s->pos, n;
         uint8_t c, buf[4];
 
+        while (s->len - s->pos >= 8) { /* plain runs eight bytes at a time */
+            uint64_t x = sc_swar_load(s->p + s->pos);
+            if ((sc_swar_json_special(x) | sc_swar_non_ascii(x)) != 0) {
+                break;
+            }
+            s->pos += 8;
+        }
         while (s->pos < s->len && plain(s->p[s->pos])) {
             s->pos++;
         }

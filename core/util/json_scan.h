@@ -27,10 +27,23 @@ typedef struct sc_jnum {
 void sc_jscan_init(sc_jscan *s, const char *text, size_t len);
 
 /* Skips JSON whitespace (space, tab, LF, CR). */
-void sc_jscan_ws(sc_jscan *s);
+static inline void sc_jscan_ws(sc_jscan *s)
+{
+    while (s->pos < s->len) {
+        uint8_t c = s->p[s->pos];
+
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            return;
+        }
+        s->pos++;
+    }
+}
 
 /* The byte at the cursor, or -1 at the end. */
-int sc_jscan_peek(const sc_jscan *s);
+static inline int sc_jscan_peek(const sc_jscan *s)
+{
+    return s->pos < s->len ? s->p[s->pos] : -1;
+}
 
 /* The status for an unexpected byte at the cursor: SC_ERR_UTF8 when it starts no well-formed
  * UTF-8 sequence, else SC_ERR_JSON (also at the end of the text). */

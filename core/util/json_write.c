@@ -1,4 +1,9 @@
-/* The JSON writer: JSON.stringify's string escaping over a buffer, a counter or SHA-256. */
+/* The JSON writer: JSON.stringify's string escaping over a buffer, a counter or SHA-256.
+ *
+ * Every piece is written straight to where it goes (the stage in hash mode, the caller's
+ * buffer in buffer mode) through room(): the fast path of event ids and serialization, which
+ * would otherwise pay a call and a copy per piece. Strings are scanned for the bytes that need
+ * an escape eight at a time. */
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
 #include <softchat/hex.h>
@@ -6,6 +11,8 @@
 #include <string.h>
 
 #include "util/json_write.h"
+#include "util/swar.h"
+#include "util/utf8.h"
 
 void sc_jw_init_buf(sc_jw *w, char *out, size_t cap)
 {
@@ -24,47 +31,132 @@ void sc_jw_init_hash(sc_jw *w, sc_ctx *ctx, sc_sha256_state *sha)
 sc_status sc_jw_flush(sc_jw *w)
 {
     if (w->st == SC_OK && w->ctx != NULL && w->staged != 0) {
+        if (w->staged > w->stage_used) {
+            w->stage_used = w->staged;
+        }
         w->st = sc_crypto_sha256_update(w->ctx, w->sha, w->stage, w->staged);
         w->staged = 0;
     }
     return w->st;
 }
 
-void sc_jw_raw(sc_jw *w, const char *s, size_t n)
+/* Where the next n bytes (n <= SC_JW_STAGE) go: in the stage (flushed first when they do not
+ * fit) or in the buffer. NULL when counting, or on a failure (recorded). */
+static uint8_t *room(sc_jw *w, size_t n)
 {
-    if (w->st != SC_OK || n == 0) {
-        return;
+    if (w->st != SC_OK) {
+        return NULL;
     }
     if (w->ctx != NULL) {
-        if (n > SC_JW_STAGE - w->staged) {
-            if (sc_jw_flush(w) != SC_OK) {
-                return;
-            }
-            if (n >= SC_JW_STAGE) { /* long verbatim runs bypass the stage */
-                w->st = sc_crypto_sha256_update(w->ctx, w->sha, (const uint8_t *)s, n);
-                w->len += n;
-                return;
-            }
+        if (n > SC_JW_STAGE - w->staged && sc_jw_flush(w) != SC_OK) {
+            return NULL;
         }
-        memcpy(w->stage + w->staged, s, n);
-        w->staged += n;
-    } else if (w->out != NULL) {
+        return w->stage + w->staged;
+    }
+    if (w->out != NULL) {
         if (n > w->cap - w->len) {
             w->st = SC_ERR_BUFFER_TOO_SMALL;
-            return;
+            return NULL;
         }
-        memcpy(w->out + w->len, s, n);
-    } else if (n > (size_t)-1 - w->len) {
+        return (uint8_t *)w->out + w->len;
+    }
+    return NULL;
+}
+
+/* Accounts for n bytes: written at room()'s pointer, or only counted. */
+static void wrote(sc_jw *w, size_t n)
+{
+    if (w->ctx != NULL) {
+        w->staged += n;
+    } else if (w->out == NULL && n > (size_t)-1 - w->len) {
         w->st = SC_ERR_TOO_LARGE; /* the count itself would overflow */
         return;
     }
     w->len += n;
 }
 
+/* Whether w only counts (no destination). */
+static int counting(const sc_jw *w)
+{
+    return w->ctx == NULL && w->out == NULL;
+}
+
+void sc_jw_raw(sc_jw *w, const char *s, size_t n)
+{
+    uint8_t *p;
+
+    if (w->st != SC_OK || n == 0) {
+        return;
+    }
+    if (w->ctx != NULL && n >= SC_JW_STAGE) { /* long verbatim runs bypass the stage */
+        if (sc_jw_flush(w) == SC_OK) {
+            w->st = sc_crypto_sha256_update(w->ctx, w->sha, (const uint8_t *)s, n);
+            w->len += n;
+        }
+        return;
+    }
+    p = room(w, n);
+    if (p != NULL) {
+        memcpy(p, s, n);
+    }
+    if (p != NULL || (w->st == SC_OK && counting(w))) {
+        wrote(w, n);
+    }
+}
+
 /* Bytes that JSON.stringify escapes: the C0 controls, '"' and '\\'. */
 static int needs_escape(uint8_t c)
 {
     return c < 0x20 || c == '"' || c == '\\';
+}
+
+/* The index of the first byte of s[0..n) that needs an escape, or n, checking UTF-8 on the
+ * way: at an ill-formed sequence *bad is set and its index returned. ASCII without escapes
+ * goes eight bytes at a time; the last (or only) partial word is read as one word too,
+ * overlapping the one before it or padded with a byte that needs nothing. */
+static size_t escape_at(const char *str, size_t n, int *bad)
+{
+    const uint8_t *s = (const uint8_t *)str;
+    size_t i = 0, k;
+
+    while (i < n) {
+        uint8_t c;
+
+        if (n - i >= 8) {
+            uint64_t x = sc_swar_load(s + i);
+            if ((sc_swar_json_special(x) | sc_swar_non_ascii(x)) == 0) {
+                i += 8;
+                continue;
+            }
+        } else {
+            uint8_t pad[8] = {'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'};
+            uint64_t x;
+            if (n >= 8) {
+                x = sc_swar_load(s + n - 8);
+            } else {
+                memcpy(pad, s + i, n - i);
+                x = sc_swar_load(pad);
+            }
+            if ((sc_swar_json_special(x) | sc_swar_non_ascii(x)) == 0) {
+                return n;
+            }
+        }
+        c = s[i];
+        if (needs_escape(c)) {
+            return i;
+        }
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        k = sc_utf8_seq_len(s + i, n - i);
+        if (k == 0) {
+            *bad = 1;
+            return i;
+        }
+        i += k;
+    }
+    return n;
 }
 
 /* The escape of c (one that needs_escape) into esc; returns its length, 2 or 6. */
@@ -93,48 +185,112 @@ static size_t escape_of(uint8_t c, char esc[6])
 
 void sc_jw_string(sc_jw *w, const char *s, size_t n)
 {
+    int bad = 0;
     size_t i = 0, run;
     char esc[6];
+    uint8_t *p;
 
-    sc_jw_raw(w, "\"", 1);
-    while (i < n && w->st == SC_OK) {
-        for (run = i; run < n && !needs_escape((uint8_t)s[run]); run++) {
+    if (w->st != SC_OK) {
+        return;
+    }
+    run = escape_at(s, n, &bad);
+    if (bad) {
+        w->st = SC_ERR_UTF8;
+        return;
+    }
+    if (run == n && n <= SC_JW_STAGE - 2) { /* nothing to escape: one piece */
+        p = room(w, n + 2);
+        if (p != NULL) {
+            p[0] = '"';
+            if (n != 0) {
+                memcpy(p + 1, s, n);
+            }
+            p[n + 1] = '"';
         }
+        if (p != NULL || (w->st == SC_OK && counting(w))) {
+            wrote(w, n + 2);
+        }
+        return;
+    }
+    sc_jw_raw(w, "\"", 1);
+    while (w->st == SC_OK) {
         sc_jw_raw(w, s + i, run - i);
         if (run == n) {
             break;
         }
         sc_jw_raw(w, esc, escape_of((uint8_t)s[run], esc));
         i = run + 1;
+        run = i + escape_at(s + i, n - i, &bad);
+        if (bad) {
+            w->st = SC_ERR_UTF8;
+            return;
+        }
     }
     sc_jw_raw(w, "\"", 1);
 }
 
+void sc_jw_char(sc_jw *w, char c)
+{
+    uint8_t *p = room(w, 1);
+
+    if (p != NULL) {
+        *p = (uint8_t)c;
+    }
+    if (p != NULL || (w->st == SC_OK && counting(w))) {
+        wrote(w, 1);
+    }
+}
+
 void sc_jw_u64(sc_jw *w, uint64_t v)
 {
-    char buf[20];
-    size_t i = sizeof buf;
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324"
+                                   "25262728293031323334353637383940414243444546474849"
+                                   "50515253545556575859606162636465666768697071727374"
+                                   "75767778798081828384858687888990919293949596979899";
+    size_t k = 1, i;
+    uint64_t t = 10;
+    uint8_t *p;
 
-    do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    sc_jw_raw(w, buf + i, sizeof buf - i);
+    while (k < 20 && v >= t) { /* digits: 10^k <= v < 10^(k+1) */
+        k++;
+        t = k < 20 ? t * 10 : t;
+    }
+    p = room(w, k);
+    if (p != NULL) {
+        for (i = k; i >= 2; i -= 2, v /= 100) {
+            memcpy(p + i - 2, pairs + 2 * (v % 100), 2);
+        }
+        if (i == 1) {
+            p[0] = (uint8_t)('0' + v);
+        }
+    }
+    if (p != NULL || (w->st == SC_OK && counting(w))) {
+        wrote(w, k);
+    }
 }
 
 void sc_jw_hex(sc_jw *w, const uint8_t *p, size_t n)
 {
-    char buf[2 + 2 * 64];
     size_t len = 0;
+    uint8_t *at;
 
     if (w->st != SC_OK) {
         return;
     }
-    if (n > 64 || sc_hex_encode(buf + 1, sizeof buf - 2, &len, p, n) != SC_OK) {
+    if (n > 64) {
         w->st = SC_ERR_INTERNAL;
         return;
     }
-    buf[0] = '"';
-    buf[len + 1] = '"';
-    sc_jw_raw(w, buf, len + 2);
+    at = room(w, 2 * n + 2);
+    if (at != NULL) {
+        if (sc_hex_encode((char *)at + 1, 2 * n, &len, p, n) != SC_OK) {
+            w->st = SC_ERR_INTERNAL;
+            return;
+        }
+        at[0] = '"';
+        at[2 * n + 1] = '"';
+    }
+    if (at != NULL || (w->st == SC_OK && counting(w))) {
+        wrote(w, 2 * n + 2);
+    }
 }

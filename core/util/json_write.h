@@ -16,6 +16,7 @@ typedef struct sc_jw {
     sc_ctx *ctx;          /* hash mode when non-NULL */
     sc_sha256_state *sha; /* hash mode: an initialised state */
     size_t staged;        /* hash mode: bytes waiting in stage */
+    size_t stage_used;    /* hash mode: the most bytes the stage has held (what to wipe) */
     sc_status st;         /* first failure; every later call is a no-op */
     uint8_t stage[SC_JW_STAGE];
 } sc_jw;
@@ -31,8 +32,14 @@ void sc_jw_init_hash(sc_jw *w, sc_ctx *ctx, sc_sha256_state *sha);
 void sc_jw_raw(sc_jw *w, const char *s, size_t n);
 
 /* A JSON string: quotes, the seven short escapes, \u00xx for the other C0 controls,
- * everything else verbatim. s must already be valid UTF-8; the writer does not check. */
+ * everything else verbatim. The bytes are checked for UTF-8 on the way (the same check as
+ * sc_utf8_check): ill-formed text stops the writer with SC_ERR_UTF8, so a caller that checked
+ * an event's shape (sc_event_check_shape) learns the rest of sc_event_check from the writer,
+ * without a pass of its own. */
 void sc_jw_string(sc_jw *w, const char *s, size_t n);
+
+/* One raw byte (structural text). */
+void sc_jw_char(sc_jw *w, char c);
 
 /* A non-negative decimal integer. */
 void sc_jw_u64(sc_jw *w, uint64_t v);
@@ -40,7 +47,8 @@ void sc_jw_u64(sc_jw *w, uint64_t v);
 /* A quoted lowercase hex string of p[0..n), n <= 64. */
 void sc_jw_hex(sc_jw *w, const uint8_t *p, size_t n);
 
-/* Hash mode: pushes the staged bytes into the SHA-256 state. Returns the writer's status. */
+/* Hash mode: pushes the staged bytes into the SHA-256 state. Returns the writer's status.
+ * Afterwards stage[0..stage_used) covers every byte the stage has held. */
 sc_status sc_jw_flush(sc_jw *w);
 
 #endif

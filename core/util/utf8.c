@@ -1,7 +1,9 @@
 /* UTF-8 validation and encoding. Event content is the bulk of what is checked, and it is
- * mostly ASCII, so ASCII is skipped eight bytes at a time. */
+ * mostly ASCII, so ASCII is skipped sixteen bytes at a time, and ASCII bytes in the tail of a
+ * string without a call per byte. */
 #include <string.h>
 
+#include "util/swar.h"
 #include "util/utf8.h"
 
 size_t sc_utf8_seq_len(const uint8_t *s, size_t avail)
@@ -45,14 +47,31 @@ sc_status sc_utf8_check(const char *str, size_t len)
         return len == 0 ? SC_OK : SC_ERR_UTF8;
     }
     while (i < len) {
-        uint64_t w;
-
+        if (len - i >= 16) {
+            if (sc_swar_non_ascii(sc_swar_load(s + i) | sc_swar_load(s + i + 8)) == 0) {
+                i += 16;
+                continue;
+            }
+        }
         if (len - i >= 8) {
-            memcpy(&w, s + i, 8);
-            if ((w & UINT64_C(0x8080808080808080)) == 0) {
+            if (sc_swar_non_ascii(sc_swar_load(s + i)) == 0) {
                 i += 8;
                 continue;
             }
+        } else if (len >= 8) { /* the tail as the last word, overlapping checked bytes */
+            if (sc_swar_non_ascii(sc_swar_load(s + len - 8)) == 0) {
+                return SC_OK;
+            }
+        } else if (i == 0) { /* a short string as one word, padded with zeros (ASCII) */
+            uint8_t pad[8] = {0};
+            memcpy(pad, s, len);
+            if (sc_swar_non_ascii(sc_swar_load(pad)) == 0) {
+                return SC_OK;
+            }
+        }
+        if (s[i] < 0x80) {
+            i++;
+            continue;
         }
         n = sc_utf8_seq_len(s + i, len - i);
         if (n == 0) {

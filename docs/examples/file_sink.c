@@ -74,11 +74,10 @@ int main(int argc, char **argv)
 {
     enum { SIZE = 100 * 1024, PIECE = 4096 };
     uint8_t key[SC_FILE_KEY_BYTES], iv[SC_FILE_IV_BYTES], x[32], ox[32];
-    uint8_t *pt = malloc(SIZE), *blob = malloc(SIZE + SC_FILE_FINAL_BYTES); /* final: 31 */
-    uint8_t *back = malloc(SIZE);
+    uint8_t *pt, *blob, *back;
     size_t at = 0, n, done = 0;
     uint64_t blob_size = 0;
-    mem_sink k = {back, NULL, 0, SIZE};
+    mem_sink k;
     sc_file_enc e;
     sc_status st;
     sc_ctx ctx;
@@ -89,6 +88,16 @@ int main(int argc, char **argv)
         sc_ctx_clear(&ctx);
         return 77;
     }
+    pt = malloc(SIZE);
+    blob = malloc(SIZE + SC_FILE_FINAL_BYTES); /* final needs 31 bytes, even when 16 come out */
+    back = malloc(SIZE);
+    if (pt == NULL || blob == NULL || back == NULL) {
+        return 1;
+    }
+    k.pending = back;
+    k.committed = NULL;
+    k.len = 0;
+    k.cap = SIZE;
     for (n = 0; n < SIZE; n++) {
         pt[n] = (uint8_t)(n * 7);
     }

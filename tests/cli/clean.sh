@@ -94,9 +94,9 @@ dirty "the deliberately bad binary" "$bad" "defines malloc" "defines free" "impo
 if [ -n "$bench" ]; then
   if [ "$counts" = ON ]; then
     dirty "softchat-bench" "$bench" "defines malloc" "defines free" "imports popen" \
-          "imports system" "holds the source path"
+          "imports posix_spawnp" "holds the source path"
   else # a sanitizer build: the harness does not count allocations there
-    dirty "softchat-bench" "$bench" "imports popen" "imports system" "holds the source path"
+    dirty "softchat-bench" "$bench" "imports popen" "imports posix_spawnp" "holds the source path"
   fi
 fi
 exit $fail

@@ -309,6 +309,33 @@ def test_key(s):
         expect_error(s.run("key", "new", "--out", s.path("no-such-dir/key")), "cannot create")
     s.case(g, "new --out: mode 0600, never overwrites", new_file)
 
+    def new_file_atomic():
+        # written under a temporary name beside the final path, then linked into place:
+        # nothing but the key file is left in the directory, after a success or a refusal
+        d = s.path("key-dir")
+        os.mkdir(d)
+        path = os.path.join(d, "key")
+        expect_ok(s.run("key", "new", "--out", path), lambda o: o == b"")
+        check(os.listdir(d) == ["key"], "left in the directory: %r" % os.listdir(d))
+        with open(path, "rb") as f:
+            body = f.read()
+        expect_error(s.run("key", "new", "--out", path), "already exists")
+        check(os.listdir(d) == ["key"], "left after a refusal: %r" % os.listdir(d))
+        with open(path, "rb") as f:
+            check(f.read() == body, "existing key file was modified")
+        # a read-only directory: the temporary file cannot be made, nothing appears
+        ro = s.path("ro-dir")
+        os.mkdir(ro)
+        os.chmod(ro, 0o500)
+        try:
+            if os.access(ro, os.W_OK):  # root ignores the mode: nothing to learn here
+                return
+            expect_error(s.run("key", "new", "--out", os.path.join(ro, "key")), "cannot create")
+            check(os.listdir(ro) == [], "left in a read-only directory: %r" % os.listdir(ro))
+        finally:
+            os.chmod(ro, 0o700)
+    s.case(g, "new --out: temporary file + link, nothing else left behind", new_file_atomic)
+
     def pub_row0():
         expect_ok(s.run("key", "pub", "--sec-file", s.key_file(SEC3)),
                   lambda o: o == (PUB3 + "\n").encode())
@@ -352,6 +379,13 @@ def test_key(s):
                            NSEC_SPEC), "secret key")
         expect_usage(s.run("nip19", "encode", "nsec", SEC3))
         expect_usage(s.run("nip19", "encode", "npub", NSEC_SPEC), "secret key")
+        # decode takes an nsec only from stdin: on the command line it is refused before
+        # decoding (a mistyped one too, in either case) and never echoed
+        for arg in (NSEC_SPEC, NSEC_SPEC.upper(), NSEC_SPEC[:-1] + "q", "nsec1"):
+            r = s.run("nip19", "decode", arg)
+            expect_usage(r, "secret key", "stdin")
+            check(NSEC_SPEC[5:21] not in r.err and NSEC_SPEC_HEX[:16] not in r.err,
+                  "the nsec is echoed: " + r.err)
     s.case(g, "a secret key on the command line is refused (exit 2)", argv_secret_refused)
 
     def key_usage():
@@ -984,13 +1018,20 @@ def test_nip19(s):
     for c in data["cases"]:
         label = c["bech32"][:24] + "..."
         if not c["valid"]:
+            # an nsec goes through stdin (on the command line it is refused before decoding)
             s.case(f, "decode must fail: " + c.get("why", label),
-                   lambda c=c: expect_invalid(s.run("nip19", "decode", c["bech32"])))
+                   lambda c=c: expect_invalid(
+                       s.run("nip19", "decode", "-", stdin=c["bech32"] + "\n")
+                       if c["bech32"].lower().startswith("nsec1")
+                       else s.run("nip19", "decode", c["bech32"])))
             continue
 
         def dec(c=c):
             want = expected_json(c)
-            r = s.run("nip19", "decode", c["bech32"])
+            if c["hrp"] == "nsec":  # secret keys only through stdin
+                r = s.run("nip19", "decode", "-", stdin=c["bech32"] + "\n")
+            else:
+                r = s.run("nip19", "decode", c["bech32"])
             expect_ok(r)
             got = json.loads(r.out)
             check(got == want and list(got) == list(want), "decoded %r, expected %r"
@@ -1046,7 +1087,7 @@ def test_general(s):
         with open("/dev/full", "wb") as full:
             for args, stdin in ((["key", "pub", "--sec-file", s.key_file(SEC3)], b""),
                                 (["key", "new"], b""),
-                                (["nip19", "decode", NSEC_SPEC], b"")):
+                                (["nip19", "decode", "-"], NSEC_SPEC.encode())):
                 p = subprocess.run(s.argv(args), input=stdin, stdout=full,
                                    stderr=subprocess.PIPE)
                 check(p.returncode == 2 and b"cannot write" in p.stderr,

@@ -5,7 +5,7 @@
  *
  * Run by ctest as ctime.<backend> under valgrind --error-exitcode; run outside valgrind it only
  * checks that every call succeeds. Covered: sc_mem_ct_compare, hex and base64 encoding (every
- * base64 kernel), SHA-256, HMAC-SHA256, HKDF, ChaCha20, AES-256-GCM sealing, NIP-44 message
+ * base64 kernel), SHA-256, HMAC-SHA256 (keys of one block and longer), HKDF, ChaCha20, AES-256-GCM sealing, NIP-44 message
  * keys and encryption under a secret conversation key and plaintext.
  *
  * Not covered, by design: calls whose status is a verdict on secret data (a MAC or tag check,
@@ -84,10 +84,13 @@ static void encodings(void)
 
 static void primitives(sc_ctx *ctx)
 {
-    static uint8_t key[32], data[1000], out[1000], prk[32], okm[76], nonce[12], tag[16];
+    static uint8_t key[32], long_key[100], data[1000], out[1000], prk[32], okm[76], nonce[12],
+        tag[16];
     sc_iov part;
 
     fill(key, sizeof key, 2);
+    fill(long_key, sizeof long_key, 8);
+    SECRET(long_key, sizeof long_key);
     fill(data, sizeof data, 3);
     fill(nonce, sizeof nonce, 4);
     SECRET(key, sizeof key);
@@ -96,6 +99,8 @@ static void primitives(sc_ctx *ctx)
     part.len = sizeof data;
     report("sha256", sc_crypto_sha256(ctx, out, data, sizeof data));
     report("hmac_sha256", sc_crypto_hmac_sha256(ctx, out, key, sizeof key, &part, 1));
+    report("hmac_sha256 (100-byte key: hashed first)",
+           sc_crypto_hmac_sha256(ctx, out, long_key, sizeof long_key, &part, 1));
     report("hkdf_extract", sc_crypto_hkdf_extract(ctx, prk, (const uint8_t *)"salt", 4, key, 32));
     report("hkdf_expand", sc_crypto_hkdf_expand(ctx, okm, sizeof okm, prk, sizeof prk,
                                          (const uint8_t *)"info", 4));

@@ -3,15 +3,18 @@
 
     check_aar.py AAR CHECK_ELF ABI[:NEEDED_REGEX] [ABI...]
 
-- the layout: AndroidManifest.xml, classes.jar, proguard.txt, R.txt, and for each ABI given
-  jni/<ABI>/libsoftchat_jni.so, nothing else;
+- the layout: AndroidManifest.xml (minSdk 24), classes.jar, proguard.txt, R.txt, and for each
+  ABI given jni/<ABI>/libsoftchat_jni.so, nothing else;
 - each library (tests/platform/check_elf.sh): the ELF machine of its ABI, every LOAD segment
-  16 KiB aligned, only Java_* and JNI_On* exported, and (with NEEDED_REGEX) no library needed
-  beyond the C library (the dependencies are linked in);
-- the jar and the libraries agree: every native method of classes.jar has its JNI function
-  in every library, and every exported Java_* function has its native method;
-- the consumer R8 rules keep every class that declares a native method, by a -keep rule
-  whose class pattern covers it.
+  16 KiB aligned, only JNI_OnLoad and JNI_OnUnload exported (the natives are registered by
+  JNI_OnLoad, never found by name), and (with NEEDED_REGEX) no library needed beyond the C
+  library (the dependencies are linked in);
+- the jar and the libraries agree: JNI_OnLoad registers by name and descriptor, so every
+  native method of classes.jar has both strings in every library, every method descriptor
+  the library holds belongs to a method of classes.jar, and every class the library looks
+  up (org/softchat/...) is in classes.jar;
+- proguard.txt is the jar's own META-INF/proguard/softchat.pro, and its -keep rules keep
+  every class the library looks up and the native methods of every class that has some.
 Reads the class files itself (no javap), so it needs only python3 and readelf.
 """
 import os
@@ -27,8 +30,8 @@ MACHINE = {"arm64-v8a": "AArch64", "armeabi-v7a": "ARM", "x86_64": "Advanced Mic
 ACC_NATIVE = 0x0100
 
 
-def native_methods(class_bytes):
-    """(class name with dots, [(method, descriptor)]) of the native methods of a class file."""
+def class_methods(class_bytes):
+    """(class name with dots, [(access flags, method, descriptor)]) of a class file."""
     b = class_bytes
     if b[:4] != b"\xca\xfe\xba\xbe":
         raise ValueError("not a class file")
@@ -75,38 +78,22 @@ def native_methods(class_bytes):
 
     i, _fields = members(i)
     i, methods = members(i)
-    return cname, [(m, d) for acc, m, d in methods if acc & ACC_NATIVE]
+    return cname, methods
 
 
-def mangle(s):
+def rules_keeping(rules):
+    """[(class pattern as a regular expression over dotted names, rule body)] of -keep rules."""
     out = []
-    for ch in s:
-        if ch == ".":
-            out.append("_")
-        elif ch == "_":
-            out.append("_1")
-        elif ch == ";":
-            out.append("_2")
-        elif ch == "[":
-            out.append("_3")
-        elif ch.isalnum() and ord(ch) < 128:
-            out.append(ch)
-        else:
-            out.append("_0%04x" % ord(ch))
-    return "".join(out)
+    for m in re.finditer(r"^-keep\S*\s+(?:[,\w]+\s+)*?(?:class|interface|enum)\s+([\w.*$]+)"
+                         r"\s*(\{[^}]*\})?", rules, re.M):
+        rx = re.escape(m.group(1)).replace(r"\*\*", ".+").replace(r"\*", "[^.]+")
+        out.append((re.compile("^" + rx + "$"), m.group(2) or ""))
+    return out
 
 
-def rule_patterns(rules):
-    """Class patterns of the -keep rules (as regular expressions over dotted names)."""
-    pats = []
-    for m in re.finditer(r"^-keep\S*\s+(?:[,\w]+\s+)*?(?:class|interface|enum)\s+([\w.*$]+)",
-                         rules, re.M):
-        p = m.group(1)
-        if p == "*":
-            continue  # the generic native-method rule: checked separately below
-        rx = re.escape(p).replace(r"\*\*", ".+").replace(r"\*", "[^.]+")
-        pats.append(re.compile("^" + rx + "$"))
-    return pats
+def cstrings(data, rx):
+    """The NUL-terminated strings of a file matching rx (bytes), decoded."""
+    return {m.group(1).decode() for m in re.finditer(rb"(?<![\x21-\x7e])(" + rx + rb")\x00", data)}
 
 
 def main():
@@ -131,37 +118,44 @@ def main():
     if 'android:minSdkVersion="24"' not in manifest:
         fails.append("AndroidManifest.xml: no minSdkVersion 24")
 
-    natives = {}
+    natives = {}      # class -> [(method, descriptor)]
+    classes = set()   # every class of the jar, slashed (as FindClass names them)
+    descriptors = set()
     with zipfile.ZipFile(os.path.join(tmp, "classes.jar")) as jar:
+        jar_rules = None
         for n in jar.namelist():
+            if n == "META-INF/proguard/softchat.pro":
+                jar_rules = jar.read(n).decode()
             if n.endswith(".class"):
-                cname, ms = native_methods(jar.read(n))
-                if ms:
-                    natives[cname] = ms
-    expected = set()
-    for cname, ms in natives.items():
-        for m, _ in ms:
-            expected.add("Java_" + mangle(cname) + "_" + mangle(m))
-    print("ok   classes.jar: %d native methods in %d classes" % (len(expected), len(natives)))
-    if not expected:
+                cname, ms = class_methods(jar.read(n))
+                classes.add(cname.replace(".", "/"))
+                descriptors |= {d for _, _, d in ms}
+                nat = [(m, d) for acc, m, d in ms if acc & ACC_NATIVE]
+                if nat:
+                    natives[cname] = nat
+    count = sum(len(v) for v in natives.values())
+    print("ok   classes.jar: %d classes, %d native methods in %s" %
+          (len(classes), count, ", ".join(sorted(natives)) or "none"))
+    if not count:
         fails.append("classes.jar declares no native method")
+    if jar_rules is None:
+        fails.append("classes.jar has no META-INF/proguard/softchat.pro")
+    elif jar_rules != rules:
+        fails.append("proguard.txt differs from the jar's META-INF/proguard/softchat.pro")
 
-    pats = rule_patterns(rules)
-    generic = re.search(r"-keepclasseswithmembernames[^{]*class \*\s*\{\s*native <methods>;", rules)
+    keeps = rules_keeping(rules)
+    rule_fails = []
     for cname in sorted(natives):
-        if not any(p.match(cname) for p in pats):
-            fails.append("proguard.txt: no -keep rule covers %s (it has native methods)" % cname)
-    if not generic:
-        fails.append("proguard.txt: no rule keeping native methods (-keepclasseswithmembernames)")
-    if not fails:
-        print("ok   proguard.txt keeps the native methods and every class that declares one")
+        if not any(p.match(cname) and "native <methods>" in body for p, body in keeps):
+            rule_fails.append("proguard.txt: no -keep rule keeps the native methods of %s" % cname)
 
+    looked_up = set()
     for a in abis:
         abi, _, needed = a.partition(":")
         so = os.path.join(tmp, "jni", abi, "libsoftchat_jni.so")
         if not os.path.exists(so):
             continue
-        cmd = ["sh", check_elf, "--align", "16384", "--exports", "^(Java_|JNI_On)",
+        cmd = ["sh", check_elf, "--align", "16384", "--exports", "^JNI_On(Load|Unload)$",
                "--machine", MACHINE[abi]]
         if needed:
             cmd += ["--needed", needed]
@@ -169,23 +163,31 @@ def main():
         sys.stdout.write(r.stdout.replace(tmp + "/", ""))
         if r.returncode != 0:
             fails.append("%s: the ELF checks failed" % abi)
-        out = subprocess.run(["readelf", "--dyn-syms", "-W", so], capture_output=True,
-                             text=True).stdout
-        syms = set()
-        for line in out.splitlines():
-            f = line.split()
-            if len(f) >= 8 and f[6] != "UND" and f[7].startswith("Java_"):
-                syms.add(f[7].split("@")[0])
-        plain = {s.split("__")[0] if "__" in s else s for s in syms}
-        missing = sorted(expected - plain)
-        extra = sorted(plain - expected)
+        with open(so, "rb") as f:
+            data = f.read()
+        missing = sorted("%s.%s%s" % (c, m, d) for c, ms in natives.items() for m, d in ms
+                         if (m.encode() + b"\0") not in data or (d.encode() + b"\0") not in data)
         if missing:
-            fails.append("%s: native methods without a JNI function: %s" % (abi, missing))
-        if extra:
-            fails.append("%s: JNI functions without a native method: %s" % (abi, extra))
-        if not missing and not extra:
-            print("ok   %s: the %d JNI functions match classes.jar's native methods" %
-                  (abi, len(plain)))
+            fails.append("%s: native methods the library does not register: %s" % (abi, missing))
+        held = cstrings(data, rb"\([\w/$;\[]*\)[\w/$;\[]+")
+        stale = sorted(held - descriptors)
+        if stale:
+            fails.append("%s: method descriptors no method of classes.jar has: %s" % (abi, stale))
+        refs = cstrings(data, rb"org/softchat/[\w/$]+")
+        looked_up |= refs
+        unknown = sorted(refs - classes)
+        if unknown:
+            fails.append("%s: classes looked up that classes.jar lacks: %s" % (abi, unknown))
+        if not missing and not stale and not unknown:
+            print("ok   %s: registers all %d native methods; its %d descriptors and %d classes "
+                  "(%s) are classes.jar's" % (abi, count, len(held), len(refs), ", ".join(sorted(refs))))
+    for c in sorted(looked_up):
+        dotted = c.replace("/", ".")
+        if not any(p.match(dotted) for p, _ in keeps):
+            rule_fails.append("proguard.txt: no -keep rule keeps %s (native code looks it up)" % dotted)
+    if not rule_fails:
+        print("ok   proguard.txt keeps every native method and every class the library looks up")
+    fails += rule_fails
     for f in fails:
         print("FAIL " + f)
     return 1 if fails else 0

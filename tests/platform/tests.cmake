@@ -2,13 +2,16 @@
 # exists; docs/platforms.md):
 #   platform.align-16k       every LOAD segment of each shipped .so (as built and stripped)
 #                            16 KiB aligned
-#   platform.exports         libsoftchat.so exports only sc_*, libsoftchat_jni.so only Java_*
-#                            and JNI_On*; with SOFTCHAT_SELF_CONTAINED, neither needs any
-#                            library beyond the C library (the dependencies are linked in)
+#   platform.exports         libsoftchat.so exports only sc_*; with SOFTCHAT_SELF_CONTAINED it
+#                            needs no library beyond the C library (the dependencies are
+#                            linked in)
+#   platform.exports.jni     libsoftchat_jni.so exports only JNI_OnLoad and JNI_OnUnload (the
+#                            natives are registered, never found by name), and the same
 #   platform.elf.selftest    the checker fails on a library with 4 KiB pages and a stray export
-#   platform.aar             scripts/aar.sh assembles the AAR from this build's jar and JNI
-#                            library (standing in for the Android one of its ABI) and
-#                            tests/platform/check_aar.py checks it
+#   platform.aar             cross builds for an Android CPU: scripts/aar.sh assembles the AAR
+#                            from the Kotlin facade's jar (SOFTCHAT_KOTLIN_JAR, built by
+#                            Maven) and this build's JNI library (standing in for the Android
+#                            one of its ABI), and tests/platform/check_aar.py checks it
 #   platform.base64-kernels  every base64 kernel the CPU runs against the portable one, timed
 #   platform.modulemap       bindings/apple/module.modulemap and the public headers, by clang
 #   platform.ios-headers     the public headers and the module for arm64-apple-ios (freestanding)
@@ -42,7 +45,7 @@ if(TARGET softchat_dist) # ELF shared libraries
                                          "${_sc_dist}/$<TARGET_FILE_NAME:softchat>")
   set_tests_properties(platform.align-16k platform.exports PROPERTIES LABELS "platform")
   if(TARGET softchat_jni)
-    string(REPLACE "^sc_" "^(Java_|JNI_On)" _sc_jni_cmd "${_sc_exports_cmd}")
+    string(REPLACE "^sc_" "^JNI_On(Load|Unload)$" _sc_jni_cmd "${_sc_exports_cmd}")
     add_test(NAME platform.exports.jni COMMAND ${_sc_jni_cmd} "$<TARGET_FILE:softchat_jni>"
                                                "${_sc_dist}/$<TARGET_FILE_NAME:softchat_jni>")
     set_tests_properties(platform.exports.jni PROPERTIES LABELS "platform")
@@ -55,7 +58,11 @@ if(TARGET softchat_dist) # ELF shared libraries
                    "${_sc_elf}" "$<TARGET_FILE:softchat_elf_bad>")
   set_tests_properties(platform.elf.selftest PROPERTIES LABELS "platform")
 
-  # The AAR, with this build's JNI library standing in for its Android ABI.
+  # The AAR, with this build's JNI library standing in for its Android ABI. Registered in
+  # cross builds only (the aarch64 one stands in for arm64-v8a): the
+  # facade's jar comes from Maven (bindings/kotlin/mvn.sh), which the x86-64 pass of
+  # scripts/test.sh runs after its ctest, and scripts/test-platforms.sh before the cross
+  # ctest. A missing jar fails the test, with how to build it.
   set(_sc_abi "")
   if(ANDROID_ABI)
     set(_sc_abi "${ANDROID_ABI}")
@@ -68,16 +75,20 @@ if(TARGET softchat_dist) # ELF shared libraries
   elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^i[3-6]86$")
     set(_sc_abi x86)
   endif()
-  find_package(Python3 COMPONENTS Interpreter)
-  if(TARGET softchat_jni AND TARGET softchat_jar AND _sc_abi AND Python3_Interpreter_FOUND)
-    get_target_property(_sc_jar softchat_jar JAR_FILE)
+  if(CMAKE_CROSSCOMPILING AND TARGET softchat_jni AND _sc_abi)
+    set(SOFTCHAT_KOTLIN_JAR "${PROJECT_SOURCE_DIR}/bindings/kotlin/softchat/target/softchat-kotlin-1.0.0.jar"
+        CACHE FILEPATH "The Kotlin facade's jar for platform.aar (bindings/kotlin/mvn.sh package)")
+    find_package(Python3 COMPONENTS Interpreter)
+    if(NOT Python3_Interpreter_FOUND)
+      message(FATAL_ERROR "softchat: platform.aar needs python3")
+    endif()
     set(_sc_aar_abi "${_sc_abi}")
     if(SOFTCHAT_SELF_CONTAINED)
       set(_sc_aar_abi "${_sc_abi}:${_sc_needed}")
     endif()
     add_test(NAME platform.aar
-             COMMAND sh -c "\"$0\" --jar \"$1\" --out \"$2\" \"$3=$4\" && \"$5\" \"$6\" \"$2\" \"$7\" \"$8\""
-                     "${PROJECT_SOURCE_DIR}/scripts/aar.sh" "${_sc_jar}"
+             COMMAND sh -c "if [ ! -f \"$1\" ]; then echo \"FAIL no Kotlin facade jar $1: build it with bindings/kotlin/mvn.sh package -pl softchat -DskipTests (scripts/test-platforms.sh does)\"; exit 1; fi; \"$0\" --jar \"$1\" --out \"$2\" \"$3=$4\" && \"$5\" \"$6\" \"$2\" \"$7\" \"$8\""
+                     "${PROJECT_SOURCE_DIR}/scripts/aar.sh" "${SOFTCHAT_KOTLIN_JAR}"
                      "${PROJECT_BINARY_DIR}/dist/softchat.aar" "${_sc_abi}"
                      "${_sc_dist}/$<TARGET_FILE_NAME:softchat_jni>" "${Python3_EXECUTABLE}"
                      "${_sc_pf}/check_aar.py" "${_sc_elf}" "${_sc_aar_abi}")

@@ -16,4 +16,13 @@ if(TARGET softchat_bench)
   target_include_directories(test_bench_conformance PRIVATE "${PROJECT_SOURCE_DIR}/bench")
   add_test(NAME bench.conformance COMMAND test_bench_conformance)
   set_tests_properties(bench.conformance PROPERTIES LABELS "bench" TIMEOUT 60)
+
+  # The verdicts of the comparison with rust-nostr: margin, retry, settling.
+  softchat_add_test_executable(test_bench_verdict
+    "${CMAKE_CURRENT_SOURCE_DIR}/bench/test_verdict.c"
+    "${PROJECT_SOURCE_DIR}/bench/verdict.c")
+  target_include_directories(test_bench_verdict PRIVATE "${PROJECT_SOURCE_DIR}/bench")
+  target_link_libraries(test_bench_verdict PRIVATE m)
+  add_test(NAME bench.verdict COMMAND test_bench_verdict)
+  set_tests_properties(bench.verdict PROPERTIES LABELS "bench" TIMEOUT 60)
 endif()

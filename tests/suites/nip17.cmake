@@ -11,10 +11,10 @@ softchat_add_test_executable(test_nip17
   test_nip17_file.c
   test_nip17_args.c)
 
-# test_nip17_args.c passes NULL on purpose to parameters declared non-NULL (the SC_ERR_ARG
-# paths); UBSan's nonnull-attribute check would report the calls themselves.
+# test_nip17_args.c and test_nip17_chat.c pass NULL on purpose to parameters declared non-NULL
+# (the SC_ERR_ARG paths); UBSan's nonnull-attribute check would report the calls themselves.
 if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
-  set_source_files_properties(test_nip17_args.c
+  set_source_files_properties(test_nip17_args.c test_nip17_chat.c
                               PROPERTIES COMPILE_OPTIONS "-fno-sanitize=nonnull-attribute")
 endif()
 

@@ -6,6 +6,13 @@
 //   node bench.mjs --worker BACKEND INDEX WARMUP_NS MIN_SAMPLE_NS SAMPLES
 //       measures one operation and prints one tab-separated line:
 //       median_ns  p95_ns  allocs_per_call  rss_kb  iters  samples
+//   node bench.mjs --worker-op BACKEND NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES
+//       the same for the operation named as in softchat-bench's table ("unsupported" when
+//       this peer has no such row), for softchat-bench's runner, which interleaves these
+//       workers with its own (bench/runner.c)
+//   node bench.mjs --describe META.json
+//       writes the record without results and prints one lane per backend (label, then the
+//       worker command, tab-separated)
 //
 // Backends: "nostr-tools" (the default pure-JS backend, nostr-tools/pure on @noble/*) and
 // "nostr-tools-wasm" (nostr-tools/wasm with nostr-wasm: libsecp256k1 compiled to WebAssembly
@@ -156,18 +163,30 @@ const nip44Ops = (bytes) => [
   },
 ]
 
-// Signed kind-1 events (key 0x33, created_at 1700000000 + i, 32 bytes of content), as JSON.
+// The k-th key of a family: 31 bytes of `byte`, then k (the secrets bench/ops_*.c use).
+function familyKey(byte, k) {
+  const sk = key(byte)
+  sk[31] = k
+  return sk
+}
+
+// Signed kind-1 events as bench/ops_event.c makes them (event i by author i % 64 of family
+// 0x33, created_at 1700000000 + i, 32 bytes of content), as JSON.
 async function signedEvents(count) {
   const pure = await import('nostr-tools/pure')
-  const sk = key(0x33)
   const out = []
   for (let i = 0; i < count; i++) {
-    out.push(JSON.stringify(pure.finalizeEvent(note(benchFill(32, 1000 + i), 1700000000 + i), sk)))
+    out.push(JSON.stringify(pure.finalizeEvent(note(benchFill(32, 1000 + i), 1700000000 + i), familyKey(0x33, i % 64))))
   }
   return out
 }
 
 const MSG_CONTENT = benchFill(15, 59)
+
+// The kind-14 rumor template of bench/ops_msg.c: 15 bytes of content and one p tag.
+function rumorTemplate(to) {
+  return { kind: 14, created_at: 1700000000, tags: [['p', to]], content: MSG_CONTENT }
+}
 
 const OPS = [
   {
@@ -207,13 +226,16 @@ const OPS = [
     bytes: 374,
     backends: BACKENDS,
     async setup(be) {
-      const [json] = await signedEvents(1)
-      check(Buffer.byteLength(json) === 374, 'event JSON is 374 bytes')
+      const json = await signedEvents(16) // 16 events by 16 authors, in turn
+      check(json.every((j) => Buffer.byteLength(j) === 374), 'event JSON is 374 bytes')
       // JSON.parse makes a fresh object each call, so nostr-tools' per-object verification
       // cache never answers.
+      let next = 0
       return (n) => {
         for (let i = 0; i < n; i++) {
-          if (!be.verifyEvent(JSON.parse(json))) throw new Error('verifyEvent failed')
+          const j = json[next]
+          next = (next + 1) % json.length
+          if (!be.verifyEvent(JSON.parse(j))) throw new Error('verifyEvent failed')
         }
       }
     },
@@ -224,12 +246,12 @@ const OPS = [
     backends: ['nostr-tools'],
     async setup() {
       const nip59 = await import('nostr-tools/nip59')
-      const sk = key(0x11)
+      const pure = await import('nostr-tools/pure')
+      const sk = familyKey(0x51, 0)
+      const bob = pure.getPublicKey(familyKey(0x52, 0))
       return (n) => {
         let r
-        for (let i = 0; i < n; i++) {
-          r = nip59.createRumor({ kind: 14, created_at: 1700000000, tags: [], content: MSG_CONTENT }, sk)
-        }
+        for (let i = 0; i < n; i++) r = nip59.createRumor(rumorTemplate(bob), sk)
         check(r.id.length === 64, 'createRumor')
         return r
       }
@@ -242,11 +264,15 @@ const OPS = [
     async setup() {
       const nip17 = await import('nostr-tools/nip17')
       const pure = await import('nostr-tools/pure')
-      const sk = key(0x11)
-      const receiver = { publicKey: pure.getPublicKey(key(0x22)) }
+      const sk = familyKey(0x51, 0)
+      const to = Array.from({ length: 16 }, (_, k) => ({ publicKey: pure.getPublicKey(familyKey(0x52, k)) }))
+      let next = 0
       return (n) => {
         let w
-        for (let i = 0; i < n; i++) w = nip17.wrapEvent(sk, receiver, MSG_CONTENT)
+        for (let i = 0; i < n; i++) {
+          w = nip17.wrapEvent(sk, to[next], MSG_CONTENT)
+          next = (next + 1) % to.length
+        }
         check(w.kind === 1059, 'nip17.wrapEvent')
         return w
       }
@@ -259,12 +285,15 @@ const OPS = [
     async setup() {
       const nip59 = await import('nostr-tools/nip59')
       const pure = await import('nostr-tools/pure')
-      const sk = key(0x11)
-      const receiver = pure.getPublicKey(key(0x22))
+      const sk = familyKey(0x51, 0)
+      const bob = pure.getPublicKey(familyKey(0x52, 0))
+      const to = Array.from({ length: 16 }, (_, k) => pure.getPublicKey(familyKey(0x52, k)))
+      let next = 0
       return (n) => {
         let w
         for (let i = 0; i < n; i++) {
-          w = nip59.wrapEvent({ kind: 14, created_at: 1700000000, tags: [], content: MSG_CONTENT }, sk, receiver)
+          w = nip59.wrapEvent(rumorTemplate(bob), sk, to[next])
+          next = (next + 1) % to.length
         }
         check(w.kind === 1059, 'nip59.wrapEvent')
         return w
@@ -278,15 +307,19 @@ const OPS = [
     async setup() {
       const nip59 = await import('nostr-tools/nip59')
       const pure = await import('nostr-tools/pure')
-      const sender = key(0x11)
-      const me = key(0x22)
-      const wrapJson = JSON.stringify(
-        nip59.wrapEvent({ kind: 14, created_at: 1700000000, tags: [], content: MSG_CONTENT }, sender, pure.getPublicKey(me)),
+      const me = familyKey(0x52, 0)
+      const mePub = pure.getPublicKey(me)
+      // 16 wraps from 16 senders, as JSON text (parsed in each call, as received)
+      const wraps = Array.from({ length: 16 }, (_, k) =>
+        JSON.stringify(nip59.wrapEvent(rumorTemplate(mePub), familyKey(0x51, k), mePub)),
       )
-      const wrap = JSON.parse(wrapJson) // as received: a parsed event object
+      let next = 0
       return (n) => {
         let r
-        for (let i = 0; i < n; i++) r = nip59.unwrapEvent(wrap, me)
+        for (let i = 0; i < n; i++) {
+          r = nip59.unwrapEvent(JSON.parse(wraps[next]), me)
+          next = (next + 1) % wraps.length
+        }
         check(r.content === MSG_CONTENT, 'nip59.unwrapEvent')
         return r
       }
@@ -366,8 +399,21 @@ async function worker(args) {
     samples: Number(samples),
   })
   process.stdout.write(
-    `${r.median.toFixed(1)}\t${r.p95.toFixed(1)}\t-1\t${peakRssKb()}\t${r.iters}\t${r.samples}\n`,
+    `${r.median.toFixed(1)}\t${r.p95.toFixed(1)}\t-1\t${peakRssKb()}\t${r.iters}\t${r.samples}\twall\n`,
   )
+}
+
+// --worker-op BACKEND NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES [wall|cpu]
+// Node has no per-thread CPU clock (process.cpuUsage counts V8's helper threads too), so a
+// "cpu" request is timed with the wall clock, and the line says "wall".
+async function workerOp(args) {
+  const [backend, name, bytes, threads, warm, minSample, samples] = args
+  const index = OPS.findIndex((o) => o.name === name && o.bytes === Number(bytes) && o.backends.includes(backend))
+  if (index < 0 || Number(threads) !== 1) {
+    process.stdout.write('unsupported\n')
+    return
+  }
+  await worker([backend, String(index), warm, minSample, samples])
 }
 
 // ---------------------------------------------------------------------------------------
@@ -392,7 +438,7 @@ function spawnWorker(backend, index, params) {
     return null
   }
   const f = r.stdout.trim().split('\t')
-  if (f.length !== 6) return null
+  if (f.length < 6) return null
   return {
     median_ns: round1(Number(f[0])),
     p95_ns: round1(Number(f[1])),
@@ -435,12 +481,12 @@ const NOTES = [
   'import_identity: getPublicKey(sk) (x-only public key as hex; nostr-tools keeps no keypair object).',
   'nip44_encrypt/decrypt: nip44.v2.utils.getConversationKey(sk, peerPubHex) then nip44.v2.encrypt(text, key) (fresh 32-byte nonce from crypto.getRandomValues, base64 output) / nip44.v2.decrypt(payload, key) (returns a string); _held variants reuse the conversation key. Plaintext is ASCII, so bytes == characters.',
   'sign_event: finalizeEvent({kind:1, created_at:1700000000, tags:[], content}, sk) on a fresh template each call; the pure backend derives the public key from sk and hashes the event twice inside finalizeEvent, the wasm backend derives the keypair and hashes once.',
-  'parse_verify_event: JSON.parse of the 374-byte text + verifyEvent (id recomputed and compared, BIP-340 signature); a fresh object per call, so the per-object verification cache never answers.',
+  'parse_verify_event: JSON.parse of the 374-byte text + verifyEvent (id recomputed and compared, BIP-340 signature), cycling through 16 events by 16 authors; a fresh object per call, so the per-object verification cache never answers.',
   'verify_batch: 1000 distinct parsed events; the per-object verification cache (event[verifiedSymbol]) is cleared before each verifyEvent so that every call verifies; time reported per event.',
-  'nip59_rumor: nip59.createRumor({kind:14, created_at, tags:[], content}, sk): it derives the public key from sk (a scalar multiplication) on every call, then computes the id.',
-  'gift_wrap: nip59.wrapEvent(template, senderSk, receiverPub) = createRumor (pubkey derivation + id) + createSeal (conversation key, NIP-44, sign) + createWrap (one-time key, conversation key, NIP-44, sign); nostr-tools derives the sender public key again inside each finalizeEvent.',
-  'nip17_message: nip17.wrapEvent(senderSk, {publicKey: receiver}, message): one kind-14 rumor with a ["p", receiver] tag, sealed and gift-wrapped for the receiver only (no copy for the sender).',
-  'unwrap: nip59.unwrapEvent(wrap, recipientSk) on a parsed wrap object. It checks wrap kind == 1059; does NOT verify the wrap id or signature; decrypts the seal; checks seal kind == 13; verifies the seal (verifyEvent: id recomputed + BIP-340 signature); decrypts the rumor; checks rumor.pubkey == seal.pubkey; does NOT recompute or check the rumor id and does not reject a rumor carrying a sig.',
+  'nip59_rumor: nip59.createRumor({kind:14, created_at, tags:[["p", receiver]], content}, sk): it derives the public key from sk (a scalar multiplication) on every call, then computes the id.',
+  'gift_wrap: nip59.wrapEvent(template with one p tag, senderSk, receiverPub), to 16 receivers in turn, = createRumor (pubkey derivation + id) + createSeal (conversation key, NIP-44, sign) + createWrap (one-time key, conversation key, NIP-44, sign); nostr-tools derives the sender public key again inside each finalizeEvent.',
+  'nip17_message: nip17.wrapEvent(senderSk, {publicKey: receiver}, message): one kind-14 rumor with a ["p", receiver] tag, sealed and gift-wrapped for the receiver only (no copy for the sender), to 16 receivers in turn.',
+  'unwrap: nip59.unwrapEvent(JSON.parse(wrap text), recipientSk), cycling through 16 wraps from 16 senders. It checks wrap kind == 1059; does NOT verify the wrap id or signature; decrypts the seal; checks seal kind == 13; verifies the seal (verifyEvent: id recomputed + BIP-340 signature); decrypts the rumor; checks rumor.pubkey == seal.pubkey; does NOT recompute or check the rumor id and does not reject a rumor carrying a sig.',
   'Results are JavaScript objects/strings as the API returns them (no JSON serialization of wraps unless the API does it).',
   'Timing: process.hrtime.bigint(); JIT warm-up is covered by the ~100 ms warm-up; garbage-collection pauses fall inside the samples they happen in (they are part of the peer\'s cost and mostly show in p95).',
   'allocations: null (not measured: the V8 heap offers no per-call allocation count comparable to malloc counts). rss_kb: the worker process\'s VmHWM (includes the Node.js runtime, about 60 MB for the lightest operations).',
@@ -511,7 +557,26 @@ async function main(argv) {
     }
   }
   process.stderr.write(`\r${' '.repeat(78)}\r`)
-  const doc = {
+  const doc = record(runs, results)
+  writeFileSync(out, JSON.stringify(doc, null, 1) + '\n')
+  for (const r of results) {
+    const fmt = (ns) => (ns == null ? '-' : ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(2)} us` : `${(ns / 1e6).toFixed(2)} ms`)
+    process.stderr.write(`${r.backend.padEnd(17)} ${r.operation.padEnd(20)} ${String(r.bytes).padStart(7)} ${String(r.threads).padStart(3)} ${fmt(r.median_ns).padStart(11)} ${fmt(r.p95_ns).padStart(11)} ${String(r.rss_kb ?? '-').padStart(8)}${r.failed ? '  FAILED' : ''}\n`)
+  }
+  if (failed) {
+    process.stderr.write(`${failed} row(s) failed\n`)
+    process.exit(1)
+  }
+}
+
+// --describe META.json
+function describe(args) {
+  writeFileSync(args[0], JSON.stringify(record(0, []), null, 1) + '\n')
+  for (const b of BACKENDS) process.stdout.write(`${b}\t${process.execPath}\t${SELF}\t--worker-op\t${b}\n`)
+}
+
+function record(runs, results) {
+  return {
     schema: 'softchat-bench/1',
     revision: `nostr-tools@${pkgVersion('nostr-tools')}`,
     machine: { cpu: cpuModel(), cores: cpus().length, arch: machine() },
@@ -531,26 +596,14 @@ async function main(argv) {
     notes: NOTES,
     results,
   }
-  writeFileSync(out, JSON.stringify(doc, null, 1) + '\n')
-  for (const r of results) {
-    const fmt = (ns) => (ns == null ? '-' : ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(2)} us` : `${(ns / 1e6).toFixed(2)} ms`)
-    process.stderr.write(`${r.backend.padEnd(17)} ${r.operation.padEnd(20)} ${String(r.bytes).padStart(7)} ${String(r.threads).padStart(3)} ${fmt(r.median_ns).padStart(11)} ${fmt(r.p95_ns).padStart(11)} ${String(r.rss_kb ?? '-').padStart(8)}${r.failed ? '  FAILED' : ''}\n`)
-  }
-  if (failed) {
-    process.stderr.write(`${failed} row(s) failed\n`)
-    process.exit(1)
-  }
 }
 
 const argv = process.argv.slice(2)
-if (argv[0] === '--worker') {
-  worker(argv.slice(1)).catch((e) => {
+const modes = { '--worker': worker, '--worker-op': workerOp, '--describe': describe }
+const mode = modes[argv[0]]
+Promise.resolve()
+  .then(() => (mode ? mode(argv.slice(1)) : main(argv)))
+  .catch((e) => {
     process.stderr.write(`${e.stack || e}\n`)
     process.exit(1)
   })
-} else {
-  main(argv).catch((e) => {
-    process.stderr.write(`${e.stack || e}\n`)
-    process.exit(1)
-  })
-}

@@ -1,14 +1,23 @@
 #!/bin/sh
 # Peer benchmark: nostr-tools (pure JS and nostr-wasm backends).
 #   bench/peers/nostr-tools/run.sh OUT.json [--runs N] [--only OP[,OP...]] [--quick]
+#   bench/peers/nostr-tools/run.sh --prepare META.json
 # Installs the pinned packages (npm ci, from package-lock.json) and writes OUT.json in the
 # softchat-bench/1 schema. Progress goes to stderr. Exits 3 with one line on stderr if
-# the peer cannot be installed, 1 if a measurement failed.
+# the peer cannot be installed, 1 if a measurement failed. --prepare installs, writes the
+# record without results to META.json and prints the peer's lanes (one per backend: label and
+# worker command, tab-separated) for softchat-bench, which then measures them interleaved
+# with its own processes (bench/runner.c).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $# -lt 1 ]; then
     echo "usage: $0 OUT.json [--runs N] [--only OP[,OP...]] [--quick]" >&2
     exit 2
+fi
+prepare=0
+if [ "$1" = --prepare ] && [ $# -eq 2 ]; then
+    prepare=1
+    shift
 fi
 out=$1
 shift
@@ -32,5 +41,8 @@ if ! (cd "$here" && npm ci --no-audit --no-fund --loglevel=error) >"$log" 2>&1; 
 fi
 rm -f "$log"
 
+if [ "$prepare" = 1 ]; then
+    exec node "$here/bench.mjs" --describe "$out"
+fi
 echo "nostr-tools: measuring ($(node --version))..." >&2
 exec node "$here/bench.mjs" "$out" "$@"

@@ -1,0 +1,53 @@
+/* JNI_OnLoad: registers every native of org.softchat.internal.NativeBridge and caches the
+ * class and constructor native code uses, as global references. A Kotlin declaration that
+ * drifts from its C function fails here, at load time (NoSuchMethodError), not at first
+ * use. Returns JNI_VERSION_1_6, which every Android release accepts. */
+#include "scj.h"
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved);
+JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved);
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
+{
+    JNIEnv *env;
+    jclass bridge, ex;
+
+    (void)reserved;
+    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) {
+        return JNI_ERR;
+    }
+    ex = (*env)->FindClass(env, "org/softchat/SoftchatException");
+    if (ex == NULL) {
+        return JNI_ERR;
+    }
+    scj_exception_init = (*env)->GetMethodID(env, ex, "<init>", "(ILjava/lang/String;)V");
+    scj_exception_class = (jclass)(*env)->NewGlobalRef(env, ex);
+    (*env)->DeleteLocalRef(env, ex);
+    if (scj_exception_init == NULL || scj_exception_class == NULL) {
+        return JNI_ERR;
+    }
+    bridge = (*env)->FindClass(env, SCJ_CLASS);
+    if (bridge == NULL) {
+        return JNI_ERR;
+    }
+    if (scj_register_ctx(env, bridge) != 0 || scj_register_identity(env, bridge) != 0 ||
+        scj_register_nip44(env, bridge) != 0 || scj_register_event(env, bridge) != 0 ||
+        scj_register_nip59(env, bridge) != 0 || scj_register_nip17(env, bridge) != 0 ||
+        scj_register_nip19(env, bridge) != 0 || scj_register_file(env, bridge) != 0) {
+        return JNI_ERR;
+    }
+    (*env)->DeleteLocalRef(env, bridge);
+    return JNI_VERSION_1_6;
+}
+
+JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved)
+{
+    JNIEnv *env;
+
+    (void)reserved;
+    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK &&
+        scj_exception_class != NULL) {
+        (*env)->DeleteGlobalRef(env, scj_exception_class);
+        scj_exception_class = NULL;
+    }
+}

@@ -1,0 +1,112 @@
+/* The JNI glue of the Kotlin facade (org.softchat, bindings/kotlin): shared declarations.
+ *
+ * Every native method is registered by JNI_OnLoad (onload.c) on one class,
+ * org.softchat.internal.NativeBridge; the class and constructor IDs that native code uses are
+ * looked up there once and kept as global references. Each public facade call crosses JNI
+ * once: bulk data through GetPrimitiveArrayCritical (no JNI call inside a critical region),
+ * 32-byte keys by GetByteArrayRegion into stack memory that is wiped. Results are byte
+ * arrays (a plain blob layout, blob.h) that the Kotlin side decodes, so native code creates
+ * no object but byte[] and org.softchat.SoftchatException.
+ *
+ * Failures: every failure throws SoftchatException with the library's status. An input over
+ * the facade's cap is SC_ERR_TOO_LARGE before anything is allocated; a native or Java
+ * allocation failure is SC_ERR_NOMEM (a pending OutOfMemoryError from NewByteArray is
+ * cleared and replaced), so hostile input never surfaces as an Error. */
+#ifndef SOFTCHAT_KOTLIN_SCJ_H
+#define SOFTCHAT_KOTLIN_SCJ_H
+
+#include <jni.h>
+#include <softchat/softchat.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCJ_CLASS "org/softchat/internal/NativeBridge"
+
+/* A pooled native context: the sc_ctx and its reusable working memory. One thread at a time
+ * (the Kotlin pool hands a slot to one caller). */
+typedef struct scj_slot {
+    sc_ctx *ctx;
+    uint8_t *buf;
+    size_t cap;
+    int busy; /* buf is handed out to a scj_mem of the running call */
+} scj_slot;
+
+/* Working memory of one call: the slot's buffer, or a temporary one when the need is over
+ * SCJ_KEEP_BYTES (then released to the system after the call). */
+#define SCJ_KEEP_BYTES (256u * 1024u)
+typedef struct scj_mem {
+    uint8_t *p;
+    size_t n;   /* bytes asked for */
+    size_t cap; /* bytes usable (the slot's buffer may be larger) */
+    int owned;
+    scj_slot *slot; /* the slot whose buffer this is, when not owned */
+} scj_mem;
+
+/* Throws SoftchatException(st). Returns 0. Any pending exception is cleared first, so an
+ * OutOfMemoryError from a JNI allocation becomes the SDK's exception. */
+int scj_throw(JNIEnv *env, sc_status st);
+
+/* The slot behind a handle. */
+scj_slot *scj_slot_of(jlong h);
+
+/* n bytes of working memory (not zeroed). Returns 1, or 0 with SC_ERR_NOMEM thrown. */
+int scj_mem_get(JNIEnv *env, scj_slot *s, scj_mem *m, size_t n);
+
+/* Wipes the first `used` bytes (what the call wrote that may be secret) and releases m. */
+void scj_mem_put(scj_mem *m, size_t used);
+
+/* Copies a 32-byte array (a key, an id) into out. Returns 1, or 0 with SC_ERR_ARG thrown. */
+int scj_key(JNIEnv *env, jbyteArray a, uint8_t out[32]);
+
+/* Length of a (0 for null). */
+size_t scj_len(JNIEnv *env, jbyteArray a);
+
+/* A new byte[n]; NULL with SC_ERR_NOMEM (or SC_ERR_TOO_LARGE above 2^31 - 1) thrown. */
+jbyteArray scj_new_bytes(JNIEnv *env, size_t n);
+
+/* A new byte[n] holding p[0..n); NULL with an exception thrown. */
+jbyteArray scj_bytes(JNIEnv *env, const void *p, size_t n);
+
+/* a + b and a * b without wrapping: 1, or 0 when the result does not fit size_t. */
+int scj_add(size_t *r, size_t a, size_t b);
+int scj_mul(size_t *r, size_t a, size_t b);
+
+/* Rounds n up to a multiple of 16 (1, or 0 on overflow). */
+int scj_align(size_t *r, size_t n);
+
+/* An event given by the Kotlin side (kind, created_at, tags blob, content bytes) as an
+ * sc_event whose views point into a copy in working memory. */
+typedef struct scj_event_in {
+    scj_mem mem;
+    sc_event ev;
+} scj_event_in;
+
+/* Loads the event (flags: kind, created_at, tags, content). Returns 1, or 0 with an exception
+ * thrown (SC_ERR_ARG for a malformed tags blob, SC_ERR_TOO_LARGE above max bytes). */
+int scj_event_load(JNIEnv *env, scj_slot *s, scj_event_in *e, jint kind, jlong created_at,
+                   jbyteArray tags, jbyteArray content, size_t max);
+
+/* Wipes (the content may be private) and releases the copy. */
+void scj_event_unload(scj_event_in *e);
+
+/* The facade's cap on an event's tags + content, before any allocation. */
+#define SCJ_MAX_EVENT_INPUT (1024u * 1024u)
+
+/* Registration of each file's natives (onload.c calls them). 0 on success. */
+int scj_register_ctx(JNIEnv *env, jclass c);
+int scj_register_identity(JNIEnv *env, jclass c);
+int scj_register_nip44(JNIEnv *env, jclass c);
+int scj_register_event(JNIEnv *env, jclass c);
+int scj_register_nip59(JNIEnv *env, jclass c);
+int scj_register_nip17(JNIEnv *env, jclass c);
+int scj_register_nip19(JNIEnv *env, jclass c);
+int scj_register_file(JNIEnv *env, jclass c);
+
+/* SoftchatException, cached by JNI_OnLoad. */
+extern jclass scj_exception_class;
+extern jmethodID scj_exception_init; /* (ILjava/lang/String;)V */
+
+#define SCJ_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,270 @@
+package org.softchat
+
+import org.softchat.internal.BlobWriter
+import org.softchat.internal.Hex
+import org.softchat.internal.NativeBridge
+import org.softchat.internal.NativeCleaner
+import org.softchat.internal.NativeHandle
+
+/**
+ * A Nostr identity: a secp256k1 secret key held in native memory (never in a Java array
+ * after import) with its x-only public key, cached once at import. Read-only after import:
+ * any number of threads may use it at once. [erase] (or [close]) wipes the secret; an
+ * identity never erased is wiped by the cleaner once unreachable. After erase every call
+ * gives SC_ERR_STATE; calls in flight finish first.
+ *
+ * Text and secrets: a String cannot be wiped, so every call that takes or returns private
+ * text also has a ByteArray form (UTF-8) that the caller can wipe with fill(0).
+ */
+class SoftchatIdentity internal constructor(
+    private val sc: Softchat,
+    handle: Long,
+    private val pub: ByteArray,
+) : AutoCloseable {
+    private val h = NativeHandle(NativeHandle.KIND_IDENTITY, handle)
+    private val cleanerRef = NativeCleaner.register(this, h::close)
+
+    /** The x-only public key, lowercase hex (computed once). */
+    val publicKeyHex: String = Hex.encode(pub)
+
+    /** A copy of the 32-byte x-only public key. */
+    val publicKey: ByteArray get() = pub.copyOf()
+
+    internal fun pubRef(): ByteArray = pub
+
+    /** The secret key (32 bytes, for a backup or an nsec): the caller wipes it. */
+    fun exportSecret(): ByteArray {
+        val out = ByteArray(32)
+        val id = h.acquire()
+        try {
+            NativeBridge.identitySecret(id, out)
+        } finally {
+            h.release()
+        }
+        return out
+    }
+
+    // ---- NIP-44 v2 -------------------------------------------------------------------------
+
+    /** NIP-44 v2 payload of UTF-8 text for peer (32-byte x-only key); 1..65535 bytes. */
+    fun nip44Encrypt(peer: ByteArray, plaintext: String): String =
+        nip44Encrypt(peer, plaintext.toByteArray(Charsets.UTF_8))
+
+    /** NIP-44 v2 payload of bytes; [extended] allows 65536+ bytes (the 6-byte prefix). */
+    @JvmOverloads
+    fun nip44Encrypt(peer: ByteArray, plaintext: ByteArray, extended: Boolean = false): String {
+        val id = h.acquire()
+        try {
+            return sc.withSlot { NativeBridge.nip44EncryptTo(it, id, peer, plaintext, if (extended) 1 else 0) }
+        } finally {
+            h.release()
+        }
+    }
+
+    /** Authenticates and decrypts a payload from peer, as UTF-8 text. */
+    fun nip44Decrypt(peer: ByteArray, payload: String): String {
+        val b = nip44DecryptBytes(peer, payload)
+        try {
+            return String(b, Charsets.UTF_8)
+        } finally {
+            b.fill(0)
+        }
+    }
+
+    /** Authenticates and decrypts a payload from peer; the caller wipes the result. */
+    fun nip44DecryptBytes(peer: ByteArray, payload: String): ByteArray {
+        val p = payload.toByteArray(Charsets.ISO_8859_1) // non-Latin-1 becomes '?': SC_ERR_BASE64
+        val id = h.acquire()
+        try {
+            return sc.withSlot { NativeBridge.nip44DecryptFrom(it, id, peer, p, sc.limits.maxNip44Payload) }
+        } finally {
+            h.release()
+        }
+    }
+
+    /** A held conversation with peer: the conversation key derived once, for many messages. */
+    fun conversation(peer: ByteArray): Nip44Conversation {
+        val id = h.acquire()
+        try {
+            return Nip44Conversation(sc, sc.withSlot { NativeBridge.convNew(it, id, peer) })
+        } finally {
+            h.release()
+        }
+    }
+
+    // ---- NIP-01 ----------------------------------------------------------------------------
+
+    /** Signs a new event (id and BIP-340 signature with fresh aux randomness). */
+    fun sign(kind: Int, createdAt: Long, tags: List<List<String>>, content: String): NostrEvent =
+        signWith(kind, createdAt, tags, content, null)
+
+    internal fun signWith(kind: Int, createdAt: Long, tags: List<List<String>>, content: String, aux: ByteArray?): NostrEvent {
+        val t = BlobWriter.tags(tags)
+        val c = content.toByteArray(Charsets.UTF_8)
+        val id = h.acquire()
+        try {
+            return NostrEvent.decodeSigned(sc.withSlot { NativeBridge.eventSign(it, id, kind, createdAt, t, c, aux) })
+        } finally {
+            h.release()
+        }
+    }
+
+    /** BIP-340 signature over a 32-byte message (aux: 32 bytes, or null for fresh randomness). */
+    @JvmOverloads
+    fun signSchnorr(msg: ByteArray, aux: ByteArray? = null): ByteArray {
+        val id = h.acquire()
+        try {
+            return sc.withSlot { NativeBridge.schnorrSign(it, id, msg, aux) }
+        } finally {
+            h.release()
+        }
+    }
+
+    // ---- NIP-59 ----------------------------------------------------------------------------
+
+    /** A rumor (unsigned event with its id) by this identity. */
+    fun rumor(kind: Int, createdAt: Long, tags: List<List<String>>, content: String): Rumor =
+        Rumor.decode(sc.withSlot {
+            NativeBridge.eventRumor(it, pub, kind, createdAt, BlobWriter.tags(tags), content.toByteArray(Charsets.UTF_8))
+        })
+
+    /** Seals and gift-wraps rumor (by this identity) for recipient: the wrap's JSON. */
+    @JvmOverloads
+    fun giftWrap(rumor: Rumor, recipient: ByteArray, options: WrapOptions = WrapOptions()): String {
+        if (rumor.pubkey != publicKeyHex) throw SoftchatException(SoftchatException.SC_ERR_RUMOR_AUTHOR)
+        val t = BlobWriter.tags(rumor.tags)
+        val c = rumor.content.toByteArray(Charsets.UTF_8)
+        val relay = options.relay?.toByteArray(Charsets.UTF_8)
+        val id = h.acquire()
+        try {
+            val out = sc.withSlot {
+                NativeBridge.giftWrap(it, id, rumor.kind, rumor.createdAt, t, c, recipient, options.flags(), relay, options.expiration, options.now)
+            }
+            return String(out, Charsets.UTF_8)
+        } finally {
+            h.release()
+            c.fill(0)
+        }
+    }
+
+    /** Unwraps and authenticates a gift wrap addressed to this identity (every check). */
+    fun unwrap(giftWrapJson: String): UnwrappedRumor {
+        val w = giftWrapJson.toByteArray(Charsets.UTF_8)
+        val id = h.acquire()
+        try {
+            return UnwrappedRumor.decode(sc.withSlot { NativeBridge.unwrap(it, id, w, sc.limits.maxWrapBytes) })
+        } finally {
+            h.release()
+        }
+    }
+
+    // ---- NIP-17 ----------------------------------------------------------------------------
+
+    /**
+     * A kind 14 chat message to the receivers: one gift wrap per distinct receiver (in order),
+     * then the sender's own copy (unless the sender is a receiver).
+     */
+    @JvmOverloads
+    fun sendMessage(
+        to: List<Receiver>,
+        content: String,
+        createdAt: Long,
+        subject: String? = null,
+        replyTo: ByteArray? = null,
+        options: WrapOptions = WrapOptions(),
+    ): List<GiftWrap> {
+        val c = content.toByteArray(Charsets.UTF_8)
+        try {
+            return sendMessage(to, c, createdAt, subject, replyTo, options)
+        } finally {
+            c.fill(0)
+        }
+    }
+
+    /** As [sendMessage] with the text as UTF-8 bytes (which the caller can wipe). */
+    fun sendMessage(
+        to: List<Receiver>,
+        content: ByteArray,
+        createdAt: Long,
+        subject: String?,
+        replyTo: ByteArray?,
+        options: WrapOptions,
+    ): List<GiftWrap> {
+        val peers = Receiver.encode(to)
+        val s = subject?.toByteArray(Charsets.UTF_8)
+        val id = h.acquire()
+        try {
+            return GiftWrap.decodeList(sc.withSlot {
+                NativeBridge.send(it, id, peers, content, createdAt, s, replyTo, options.flags(), options.now)
+            })
+        } finally {
+            h.release()
+        }
+    }
+
+    /** Receives a NIP-17 gift wrap: every unwrap check, a kind 14 or 15 rumor, its room. */
+    fun receive(giftWrapJson: String): PrivateMessage {
+        val w = giftWrapJson.toByteArray(Charsets.UTF_8)
+        val id = h.acquire()
+        try {
+            return PrivateMessage.decode(sc.withSlot { NativeBridge.receive(it, id, w, sc.limits.maxWrapBytes) })
+        } finally {
+            h.release()
+        }
+    }
+
+    /** Wipes the secret key; later calls give SC_ERR_STATE. */
+    fun erase() {
+        cleanerRef.unregister()
+        h.close()
+    }
+
+    val isErased: Boolean get() = h.isClosed
+
+    override fun close() = erase()
+}
+
+/** A NIP-17 receiver: x-only public key and an optional relay hint for its wrap's p tag. */
+class Receiver @JvmOverloads constructor(publicKey: ByteArray, val relay: String? = null) {
+    val publicKey: ByteArray = publicKey.copyOf()
+
+    internal companion object {
+        fun encode(list: List<Receiver>): ByteArray {
+            val relays = list.map { it.relay?.toByteArray(Charsets.UTF_8) }
+            var size = 4
+            for (i in list.indices) {
+                if (list[i].publicKey.size != 32) throw SoftchatException(SoftchatException.SC_ERR_ARG)
+                size += 36 + (relays[i]?.size ?: 0)
+            }
+            val out = ByteArray(size)
+            var o = BlobWriter.put(out, 0, list.size)
+            for (i in list.indices) {
+                System.arraycopy(list[i].publicKey, 0, out, o, 32)
+                o += 32
+                val r = relays[i]
+                o = BlobWriter.put(out, o, r?.size ?: 0)
+                if (r != null) {
+                    System.arraycopy(r, 0, out, o, r.size)
+                    o += r.size
+                }
+            }
+            return out
+        }
+    }
+}
+
+/** Options of a gift wrap (NIP-59) and of each wrap of a NIP-17 message. */
+class WrapOptions @JvmOverloads constructor(
+    /** Kind 21059 instead of 1059. */
+    val ephemeral: Boolean = false,
+    /** Allow rumor or seal JSON of 65536+ bytes (unreadable by u16-only receivers). */
+    val extended: Boolean = false,
+    /** Relay hint for the wrap's p tag (gift wrap; the sender's copy of a message). */
+    val relay: String? = null,
+    /** > 0: an expiration tag on seal and wrap. */
+    val expiration: Long = 0,
+    /** The current time in seconds; 0 reads the clock. */
+    val now: Long = 0,
+) {
+    internal fun flags(): Int = (if (ephemeral) 0x100 else 0) or (if (extended) 1 else 0)
+}

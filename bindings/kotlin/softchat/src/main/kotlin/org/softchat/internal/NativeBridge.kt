@@ -1,0 +1,76 @@
+package org.softchat.internal
+
+/**
+ * The JNI surface of libsoftchat_jni (bindings/kotlin/jni): every method is registered by the
+ * library's JNI_OnLoad, so a signature that drifts from its C function fails when the library
+ * loads. Internal to the SDK: apps use the org.softchat facade. Handles are native pointers
+ * (slots: pooled contexts; identities, conversations, streams: wiped native memory).
+ *
+ * Loading: System.loadLibrary("softchat_jni") (on Android, from the APK's lib/<abi>/), unless
+ * the system property "softchat.jni.path" names the library file to load instead.
+ */
+internal object NativeBridge {
+    init {
+        val path = System.getProperty("softchat.jni.path")
+        if (path != null && path.isNotEmpty()) System.load(path) else System.loadLibrary("softchat_jni")
+    }
+
+    /** Forces loading (the object's initializer). */
+    fun load() {}
+
+    @JvmStatic external fun slotNew(backend: ByteArray?): Long
+    @JvmStatic external fun slotFree(slot: Long)
+    @JvmStatic external fun slotBackend(slot: Long): ByteArray
+    @JvmStatic external fun backends(): ByteArray
+    @JvmStatic external fun statusName(code: Int): ByteArray
+    @JvmStatic external fun version(): ByteArray
+
+    @JvmStatic external fun identityImport(slot: Long, secret: ByteArray, pubOut: ByteArray): Long
+    @JvmStatic external fun identityGenerate(slot: Long, pubOut: ByteArray): Long
+    @JvmStatic external fun identityFree(id: Long)
+    @JvmStatic external fun identitySecret(id: Long, out: ByteArray)
+    @JvmStatic external fun schnorrSign(slot: Long, id: Long, msg: ByteArray, aux: ByteArray?): ByteArray
+    @JvmStatic external fun schnorrVerify(slot: Long, sig: ByteArray, msg: ByteArray, pub: ByteArray): Boolean
+
+    @JvmStatic external fun nip44EncryptTo(slot: Long, id: Long, peer: ByteArray, pt: ByteArray, flags: Int): String
+    @JvmStatic external fun nip44DecryptFrom(slot: Long, id: Long, peer: ByteArray, payload: ByteArray, max: Int): ByteArray
+    @JvmStatic external fun convNew(slot: Long, id: Long, peer: ByteArray): Long
+    @JvmStatic external fun convFromKey(key: ByteArray): Long
+    @JvmStatic external fun convFree(conv: Long)
+    @JvmStatic external fun convEncrypt(slot: Long, conv: Long, pt: ByteArray, flags: Int): String
+    @JvmStatic external fun convDecrypt(slot: Long, conv: Long, payload: ByteArray, max: Int): ByteArray
+    @JvmStatic external fun keyEncrypt(slot: Long, key: ByteArray, nonce: ByteArray, pt: ByteArray, flags: Int): String
+    @JvmStatic external fun keyDecrypt(slot: Long, key: ByteArray, payload: ByteArray, max: Int): ByteArray
+    @JvmStatic external fun conversationKey(slot: Long, sec: ByteArray, pub: ByteArray): ByteArray
+
+    @JvmStatic external fun eventSign(slot: Long, id: Long, kind: Int, createdAt: Long, tags: ByteArray?, content: ByteArray, aux: ByteArray?): ByteArray
+    @JvmStatic external fun eventRumor(slot: Long, author: ByteArray, kind: Int, createdAt: Long, tags: ByteArray?, content: ByteArray): ByteArray
+    @JvmStatic external fun eventParseVerify(slot: Long, json: ByteArray, max: Int): ByteArray
+
+    @JvmStatic external fun giftWrap(slot: Long, author: Long, kind: Int, createdAt: Long, tags: ByteArray?, content: ByteArray, recipient: ByteArray, flags: Int, relay: ByteArray?, expiration: Long, now: Long): ByteArray
+    @JvmStatic external fun unwrap(slot: Long, id: Long, wrap: ByteArray, max: Int): ByteArray
+    @JvmStatic external fun receive(slot: Long, id: Long, wrap: ByteArray, max: Int): ByteArray
+    @JvmStatic external fun send(slot: Long, id: Long, peers: ByteArray, content: ByteArray, createdAt: Long, subject: ByteArray?, replyTo: ByteArray?, flags: Int, now: Long): ByteArray
+
+    @JvmStatic external fun nip19Encode(type: Int, key: ByteArray?, author: ByteArray?, kind: Int, hasKind: Boolean, identifier: ByteArray?, relays: ByteArray?): ByteArray
+    @JvmStatic external fun nip19Decode(text: ByteArray): ByteArray
+
+    @JvmStatic external fun fileEncInit(slot: Long, keyOut: ByteArray, ivOut: ByteArray): Long
+    @JvmStatic external fun fileEncUpdate(state: Long, input: ByteArray, len: Int, out: ByteArray): Int
+    @JvmStatic external fun fileEncFinal(state: Long, out: ByteArray, meta: ByteArray): Int
+    @JvmStatic external fun fileEncFree(state: Long)
+    @JvmStatic external fun fileDecInit(slot: Long, key: ByteArray, iv: ByteArray, max: Long): Long
+    @JvmStatic external fun fileDecUpdate(state: Long, input: ByteArray, len: Int)
+    @JvmStatic external fun fileDecFinal(state: Long, meta: ByteArray): Long
+    @JvmStatic external fun fileDecRead(state: Long, offset: Long, out: ByteArray, len: Int)
+    @JvmStatic external fun fileDecFree(state: Long)
+
+    /** Frees a handle of the given kind (NativeHandle.KIND_*). */
+    fun free(kind: Int, handle: Long) {
+        when (kind) {
+            NativeHandle.KIND_IDENTITY -> identityFree(handle)
+            NativeHandle.KIND_CONVERSATION -> convFree(handle)
+            NativeHandle.KIND_SLOT -> slotFree(handle)
+        }
+    }
+}

@@ -1,0 +1,317 @@
+/* The relay commands' loop: connect, hand the session's outbox to the socket, parse and apply
+ * what arrives, answer AUTH challenges, reconnect with the session's backoff. */
+#include "relay_client.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_MESSAGE (64u << 20) /* a NEG-MSG without a frame limit can be megabytes */
+
+int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity *who,
+                   size_t max_subs, size_t max_pending, int64_t resume_slack, int timeout_s)
+{
+    sc_relay_session_opts o;
+    sc_str u = {url, strlen(url)};
+    size_t need;
+    sc_status st;
+
+    memset(r, 0, sizeof *r);
+    r->ctx = ctx;
+    r->url = url;
+    r->who = who;
+    memset(&o, 0, sizeof o);
+    o.backoff_min_ms = 250;
+    o.backoff_max_ms = 4000;
+    o.resume_slack = resume_slack;
+    need = sc_relay_session_mem_max(max_subs, max_pending, u.len, &o);
+    r->mem = need > 0 ? calloc(1, need) : NULL;
+    r->ws = cli_ws_new(MAX_MESSAGE);
+    if (r->mem == NULL || r->ws == NULL) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    st = sc_relay_session_init(&r->s, r->mem, need, max_subs, max_pending, u, &o);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot set up the relay session");
+    }
+    r->deadline_ms = cli_ws_now_ms() + (int64_t)timeout_s * 1000;
+    return CLI_OK;
+}
+
+int cli_relay_flush(cli_relay *r)
+{
+    for (;;) {
+        size_t need = sc_relay_session_next_len(&r->s), len = 0;
+        sc_status st;
+
+        if (need == 0 || !r->open) {
+            /* an entry the session cannot write is dropped by next(): let it report */
+            if (r->open) {
+                st = sc_relay_session_next(&r->s, NULL, 0, &len);
+                if (st != SC_OK && st != SC_ERR_BUFFER_TOO_SMALL) {
+                    return cli_fail_status(st, "cannot write a message to the relay");
+                }
+            }
+            return CLI_OK;
+        }
+        if (cli_buf_reserve(&r->out, need) != CLI_OK) {
+            return CLI_ERROR;
+        }
+        st = sc_relay_session_next(&r->s, (char *)r->out.p, r->out.cap, &len);
+        if (st != SC_OK) {
+            return cli_fail_status(st, "cannot write a message to the relay");
+        }
+        if (len == 0) {
+            return CLI_OK;
+        }
+        if (cli_ws_send(r->ws, (const char *)r->out.p, len) != 0) {
+            return cli_fail(CLI_ERROR, "out of memory");
+        }
+    }
+}
+
+int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m)
+{
+    size_t need = sc_relay_msg_write_len(m), len = 0;
+    sc_status st;
+
+    if (need == 0) {
+        st = sc_relay_msg_write(NULL, 0, &len, m);
+        return cli_fail_status(st, "cannot write a message to the relay");
+    }
+    if (cli_buf_reserve(&r->out, need) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    st = sc_relay_msg_write((char *)r->out.p, r->out.cap, &len, m);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot write a message to the relay");
+    }
+    return cli_ws_send(r->ws, (const char *)r->out.p, len) == 0 ? CLI_OK
+                                                                 : cli_fail(CLI_ERROR, "out of memory");
+}
+
+static int answer_auth(cli_relay *r)
+{
+    size_t len = 0;
+    sc_status st;
+    int64_t now;
+
+    if (r->who == NULL) {
+        return CLI_OK;
+    }
+    if (cli_now(&now) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    st = sc_relay_session_auth(&r->s, r->ctx, NULL, 0, &len, r->who, now);
+    if (st == SC_ERR_BUFFER_TOO_SMALL && cli_buf_reserve(&r->out, len) == CLI_OK) {
+        st = sc_relay_session_auth(&r->s, r->ctx, (char *)r->out.p, r->out.cap, &len, r->who,
+                                   now);
+    }
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot answer the relay's AUTH challenge");
+    }
+    return cli_ws_send(r->ws, (const char *)r->out.p, len) == 0 ? CLI_OK
+                                                                 : cli_fail(CLI_ERROR, "out of memory");
+}
+
+/* One received text: parsed, applied, handed to the command. */
+static int receive(cli_relay *r, cli_relay_handler fn, void *user)
+{
+    size_t need = sc_relay_parse_arena_max(r->in.len), used = 0;
+    sc_relay_msg m;
+    sc_relay_update u;
+    sc_status st;
+    int rc;
+
+    if (need == 0 || cli_buf_reserve(&r->arena, need) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    st = sc_relay_parse(r->ctx, &m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
+                        r->in.len, NULL);
+    if (st == SC_ERR_RELAY_UNKNOWN) {
+        return CLI_RELAY_CONTINUE; /* a message type of a later NIP: not ours to judge */
+    }
+    if (st != SC_OK) {
+        r->bad++;
+        cli_fail(CLI_OK, "ignored a message from the relay: %s (%s)", sc_status_str(st),
+                 sc_status_name(st));
+        return CLI_RELAY_CONTINUE;
+    }
+    st = sc_relay_session_handle(&r->s, &u, &m);
+    if (st == SC_ERR_SUBSCRIPTION && m.type != SC_RELAY_EVENT) {
+        return CLI_RELAY_CONTINUE; /* an EOSE or CLOSED after our CLOSE */
+    }
+    if (st != SC_OK) {
+        r->bad++;
+        cli_fail(CLI_OK, "ignored a message from the relay: %s (%s)", sc_status_str(st),
+                 sc_status_name(st));
+        return CLI_RELAY_CONTINUE;
+    }
+    if (u.kind == SC_RELAY_U_AUTH_CHALLENGE) {
+        rc = answer_auth(r);
+        if (rc != CLI_OK) {
+            return rc;
+        }
+    }
+    rc = fn(user, r, &m, &u);
+    if (rc == CLI_RELAY_CONTINUE && cli_relay_flush(r) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return rc;
+}
+
+static void dropped(cli_relay *r, int64_t now)
+{
+    int64_t at = 0;
+
+    r->drops++;
+    if (r->open) {
+        r->open = 0;
+    }
+    r->retry_at_ms = sc_relay_session_disconnected(&r->s, now, &at) == SC_OK ? at : now + 1000;
+    cli_ws_close(r->ws);
+}
+
+int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
+{
+    for (;;) {
+        int64_t now = cli_ws_now_ms();
+        int state = cli_ws_state(r->ws), k;
+
+        if (now >= r->deadline_ms) {
+            return cli_fail(CLI_ERROR, "%s: timed out%s%s", r->url,
+                            r->open ? "" : ": ", r->open ? "" : cli_ws_error(r->ws));
+        }
+        if (state == CLI_WS_CLOSED && !r->open) {
+            if (r->ever_open && !r->reconnect) {
+                return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
+            }
+            if (now < r->retry_at_ms) {
+                struct timespec ts = {0, 20 * 1000000L};
+
+                nanosleep(&ts, NULL);
+                continue;
+            }
+            if (cli_ws_connect(r->ws, r->url) != 0) {
+                return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
+            }
+        }
+        cli_ws_service(r->ws, 50);
+        state = cli_ws_state(r->ws);
+        now = cli_ws_now_ms();
+        if (state == CLI_WS_OPEN && !r->open) {
+            if (sc_relay_session_connected(&r->s, now) != SC_OK) {
+                return cli_fail(CLI_ERROR, "relay session in the wrong state");
+            }
+            r->open = 1;
+            r->ever_open = 1;
+            k = fn(user, r, NULL, NULL); /* "connected": the command may queue more */
+            if (k != CLI_RELAY_CONTINUE) {
+                return k == CLI_RELAY_DONE ? CLI_OK : k;
+            }
+            if (cli_relay_flush(r) != CLI_OK) {
+                return CLI_ERROR;
+            }
+        }
+        while ((k = cli_ws_take(r->ws, &r->in)) == 1) {
+            int rc = r->open ? receive(r, fn, user) : CLI_RELAY_CONTINUE;
+
+            if (rc != CLI_RELAY_CONTINUE) {
+                return rc == CLI_RELAY_DONE ? CLI_OK : rc;
+            }
+        }
+        if (k < 0) {
+            return cli_fail(CLI_ERROR, "out of memory");
+        }
+        if (state == CLI_WS_CLOSED) {
+            if (!r->reconnect && !r->ever_open) {
+                return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
+            }
+            if (!r->reconnect) {
+                return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
+            }
+            dropped(r, now);
+        }
+    }
+}
+
+void cli_relay_close(cli_relay *r)
+{
+    if (r->ws != NULL) {
+        cli_ws_free(r->ws);
+    }
+    sc_relay_session_clear(&r->s);
+    free(r->mem);
+    cli_buf_free(&r->in);
+    cli_buf_free(&r->arena);
+    cli_buf_free(&r->out);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- the id set ---------------------------------------------------------------------------- */
+
+static size_t slot_of(const uint8_t id[32], size_t cap)
+{
+    uint64_t h;
+
+    memcpy(&h, id, sizeof h); /* ids are hashes: their bytes are uniform */
+    return (size_t)(h & (cap - 1));
+}
+
+int cli_idset_has(const cli_idset *s, const uint8_t id[32])
+{
+    size_t i;
+
+    if (s->cap == 0) {
+        return 0;
+    }
+    for (i = slot_of(id, s->cap); s->used[i]; i = (i + 1) & (s->cap - 1)) {
+        if (memcmp(s->slot[i], id, 32) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_idset_add(cli_idset *s, const uint8_t id[32])
+{
+    size_t i;
+
+    if (cli_idset_has(s, id)) {
+        return 0;
+    }
+    if (2 * (s->n + 1) > s->cap) {
+        cli_idset bigger;
+        size_t k;
+
+        bigger.cap = s->cap == 0 ? 1024 : 2 * s->cap;
+        bigger.n = 0;
+        bigger.slot = calloc(bigger.cap, 32);
+        bigger.used = calloc(bigger.cap, 1);
+        if (bigger.slot == NULL || bigger.used == NULL) {
+            free(bigger.slot);
+            free(bigger.used);
+            return -1;
+        }
+        for (k = 0; k < s->cap; k++) {
+            if (s->used[k]) {
+                (void)cli_idset_add(&bigger, s->slot[k]);
+            }
+        }
+        cli_idset_free(s);
+        *s = bigger;
+    }
+    for (i = slot_of(id, s->cap); s->used[i]; i = (i + 1) & (s->cap - 1)) {
+    }
+    memcpy(s->slot[i], id, 32);
+    s->used[i] = 1;
+    s->n++;
+    return 1;
+}
+
+void cli_idset_free(cli_idset *s)
+{
+    free(s->slot);
+    free(s->used);
+    memset(s, 0, sizeof *s);
+}

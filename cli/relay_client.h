@@ -1,0 +1,69 @@
+/* The relay commands' connection loop (cli/relay_client.c): one relay, a libsoftchat session
+ * (the protocol state), a WebSocket (cli/ws.c), the clock and the reconnect policy. The
+ * library decides what to send and what a message means; this file moves the bytes. */
+#ifndef SOFTCHAT_CLI_RELAY_CLIENT_H
+#define SOFTCHAT_CLI_RELAY_CLIENT_H
+
+#include "cli.h"
+#include "ws.h"
+
+/* What a handler returns: go on, or stop the loop with success or an exit status. */
+#define CLI_RELAY_CONTINUE (-100)
+#define CLI_RELAY_DONE (-101)
+
+typedef struct cli_relay cli_relay;
+
+/* Called for every relay message the session accepted (m parsed and verified, u what it
+ * means). Returns CLI_RELAY_CONTINUE, CLI_RELAY_DONE, or an exit status (CLI_INVALID,
+ * CLI_ERROR) to stop with, its message printed. */
+typedef int (*cli_relay_handler)(void *user, cli_relay *r, const sc_relay_msg *m,
+                                 const sc_relay_update *u);
+
+struct cli_relay {
+    sc_ctx *ctx;
+    const char *url;
+    const sc_identity *who; /* answers AUTH challenges when set */
+    cli_ws *ws;
+    sc_relay_session s;
+    void *mem;
+    cli_buf in, arena, out;
+    int64_t deadline_ms, retry_at_ms;
+    int reconnect;   /* reconnect after a drop (else the loop fails) */
+    int open;        /* the session knows the socket is open */
+    int ever_open;
+    unsigned drops;  /* connections lost or refused */
+    unsigned bad;    /* relay messages refused by the parser or the session */
+};
+
+/* Sets up r for url with room for max_subs subscriptions and max_pending publishes;
+ * timeout_s bounds everything the command does. Returns CLI_OK or CLI_ERROR. */
+int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity *who,
+                   size_t max_subs, size_t max_pending, int64_t resume_slack, int timeout_s);
+
+/* Runs until a handler says stop or the deadline passes (CLI_ERROR, "timed out ..."). A
+ * connection that fails or drops is retried with the session's backoff when r->reconnect,
+ * else it ends the loop (CLI_ERROR). Returns CLI_OK (a handler said done) or an exit
+ * status. */
+int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user);
+
+/* Sends a message outside the session (NEG-*): CLI_OK or CLI_ERROR. */
+int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m);
+
+/* Moves the session's outbox to the socket (after subscribe / publish from a handler). */
+int cli_relay_flush(cli_relay *r);
+
+void cli_relay_close(cli_relay *r);
+
+/* A set of 32-byte ids (dedupe of delivered events). */
+typedef struct cli_idset {
+    uint8_t (*slot)[32];
+    unsigned char *used;
+    size_t cap, n;
+} cli_idset;
+
+/* 1 when id was added, 0 when it was there, -1 out of memory. */
+int cli_idset_add(cli_idset *s, const uint8_t id[32]);
+int cli_idset_has(const cli_idset *s, const uint8_t id[32]);
+void cli_idset_free(cli_idset *s);
+
+#endif

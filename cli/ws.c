@@ -1,0 +1,349 @@
+/* The CLI's WebSocket client: one connection at a time over libwebsockets (Debian's
+ * libwebsockets, no framing of our own), driven by short lws_service() turns so the relay
+ * commands can run their sans-IO session loop with their own deadlines. Text frames are
+ * reassembled from fragments into a queue; sends are queued and written when lws says the
+ * socket is writeable. */
+#include "ws.h"
+
+#include <libwebsockets.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct ws_msg {
+    struct ws_msg *next;
+    size_t len;
+    char text[]; /* LWS_PRE bytes of headroom before the payload when sending */
+} ws_msg;
+
+struct cli_ws {
+    struct lws_context *ctx;
+    struct lws *wsi;
+    int state; /* CLI_WS_* */
+    char error[160];
+    ws_msg *out_head, *out_tail;
+    ws_msg *in_head, *in_tail;
+    cli_buf frag; /* the text frame being reassembled */
+    size_t max_message;
+    char host[256], path[512];
+};
+
+static void set_error(cli_ws *w, const char *msg)
+{
+    if (w->error[0] == '\0') {
+        snprintf(w->error, sizeof w->error, "%s", msg);
+    }
+}
+
+static void free_list(ws_msg **head, ws_msg **tail)
+{
+    while (*head != NULL) {
+        ws_msg *m = *head;
+
+        *head = m->next;
+        free(m);
+    }
+    *tail = NULL;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    cli_ws *w = (cli_ws *)lws_context_user(lws_get_context(wsi));
+
+    (void)user;
+    if (w == NULL) {
+        return 0;
+    }
+    switch (reason) {
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        w->state = CLI_WS_OPEN;
+        if (w->out_head != NULL) {
+            lws_callback_on_writable(wsi);
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        set_error(w, in != NULL ? (const char *)in : "connection failed");
+        w->state = CLI_WS_CLOSED;
+        w->wsi = NULL;
+        break;
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+        if (lws_frame_is_binary(wsi)) {
+            break; /* relays speak text */
+        }
+        if (w->frag.len + len > w->max_message) {
+            set_error(w, "a message from the relay is over the size limit");
+            w->frag.len = 0;
+            return -1;
+        }
+        if (cli_buf_add(&w->frag, in, len) != CLI_OK) {
+            return -1;
+        }
+        if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+            ws_msg *m = malloc(sizeof *m + w->frag.len + 1);
+
+            if (m == NULL) {
+                return -1;
+            }
+            m->next = NULL;
+            m->len = w->frag.len;
+            if (w->frag.len > 0) {
+                memcpy(m->text, w->frag.p, w->frag.len);
+            }
+            m->text[m->len] = '\0';
+            w->frag.len = 0;
+            if (w->in_tail != NULL) {
+                w->in_tail->next = m;
+            } else {
+                w->in_head = m;
+            }
+            w->in_tail = m;
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+        if (w->out_head != NULL) {
+            ws_msg *m = w->out_head;
+            int n = lws_write(wsi, (unsigned char *)m->text + LWS_PRE, m->len, LWS_WRITE_TEXT);
+
+            if (n < (int)m->len) {
+                set_error(w, "write to the relay failed");
+                return -1;
+            }
+            w->out_head = m->next;
+            if (w->out_head == NULL) {
+                w->out_tail = NULL;
+            }
+            free(m);
+            if (w->out_head != NULL) {
+                lws_callback_on_writable(wsi);
+            }
+        }
+        break;
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        set_error(w, "the relay closed the connection");
+        w->state = CLI_WS_CLOSED;
+        w->wsi = NULL;
+        break;
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (w->state != CLI_WS_CLOSED) {
+            set_error(w, "the connection ended");
+            w->state = CLI_WS_CLOSED;
+        }
+        w->wsi = NULL;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static const struct lws_protocols protocols[] = {
+    {"softchat-relay", callback, 0, 65536, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+int64_t cli_ws_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int cli_ws_parse_url(const char *url, int *secure, char *host, size_t host_cap, int *port,
+                     char *path, size_t path_cap)
+{
+    const char *p, *h, *e;
+    size_t n;
+    long v = 0;
+
+    if (strncmp(url, "ws://", 5) == 0) {
+        *secure = 0;
+        p = url + 5;
+    } else if (strncmp(url, "wss://", 6) == 0) {
+        *secure = 1;
+        p = url + 6;
+    } else {
+        return -1;
+    }
+    h = p;
+    while (*p != '\0' && *p != ':' && *p != '/' && *p != '?') {
+        p++;
+    }
+    n = (size_t)(p - h);
+    if (n == 0 || n >= host_cap) {
+        return -1;
+    }
+    memcpy(host, h, n);
+    host[n] = '\0';
+    *port = *secure ? 443 : 80;
+    if (*p == ':') {
+        p++;
+        e = p;
+        while (*p >= '0' && *p <= '9' && p - e < 6) {
+            v = v * 10 + (*p - '0');
+            p++;
+        }
+        if (p == e || v < 1 || v > 65535 || (*p != '\0' && *p != '/' && *p != '?')) {
+            return -1;
+        }
+        *port = (int)v;
+    }
+    if (*p == '\0') {
+        p = "/";
+    }
+    if (strlen(p) >= path_cap) {
+        return -1;
+    }
+    strcpy(path, p);
+    return 0;
+}
+
+cli_ws *cli_ws_new(size_t max_message)
+{
+    cli_ws *w = calloc(1, sizeof *w);
+
+    if (w != NULL) {
+        w->max_message = max_message;
+        w->state = CLI_WS_CLOSED;
+    }
+    return w;
+}
+
+static void drop_context(cli_ws *w)
+{
+    if (w->ctx != NULL) {
+        lws_context_destroy(w->ctx);
+        w->ctx = NULL;
+    }
+    w->wsi = NULL;
+}
+
+int cli_ws_connect(cli_ws *w, const char *url)
+{
+    struct lws_context_creation_info info;
+    struct lws_client_connect_info cc;
+    int secure = 0, port = 0;
+
+    drop_context(w);
+    free_list(&w->out_head, &w->out_tail);
+    w->frag.len = 0;
+    w->error[0] = '\0';
+    if (cli_ws_parse_url(url, &secure, w->host, sizeof w->host, &port, w->path,
+                         sizeof w->path) != 0) {
+        set_error(w, "not a ws:// or wss:// URL");
+        return -1;
+    }
+    lws_set_log_level(0, NULL);
+    memset(&info, 0, sizeof info);
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = protocols;
+    info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.user = w;
+    info.gid = -1;
+    info.uid = -1;
+    w->ctx = lws_create_context(&info);
+    if (w->ctx == NULL) {
+        set_error(w, "cannot create the WebSocket context");
+        return -1;
+    }
+    memset(&cc, 0, sizeof cc);
+    cc.context = w->ctx;
+    cc.address = w->host;
+    cc.port = port;
+    cc.path = w->path;
+    cc.host = w->host;
+    cc.origin = w->host;
+    cc.ssl_connection = secure ? LCCSCF_USE_SSL : 0;
+    cc.protocol = NULL;
+    cc.pwsi = &w->wsi;
+    w->state = CLI_WS_CONNECTING;
+    if (lws_client_connect_via_info(&cc) == NULL) {
+        set_error(w, "cannot start the connection");
+        w->state = CLI_WS_CLOSED;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_ws_state(const cli_ws *w)
+{
+    return w->state;
+}
+
+const char *cli_ws_error(const cli_ws *w)
+{
+    return w->error[0] != '\0' ? w->error : "connection closed";
+}
+
+int cli_ws_send(cli_ws *w, const char *text, size_t len)
+{
+    ws_msg *m = malloc(sizeof *m + LWS_PRE + len);
+
+    if (m == NULL) {
+        return -1;
+    }
+    m->next = NULL;
+    m->len = len;
+    memcpy(m->text + LWS_PRE, text, len);
+    if (w->out_tail != NULL) {
+        w->out_tail->next = m;
+    } else {
+        w->out_head = m;
+    }
+    w->out_tail = m;
+    if (w->wsi != NULL && w->state == CLI_WS_OPEN) {
+        lws_callback_on_writable(w->wsi);
+    }
+    return 0;
+}
+
+void cli_ws_service(cli_ws *w, int timeout_ms)
+{
+    if (w->ctx != NULL && w->in_head == NULL) {
+        lws_service(w->ctx, timeout_ms);
+    }
+}
+
+int cli_ws_take(cli_ws *w, cli_buf *into)
+{
+    ws_msg *m = w->in_head;
+
+    if (m == NULL) {
+        return 0;
+    }
+    w->in_head = m->next;
+    if (w->in_head == NULL) {
+        w->in_tail = NULL;
+    }
+    into->len = 0;
+    if (cli_buf_add(into, m->text, m->len) != CLI_OK) {
+        free(m);
+        return -1;
+    }
+    free(m);
+    return 1;
+}
+
+int cli_ws_pending_out(const cli_ws *w)
+{
+    return w->out_head != NULL;
+}
+
+void cli_ws_close(cli_ws *w)
+{
+    drop_context(w);
+    free_list(&w->out_head, &w->out_tail);
+    free_list(&w->in_head, &w->in_tail);
+    w->state = CLI_WS_CLOSED;
+}
+
+void cli_ws_free(cli_ws *w)
+{
+    if (w != NULL) {
+        cli_ws_close(w);
+        cli_buf_free(&w->frag);
+        free(w);
+    }
+}

@@ -1,0 +1,41 @@
+/* The CLI's WebSocket client over libwebsockets (cli/ws.c). */
+#ifndef SOFTCHAT_CLI_WS_H
+#define SOFTCHAT_CLI_WS_H
+
+#include "cli.h"
+
+#define CLI_WS_CLOSED 0
+#define CLI_WS_CONNECTING 1
+#define CLI_WS_OPEN 2
+
+typedef struct cli_ws cli_ws;
+
+/* A client whose incoming messages may be up to max_message bytes; NULL when out of memory. */
+cli_ws *cli_ws_new(size_t max_message);
+void cli_ws_free(cli_ws *w);
+
+/* Splits a ws:// or wss:// URL; 0, or -1 when it is not one. */
+int cli_ws_parse_url(const char *url, int *secure, char *host, size_t host_cap, int *port,
+                     char *path, size_t path_cap);
+
+/* Starts connecting (closing any earlier connection); 0, or -1 (cli_ws_error says why). */
+int cli_ws_connect(cli_ws *w, const char *url);
+int cli_ws_state(const cli_ws *w);
+const char *cli_ws_error(const cli_ws *w);
+
+/* Queues a text frame (sent once the connection is open). 0, or -1 out of memory. */
+int cli_ws_send(cli_ws *w, const char *text, size_t len);
+int cli_ws_pending_out(const cli_ws *w);
+
+/* Runs the connection for up to timeout_ms (returns sooner when a message is waiting). */
+void cli_ws_service(cli_ws *w, int timeout_ms);
+
+/* Moves the oldest received text frame into `into`: 1, 0 when none, -1 out of memory. */
+int cli_ws_take(cli_ws *w, cli_buf *into);
+
+void cli_ws_close(cli_ws *w);
+
+/* A monotonic clock in milliseconds. */
+int64_t cli_ws_now_ms(void);
+
+#endif

@@ -1,0 +1,495 @@
+/* NIP-77 Negentropy v1: setup, the first message, and one reconciliation round for either
+ * role, over the caller's sorted records. Each round is a pure function of the records and
+ * the message; the object remembers only the role. */
+#include <softchat/mem.h>
+
+#include <string.h>
+
+#include "negentropy/negentropy_internal.h"
+#include "util/range.h"
+
+#define BUCKETS 16u
+#define RANGE_MAX_BYTES 60u /* a bound (10 + 1 + 32), a mode, a fingerprint: <= 60 bytes */
+#define FRAME_MARGIN 200u   /* the reference implementations' room kept below the limit */
+
+static sc_neg_impl *impl_of(sc_negentropy *neg)
+{
+    sc_neg_impl *n = (sc_neg_impl *)(void *)neg;
+
+    return (n != NULL && n->magic == SC_NEG_MAGIC) ? n : NULL;
+}
+
+static const sc_neg_impl *cimpl_of(const sc_negentropy *neg)
+{
+    const sc_neg_impl *n = (const sc_neg_impl *)(const void *)neg;
+
+    return (n != NULL && n->magic == SC_NEG_MAGIC) ? n : NULL;
+}
+
+sc_status sc_negentropy_init(sc_negentropy *neg, const sc_negentropy_item *items, size_t n_items,
+                             const sc_negentropy_opts *opts)
+{
+    sc_neg_impl *n;
+    size_t i, limit = opts != NULL ? opts->frame_limit : 0;
+
+    if (neg == NULL) {
+        return SC_ERR_ARG;
+    }
+    memset(neg, 0, sizeof *neg);
+    if (items == NULL && n_items > 0) {
+        return SC_ERR_ARG;
+    }
+    if (limit != 0 && limit < SC_NEGENTROPY_FRAME_MIN) {
+        return SC_ERR_FLAGS;
+    }
+    for (i = 0; i < n_items; i++) {
+        if (items[i].timestamp == SC_NEG_INFINITY) {
+            return SC_ERR_ARG;
+        }
+        if (i > 0 && (items[i - 1].timestamp > items[i].timestamp ||
+                      (items[i - 1].timestamp == items[i].timestamp &&
+                       memcmp(items[i - 1].id, items[i].id, SC_NEGENTROPY_ID_BYTES) >= 0))) {
+            return SC_ERR_UNSORTED;
+        }
+    }
+    n = (sc_neg_impl *)(void *)neg;
+    n->items = items;
+    n->n = n_items;
+    n->frame_limit = limit;
+    n->role = SC_NEG_ROLE_NONE;
+    n->magic = SC_NEG_MAGIC;
+    return SC_OK;
+}
+
+/* Writes the ranges covering items[lo..hi) up to `upper`: one id list under 32 records, else
+ * 16 fingerprinted buckets separated by minimal bounds. */
+static sc_status split_range(sc_ctx *ctx, const sc_neg_impl *n, sc_neg_out *o, size_t lo,
+                             size_t hi, const sc_neg_bound *upper)
+{
+    size_t count = hi - lo, i;
+
+    if (count < 2 * BUCKETS) {
+        sc_neg_put_bound(o, upper);
+        sc_neg_put_varint(o, SC_NEG_MODE_IDLIST);
+        sc_neg_put_varint(o, count);
+        for (i = lo; i < hi; i++) {
+            sc_neg_put(o, n->items[i].id, SC_NEGENTROPY_ID_BYTES);
+        }
+        return SC_OK;
+    } else {
+        size_t per = count / BUCKETS, extra = count % BUCKETS, curr = lo;
+
+        for (i = 0; i < BUCKETS; i++) {
+            uint8_t fp[SC_NEGENTROPY_FINGERPRINT_BYTES];
+            size_t size = per + (i < extra ? 1 : 0);
+            sc_neg_bound next;
+            sc_status st = sc_neg_fingerprint(ctx, fp, n->items, curr, curr + size);
+
+            if (st != SC_OK) {
+                return st;
+            }
+            curr += size;
+            if (curr == hi) {
+                next = *upper;
+            } else {
+                sc_neg_minimal_bound(&next, &n->items[curr - 1], &n->items[curr]);
+            }
+            sc_neg_put_bound(o, &next);
+            sc_neg_put_varint(o, SC_NEG_MODE_FINGERPRINT);
+            sc_neg_put(o, fp, sizeof fp);
+        }
+        return SC_OK;
+    }
+}
+
+size_t sc_negentropy_initiate_max(const sc_negentropy *neg)
+{
+    const sc_neg_impl *n = cimpl_of(neg);
+
+    if (n == NULL) {
+        return 0;
+    }
+    if (n->n < 2 * BUCKETS) {
+        return 1 + 3 + 1 + SC_NEGENTROPY_ID_BYTES * n->n; /* infinity bound, mode, count */
+    }
+    return 1 + BUCKETS * RANGE_MAX_BYTES;
+}
+
+sc_status sc_negentropy_initiate(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out, size_t out_cap,
+                                 size_t *out_len)
+{
+    sc_neg_impl *n;
+    sc_neg_out o;
+    sc_neg_bound inf;
+    uint8_t version = SC_NEGENTROPY_VERSION;
+    sc_status st;
+
+    if (out_len == NULL) {
+        return SC_ERR_ARG;
+    }
+    *out_len = 0;
+    if (ctx == NULL || neg == NULL || (out == NULL && out_cap > 0)) {
+        return SC_ERR_ARG;
+    }
+    n = impl_of(neg);
+    if (n == NULL || n->role != SC_NEG_ROLE_NONE) {
+        return SC_ERR_STATE;
+    }
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.cap = out_cap;
+    memset(&inf, 0, sizeof inf);
+    inf.ts = SC_NEG_INFINITY;
+    sc_neg_put(&o, &version, 1);
+    st = split_range(ctx, n, &o, 0, n->n, &inf);
+    if (st == SC_OK && o.over) {
+        st = SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (st != SC_OK) {
+        size_t need = o.len; /* counted past the capacity too: the exact size */
+
+        sc_neg_truncate(&o, 0, 0);
+        *out_len = st == SC_ERR_BUFFER_TOO_SMALL ? need : 0;
+        return st;
+    }
+    n->role = SC_NEG_ROLE_INITIATOR;
+    *out_len = o.len;
+    return SC_OK;
+}
+
+size_t sc_negentropy_reconcile_max(const sc_negentropy *neg, size_t msg_len)
+{
+    const sc_neg_impl *n = cimpl_of(neg);
+    size_t ranges, b;
+
+    if (n == NULL) {
+        return 0;
+    }
+    if (n->frame_limit != 0) {
+        return n->frame_limit;
+    }
+    /* every range of the message takes at least 3 bytes; per range at most a skip, 16
+     * fingerprints or an id-list header; every record's id at most once; the final
+     * remainder fingerprint */
+    ranges = msg_len / 3 + 1;
+    b = sc_size_mul(ranges, RANGE_MAX_BYTES + BUCKETS * RANGE_MAX_BYTES);
+    b = sc_size_add(b, sc_size_mul(n->n, SC_NEGENTROPY_ID_BYTES));
+    b = sc_size_add(b, 1 + RANGE_MAX_BYTES);
+    return sc_size_public(b);
+}
+
+size_t sc_negentropy_have_max(const sc_negentropy *neg)
+{
+    const sc_neg_impl *n = cimpl_of(neg);
+
+    return n == NULL ? 0 : n->n;
+}
+
+size_t sc_negentropy_need_max(size_t msg_len)
+{
+    return msg_len / SC_NEGENTROPY_ID_BYTES;
+}
+
+/* The state of one round. */
+typedef struct round {
+    sc_ctx *ctx;
+    const sc_neg_impl *n;
+    int initiator;
+    sc_neg_out o;
+    sc_neg_in in;
+    size_t *have;
+    size_t n_have;
+    uint8_t (*need)[SC_NEGENTROPY_ID_BYTES];
+    size_t n_need;
+} round;
+
+static int frame_exceeded(const round *r, size_t len)
+{
+    return r->n->frame_limit != 0 && len > r->n->frame_limit - FRAME_MARGIN;
+}
+
+/* Initiator: the records of [lo, hi) against the peer's ids (count of them at the cursor):
+ * both lists sorted by id in the output arrays (their working memory), then merged in
+ * place: ours only -> have, theirs only -> need (duplicates of the peer's once). */
+static void compare_ids(round *r, size_t lo, size_t hi, size_t count)
+{
+    size_t *ours = r->have + r->n_have;
+    uint8_t(*theirs)[SC_NEGENTROPY_ID_BYTES] = r->need + r->n_need;
+    const sc_negentropy_item *items = r->n->items;
+    size_t n_ours = hi - lo, n_theirs = count, i, j, wh = 0, wn = 0;
+
+    for (i = 0; i < n_ours; i++) {
+        ours[i] = lo + i;
+    }
+    memcpy(theirs, r->in.p + r->in.pos, count * SC_NEGENTROPY_ID_BYTES);
+    sc_neg_sort_indices(ours, n_ours, items);
+    sc_neg_sort_ids(theirs, n_theirs);
+    i = 0;
+    j = 0;
+    while (i < n_ours || j < n_theirs) {
+        int c;
+
+        if (j > 0 && j < n_theirs && memcmp(theirs[j], theirs[j - 1], SC_NEGENTROPY_ID_BYTES) == 0) {
+            j++; /* a repeated id of the peer */
+            continue;
+        }
+        if (i == n_ours) {
+            c = 1;
+        } else if (j == n_theirs) {
+            c = -1;
+        } else {
+            c = memcmp(items[ours[i]].id, theirs[j], SC_NEGENTROPY_ID_BYTES);
+        }
+        if (c < 0) {
+            ours[wh++] = ours[i++];
+        } else if (c > 0) {
+            if (wn != j) {
+                memcpy(theirs[wn], theirs[j], SC_NEGENTROPY_ID_BYTES);
+            }
+            wn++;
+            j++;
+        } else {
+            i++;
+            j++;
+        }
+    }
+    for (i = wh; i < n_ours; i++) {
+        ours[i] = 0;
+    }
+    if (wn < n_theirs) {
+        memset(theirs[wn], 0, (n_theirs - wn) * SC_NEGENTROPY_ID_BYTES);
+    }
+    r->n_have += wh;
+    r->n_need += wn;
+}
+
+/* Responder: our ids of [lo, *hi) as one id list, cut where the frame would overflow (the
+ * list then ends at the first record left out, *hi moves there, and it returns 1: the rest
+ * of the message must then be one remainder fingerprint). */
+static int respond_ids(round *r, size_t lo, size_t *hi, const sc_neg_bound *upper)
+{
+    const sc_negentropy_item *items = r->n->items;
+    size_t i, end = *hi;
+    sc_neg_bound b = *upper;
+
+    for (i = lo; i < *hi; i++) {
+        if (frame_exceeded(r, r->o.len + (i - lo) * SC_NEGENTROPY_ID_BYTES + RANGE_MAX_BYTES)) {
+            sc_neg_item_bound(&b, &items[i]);
+            end = i;
+            break;
+        }
+    }
+    sc_neg_put_bound(&r->o, &b);
+    sc_neg_put_varint(&r->o, SC_NEG_MODE_IDLIST);
+    sc_neg_put_varint(&r->o, end - lo);
+    for (i = lo; i < end; i++) {
+        sc_neg_put(&r->o, items[i].id, SC_NEGENTROPY_ID_BYTES);
+    }
+    i = end != *hi;
+    *hi = end;
+    return (int)i;
+}
+
+/* The ranges of the message, after its version byte. */
+static sc_status run_ranges(round *r)
+{
+    const sc_neg_impl *n = r->n;
+    sc_neg_bound prev, curr;
+    size_t prev_index = 0, emitted = 0;
+    int skip = 0;
+    sc_status st;
+
+    memset(&prev, 0, sizeof prev);
+    while (r->in.pos < r->in.len) {
+        size_t mark = r->o.len, lo = prev_index, hi;
+        uint64_t mark_ts = r->o.last_ts, mode;
+        int wrote = 0, resolved = 0, cut = 0;
+
+        st = sc_neg_get_bound(&r->in, &curr);
+        if (st == SC_OK) {
+            st = sc_neg_get_varint(&r->in, &mode);
+        }
+        if (st != SC_OK) {
+            return st;
+        }
+        if (sc_neg_bound_cmp(&curr, &prev) <= 0) {
+            return SC_ERR_NEGENTROPY; /* bounds must increase */
+        }
+        hi = sc_neg_lower_bound(n->items, prev_index, n->n, &curr);
+        if (mode == SC_NEG_MODE_SKIP) {
+            skip = 1;
+        } else if (mode == SC_NEG_MODE_FINGERPRINT) {
+            uint8_t ours[SC_NEGENTROPY_FINGERPRINT_BYTES];
+
+            if (r->in.len - r->in.pos < SC_NEGENTROPY_FINGERPRINT_BYTES) {
+                return SC_ERR_NEGENTROPY;
+            }
+            st = sc_neg_fingerprint(r->ctx, ours, n->items, lo, hi);
+            if (st != SC_OK) {
+                return st;
+            }
+            if (memcmp(ours, r->in.p + r->in.pos, sizeof ours) != 0) {
+                if (skip) {
+                    skip = 0;
+                    sc_neg_put_bound(&r->o, &prev);
+                    sc_neg_put_varint(&r->o, SC_NEG_MODE_SKIP);
+                }
+                st = split_range(r->ctx, n, &r->o, lo, hi, &curr);
+                if (st != SC_OK) {
+                    return st;
+                }
+                wrote = 1;
+            } else {
+                skip = 1;
+            }
+            r->in.pos += SC_NEGENTROPY_FINGERPRINT_BYTES;
+        } else if (mode == SC_NEG_MODE_IDLIST) {
+            uint64_t count;
+
+            st = sc_neg_get_varint(&r->in, &count);
+            if (st != SC_OK) {
+                return st;
+            }
+            if (count > (r->in.len - r->in.pos) / SC_NEGENTROPY_ID_BYTES) {
+                return SC_ERR_NEGENTROPY;
+            }
+            if (r->initiator) {
+                compare_ids(r, lo, hi, (size_t)count);
+                skip = 1;
+            } else {
+                if (skip) {
+                    skip = 0;
+                    sc_neg_put_bound(&r->o, &prev);
+                    sc_neg_put_varint(&r->o, SC_NEG_MODE_SKIP);
+                }
+                cut = respond_ids(r, lo, &hi, &curr);
+                wrote = 1;
+                resolved = 1; /* kept even when the frame is full */
+            }
+            r->in.pos += (size_t)count * SC_NEGENTROPY_ID_BYTES;
+        } else {
+            return SC_ERR_NEGENTROPY;
+        }
+        if (cut || frame_exceeded(r, r->o.len)) {
+            uint8_t fp[SC_NEGENTROPY_FINGERPRINT_BYTES];
+            sc_neg_bound inf;
+
+            if (resolved) {
+                emitted = hi;
+            } else {
+                sc_neg_truncate(&r->o, mark, mark_ts);
+            }
+            /* the peer reads the rest as starting at the last bound written */
+            st = sc_neg_fingerprint(r->ctx, fp, n->items, emitted, n->n);
+            if (st != SC_OK) {
+                return st;
+            }
+            memset(&inf, 0, sizeof inf);
+            inf.ts = SC_NEG_INFINITY;
+            sc_neg_put_bound(&r->o, &inf);
+            sc_neg_put_varint(&r->o, SC_NEG_MODE_FINGERPRINT);
+            sc_neg_put(&r->o, fp, sizeof fp);
+            return SC_OK;
+        }
+        if (wrote) {
+            emitted = hi;
+        }
+        prev_index = hi;
+        prev = curr;
+    }
+    return SC_OK;
+}
+
+sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out, size_t out_cap,
+                                  size_t *out_len, size_t *have, size_t have_cap,
+                                  size_t *have_len, uint8_t (*need)[SC_NEGENTROPY_ID_BYTES],
+                                  size_t need_cap, size_t *need_len, const uint8_t *msg,
+                                  size_t msg_len)
+{
+    sc_neg_impl *n;
+    round r;
+    uint8_t version = SC_NEGENTROPY_VERSION;
+    int initiator;
+    sc_status st;
+
+    if (out_len == NULL || have_len == NULL || need_len == NULL) {
+        return SC_ERR_ARG;
+    }
+    *out_len = *have_len = *need_len = 0;
+    if (ctx == NULL || neg == NULL || (out == NULL && out_cap > 0) || (msg == NULL && msg_len > 0) ||
+        (have == NULL && have_cap > 0) || (need == NULL && need_cap > 0)) {
+        return SC_ERR_ARG;
+    }
+    n = impl_of(neg);
+    if (n == NULL) {
+        return SC_ERR_STATE;
+    }
+    if (msg_len == 0) {
+        return SC_ERR_EMPTY;
+    }
+    initiator = n->role == SC_NEG_ROLE_INITIATOR;
+    if (sc_range_overlap(msg, msg_len, out, out_cap) ||
+        (initiator && (sc_range_overlap(msg, msg_len, have, have_cap * sizeof *have) ||
+                       sc_range_overlap(msg, msg_len, need, need_cap * sizeof *need)))) {
+        return SC_ERR_OVERLAP;
+    }
+    if (initiator && (have_cap < n->n || need_cap < sc_negentropy_need_max(msg_len))) {
+        *have_len = n->n;
+        *need_len = sc_negentropy_need_max(msg_len);
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (msg[0] < 0x60 || msg[0] > 0x6f) {
+        return SC_ERR_NEGENTROPY;
+    }
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    r.n = n;
+    r.initiator = initiator;
+    r.o.out = out;
+    r.o.cap = out_cap;
+    r.in.p = msg;
+    r.in.len = msg_len;
+    r.in.pos = 1;
+    r.have = have;
+    r.need = need;
+    sc_neg_put(&r.o, &version, 1);
+    if (msg[0] != SC_NEGENTROPY_VERSION) {
+        if (initiator) {
+            sc_neg_truncate(&r.o, 0, 0);
+            return SC_ERR_NEG_VERSION;
+        }
+        st = SC_OK; /* the reply is our version byte alone */
+    } else {
+        st = run_ranges(&r);
+    }
+    if (st == SC_OK && r.o.over) {
+        st = SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (st != SC_OK) {
+        size_t need_out = r.o.len;
+
+        sc_neg_truncate(&r.o, 0, 0);
+        if (initiator) {
+            if (r.n_have > 0) {
+                sc_mem_wipe(have, r.n_have * sizeof *have);
+            }
+            if (r.n_need > 0) {
+                sc_mem_wipe(need, r.n_need * sizeof *need);
+            }
+        }
+        if (st == SC_ERR_BUFFER_TOO_SMALL) {
+            *out_len = need_out;
+        }
+        return st;
+    }
+    if (n->role == SC_NEG_ROLE_NONE) {
+        n->role = SC_NEG_ROLE_RESPONDER;
+    }
+    *out_len = (initiator && r.o.len == 1) ? 0 : r.o.len;
+    if (*out_len == 0) {
+        sc_neg_truncate(&r.o, 0, 0);
+    }
+    *have_len = r.n_have;
+    *need_len = r.n_need;
+    return SC_OK;
+}

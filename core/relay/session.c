@@ -1,0 +1,740 @@
+/* The per-relay session: open subscriptions and their EOSE, publishes awaiting OK, the AUTH
+ * challenge and what waits for it, the reconnect backoff, and the outbox the application
+ * drains with sc_relay_session_next. All state lives in the caller's memory; times are
+ * arguments. */
+#include <softchat/crypto.h>
+#include <softchat/mem.h>
+#include <softchat/relay.h>
+
+#include <string.h>
+
+#include "relay/relay_internal.h"
+
+/* what a signed event carries (the other flags only say what a parse found) */
+#define SIGNED_FLAGS (SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG)
+#include "util/range.h"
+#include "util/utf8.h"
+
+#define SESSION_MAGIC 0x52454c31u /* "REL1" */
+#define DEFAULT_BACKOFF_MIN 500u
+#define DEFAULT_BACKOFF_MAX 30000u
+#define DEFAULT_MAX_CHALLENGE 256u
+
+enum { SUB_FREE = 0, SUB_OPEN = 1, SUB_CLOSING = 2 };
+
+typedef struct sub_slot {
+    char id[SC_RELAY_SUB_ID_MAX];
+    size_t id_len;
+    const sc_relay_filter *filters;
+    size_t n_filters;
+    int64_t newest;  /* the newest created_at delivered, -1 for none */
+    uint8_t state;   /* SUB_* */
+    uint8_t queued;  /* its REQ (or CLOSE, when closing) is to be sent */
+    uint8_t held;    /* refused with auth-required: waits for the AUTH */
+    uint8_t eose;    /* EOSE seen on this connection */
+    uint8_t resumable; /* EOSE seen once: a resent REQ may move since up */
+} sub_slot;
+
+typedef struct pend_slot {
+    const sc_event *ev;
+    uint8_t id[SC_EVENT_ID_BYTES];
+    uint8_t used, queued, held;
+} pend_slot;
+
+typedef struct sess {
+    sub_slot *subs;
+    pend_slot *pend;
+    size_t max_subs, max_pending, n_pending;
+    char *url;
+    size_t url_len;
+    char *challenge;
+    size_t challenge_len, max_challenge;
+    uint32_t backoff_min, backoff_max, attempts;
+    int64_t connected_at, resume_slack;
+    uint8_t auth_id[SC_EVENT_ID_BYTES];
+    uint8_t connected, authed, auth_pending;
+    void *mem;
+    size_t mem_len;
+} sess;
+
+typedef struct handle {
+    uint64_t magic;
+    sess *s;
+} handle;
+
+typedef char sc_session_handle_fits[(sizeof(handle) <= sizeof(sc_relay_session)) ? 1 : -1];
+
+#define ALIGN 8u
+
+static size_t pad(uintptr_t p)
+{
+    return (size_t)((ALIGN - p % ALIGN) % ALIGN);
+}
+
+static sess *sess_of(const sc_relay_session *s)
+{
+    const handle *h = (const handle *)(const void *)s;
+
+    return (h != NULL && h->magic == SESSION_MAGIC) ? h->s : NULL;
+}
+
+size_t sc_relay_session_mem_max(size_t max_subs, size_t max_pending, size_t url_len,
+                                const sc_relay_session_opts *opts)
+{
+    size_t chal = opts != NULL && opts->max_challenge != 0 ? opts->max_challenge
+                                                            : DEFAULT_MAX_CHALLENGE;
+    size_t n = sizeof(sess) + 3 * ALIGN;
+
+    n = sc_size_add(n, sc_size_mul(max_subs, sizeof(sub_slot)));
+    n = sc_size_add(n, sc_size_mul(max_pending, sizeof(pend_slot)));
+    n = sc_size_add(n, url_len);
+    n = sc_size_add(n, chal);
+    return sc_size_public(n);
+}
+
+sc_status sc_relay_session_init(sc_relay_session *s, void *mem, size_t mem_cap, size_t max_subs,
+                                size_t max_pending, sc_str relay_url,
+                                const sc_relay_session_opts *opts)
+{
+    static const sc_relay_session_opts defaults = {0, 0, 0, 0};
+    handle *h = (handle *)(void *)s;
+    size_t need, off;
+    uint8_t *base;
+    sess *t;
+
+    if (s == NULL) {
+        return SC_ERR_ARG;
+    }
+    memset(s, 0, sizeof *s);
+    if (mem == NULL || (relay_url.ptr == NULL && relay_url.len > 0)) {
+        return SC_ERR_ARG;
+    }
+    if (opts == NULL) {
+        opts = &defaults;
+    }
+    if (relay_url.len == 0) {
+        return SC_ERR_EMPTY;
+    }
+    if (sc_utf8_check(relay_url.ptr, relay_url.len) != SC_OK) {
+        return SC_ERR_UTF8;
+    }
+    if (opts->resume_slack < 0 ||
+        (opts->backoff_min_ms != 0 && opts->backoff_max_ms != 0 &&
+         opts->backoff_min_ms > opts->backoff_max_ms) ||
+        (opts->backoff_max_ms == 0 && opts->backoff_min_ms > DEFAULT_BACKOFF_MAX)) {
+        return SC_ERR_FLAGS;
+    }
+    need = sc_relay_session_mem_max(max_subs, max_pending, relay_url.len, opts);
+    if (need == 0 || mem_cap < need) {
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    memset(mem, 0, mem_cap);
+    base = (uint8_t *)mem;
+    off = pad((uintptr_t)base);
+    t = (sess *)(void *)(base + off);
+    off += sizeof(sess);
+    off += pad((uintptr_t)(base + off));
+    t->subs = (sub_slot *)(void *)(base + off);
+    off += max_subs * sizeof(sub_slot);
+    off += pad((uintptr_t)(base + off));
+    t->pend = (pend_slot *)(void *)(base + off);
+    off += max_pending * sizeof(pend_slot);
+    t->url = (char *)(base + off);
+    memcpy(t->url, relay_url.ptr, relay_url.len);
+    t->url_len = relay_url.len;
+    off += relay_url.len;
+    t->challenge = (char *)(base + off);
+    t->max_challenge = opts->max_challenge != 0 ? opts->max_challenge : DEFAULT_MAX_CHALLENGE;
+    t->max_subs = max_subs;
+    t->max_pending = max_pending;
+    t->backoff_min = opts->backoff_min_ms != 0 ? opts->backoff_min_ms : DEFAULT_BACKOFF_MIN;
+    t->backoff_max = opts->backoff_max_ms != 0 ? opts->backoff_max_ms : DEFAULT_BACKOFF_MAX;
+    if (t->backoff_min > t->backoff_max) {
+        t->backoff_min = t->backoff_max;
+    }
+    t->resume_slack = opts->resume_slack;
+    t->mem = mem;
+    t->mem_len = mem_cap;
+    h->s = t;
+    h->magic = SESSION_MAGIC;
+    return SC_OK;
+}
+
+void sc_relay_session_clear(sc_relay_session *s)
+{
+    sess *t = sess_of(s);
+
+    if (t != NULL) {
+        sc_mem_wipe(t->mem, t->mem_len);
+    }
+    if (s != NULL) {
+        sc_mem_wipe(s, sizeof *s);
+    }
+}
+
+/* Drops the AUTH state and queues everything that must go out on a fresh connection. */
+static void reset_connection(sess *t, int queue)
+{
+    size_t i;
+
+    sc_mem_wipe(t->challenge, t->challenge_len);
+    t->challenge_len = 0;
+    t->authed = 0;
+    t->auth_pending = 0;
+    memset(t->auth_id, 0, sizeof t->auth_id);
+    for (i = 0; i < t->max_subs; i++) {
+        sub_slot *b = &t->subs[i];
+
+        if (b->state == SUB_CLOSING) {
+            memset(b, 0, sizeof *b); /* a new connection has nothing to close */
+        } else if (b->state == SUB_OPEN) {
+            b->queued = (uint8_t)queue;
+            b->held = 0;
+            b->eose = 0;
+        }
+    }
+    for (i = 0; i < t->max_pending; i++) {
+        if (t->pend[i].used) {
+            t->pend[i].queued = (uint8_t)queue;
+            t->pend[i].held = 0;
+        }
+    }
+}
+
+sc_status sc_relay_session_connected(sc_relay_session *s, int64_t now_ms)
+{
+    sess *t;
+
+    if (s == NULL) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL || t->connected) {
+        return SC_ERR_STATE;
+    }
+    t->connected = 1;
+    t->connected_at = now_ms;
+    reset_connection(t, 1);
+    return SC_OK;
+}
+
+sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int64_t *retry_at_ms)
+{
+    sess *t;
+    uint64_t delay;
+
+    if (retry_at_ms != NULL) {
+        *retry_at_ms = 0;
+    }
+    if (s == NULL || retry_at_ms == NULL) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL) {
+        return SC_ERR_STATE;
+    }
+    if (t->connected && now_ms - t->connected_at >= (int64_t)t->backoff_max) {
+        t->attempts = 0; /* it held long enough: start over */
+    }
+    t->connected = 0;
+    reset_connection(t, 0);
+    delay = t->attempts >= 32 ? t->backoff_max : (uint64_t)t->backoff_min << t->attempts;
+    if (delay > t->backoff_max) {
+        delay = t->backoff_max;
+    }
+    if (t->attempts < 64) {
+        t->attempts++;
+    }
+    *retry_at_ms = now_ms + (int64_t)delay;
+    return SC_OK;
+}
+
+static sub_slot *find_sub(sess *t, sc_str id, int state)
+{
+    size_t i;
+
+    for (i = 0; i < t->max_subs; i++) {
+        sub_slot *b = &t->subs[i];
+
+        if (b->state == state && b->id_len == id.len && memcmp(b->id, id.ptr, id.len) == 0) {
+            return b;
+        }
+    }
+    return NULL;
+}
+
+sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
+                                     const sc_relay_filter *filters, size_t n_filters)
+{
+    sess *t;
+    sub_slot *b;
+    size_t i;
+    sc_status st;
+
+    if (s == NULL || filters == NULL || (sub_id.ptr == NULL && sub_id.len > 0)) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL) {
+        return SC_ERR_STATE;
+    }
+    if ((st = sc_relay_sub_id_check(sub_id)) != SC_OK) {
+        return st;
+    }
+    if (n_filters == 0) {
+        return SC_ERR_EMPTY;
+    }
+    for (i = 0; i < n_filters; i++) {
+        if ((st = sc_relay_filter_check(&filters[i])) != SC_OK) {
+            return st;
+        }
+    }
+    b = find_sub(t, sub_id, SUB_OPEN);
+    if (b == NULL) {
+        b = find_sub(t, sub_id, SUB_CLOSING);
+    }
+    for (i = 0; b == NULL && i < t->max_subs; i++) {
+        if (t->subs[i].state == SUB_FREE) {
+            b = &t->subs[i];
+        }
+    }
+    if (b == NULL) {
+        return SC_ERR_FULL;
+    }
+    memset(b, 0, sizeof *b);
+    memcpy(b->id, sub_id.ptr, sub_id.len);
+    b->id_len = sub_id.len;
+    b->filters = filters;
+    b->n_filters = n_filters;
+    b->newest = -1;
+    b->state = SUB_OPEN;
+    b->queued = t->connected;
+    return SC_OK;
+}
+
+sc_status sc_relay_session_unsubscribe(sc_relay_session *s, sc_str sub_id)
+{
+    sess *t;
+    sub_slot *b;
+
+    if (s == NULL || (sub_id.ptr == NULL && sub_id.len > 0)) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL) {
+        return SC_ERR_STATE;
+    }
+    b = sub_id.len > 0 && sub_id.len <= SC_RELAY_SUB_ID_MAX ? find_sub(t, sub_id, SUB_OPEN) : NULL;
+    if (b == NULL) {
+        return SC_ERR_SUBSCRIPTION;
+    }
+    if (t->connected) {
+        b->state = SUB_CLOSING;
+        b->queued = 1;
+        b->filters = NULL;
+        b->n_filters = 0;
+    } else {
+        memset(b, 0, sizeof *b);
+    }
+    return SC_OK;
+}
+
+static pend_slot *find_pending(sess *t, const uint8_t id[SC_EVENT_ID_BYTES])
+{
+    size_t i;
+
+    for (i = 0; i < t->max_pending; i++) {
+        if (t->pend[i].used && memcmp(t->pend[i].id, id, SC_EVENT_ID_BYTES) == 0) {
+            return &t->pend[i];
+        }
+    }
+    return NULL;
+}
+
+sc_status sc_relay_session_publish(sc_relay_session *s, const sc_event *ev)
+{
+    sess *t;
+    size_t i;
+    sc_status st;
+
+    if (s == NULL || ev == NULL) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL) {
+        return SC_ERR_STATE;
+    }
+    if ((ev->flags & SIGNED_FLAGS) != SIGNED_FLAGS) {
+        return SC_ERR_EVENT_FIELD;
+    }
+    if ((st = sc_event_check(ev)) != SC_OK) {
+        return st;
+    }
+    if (find_pending(t, ev->id) != NULL) {
+        return SC_OK;
+    }
+    for (i = 0; i < t->max_pending; i++) {
+        pend_slot *p = &t->pend[i];
+
+        if (!p->used) {
+            p->used = 1;
+            p->ev = ev;
+            memcpy(p->id, ev->id, SC_EVENT_ID_BYTES);
+            p->queued = t->connected;
+            p->held = 0;
+            t->n_pending++;
+            return SC_OK;
+        }
+    }
+    return SC_ERR_FULL;
+}
+
+size_t sc_relay_session_pending(const sc_relay_session *s)
+{
+    const sess *t = sess_of(s);
+
+    return t != NULL ? t->n_pending : 0;
+}
+
+/* The next queued item: a sub slot (REQ or CLOSE) or a pending publish. */
+typedef struct item {
+    sub_slot *sub;
+    pend_slot *pend;
+} item;
+
+static int next_item(sess *t, item *it)
+{
+    size_t i;
+
+    it->sub = NULL;
+    it->pend = NULL;
+    if (!t->connected) {
+        return 0;
+    }
+    for (i = 0; i < t->max_subs; i++) {
+        if (t->subs[i].state == SUB_CLOSING && t->subs[i].queued) {
+            it->sub = &t->subs[i];
+            return 1;
+        }
+    }
+    for (i = 0; i < t->max_subs; i++) {
+        if (t->subs[i].state == SUB_OPEN && t->subs[i].queued && !t->subs[i].held) {
+            it->sub = &t->subs[i];
+            return 1;
+        }
+    }
+    for (i = 0; i < t->max_pending; i++) {
+        if (t->pend[i].used && t->pend[i].queued && !t->pend[i].held) {
+            it->pend = &t->pend[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static sc_status emit_item(const sess *t, const item *it, sc_jw *w)
+{
+    sc_relay_client_msg m;
+    int64_t floor = -1;
+
+    memset(&m, 0, sizeof m);
+    if (it->pend != NULL) {
+        m.type = SC_RELAY_CLIENT_EVENT;
+        m.event = it->pend->ev;
+        return sc_relay_msg_emit(w, &m, -1);
+    }
+    m.sub_id.ptr = it->sub->id;
+    m.sub_id.len = it->sub->id_len;
+    if (it->sub->state == SUB_CLOSING) {
+        m.type = SC_RELAY_CLIENT_CLOSE;
+        return sc_relay_msg_emit(w, &m, -1);
+    }
+    m.type = SC_RELAY_CLIENT_REQ;
+    m.filters = it->sub->filters;
+    m.n_filters = it->sub->n_filters;
+    if (it->sub->resumable && it->sub->newest >= 0) {
+        floor = it->sub->newest > t->resume_slack ? it->sub->newest - t->resume_slack : 0;
+    }
+    return sc_relay_msg_emit(w, &m, floor);
+}
+
+size_t sc_relay_session_next_len(const sc_relay_session *s)
+{
+    sess *t = sess_of(s);
+    item it;
+    sc_jw w;
+
+    if (t == NULL || !next_item(t, &it)) {
+        return 0;
+    }
+    sc_jw_init_buf(&w, NULL, 0);
+    return emit_item(t, &it, &w) == SC_OK ? w.len : 0;
+}
+
+/* The item was sent: clear its queue mark (a CLOSE frees its slot). */
+static void mark_sent(sess *t, const item *it)
+{
+    (void)t;
+    if (it->pend != NULL) {
+        it->pend->queued = 0;
+    } else if (it->sub->state == SUB_CLOSING) {
+        memset(it->sub, 0, sizeof *it->sub);
+    } else {
+        it->sub->queued = 0;
+    }
+}
+
+static void drop_item(sess *t, const item *it)
+{
+    if (it->pend != NULL) {
+        memset(it->pend, 0, sizeof *it->pend);
+        t->n_pending--;
+    } else {
+        memset(it->sub, 0, sizeof *it->sub);
+    }
+}
+
+sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, size_t *out_len)
+{
+    sess *t;
+    item it;
+    sc_jw w;
+    sc_status st;
+
+    if (out_len == NULL) {
+        return SC_ERR_ARG;
+    }
+    *out_len = 0;
+    if (s == NULL || (out == NULL && out_cap > 0)) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL) {
+        return SC_ERR_STATE;
+    }
+    if (!next_item(t, &it)) {
+        return SC_OK;
+    }
+    sc_jw_init_buf(&w, NULL, 0);
+    st = emit_item(t, &it, &w);
+    if (st != SC_OK) {
+        drop_item(t, &it);
+        return st;
+    }
+    if (w.len > out_cap) {
+        *out_len = w.len;
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    sc_jw_init_buf(&w, out, out_cap);
+    st = emit_item(t, &it, &w);
+    if (st != SC_OK) {
+        return st;
+    }
+    *out_len = w.len;
+    mark_sent(t, &it);
+    return SC_OK;
+}
+
+/* After an accepted AUTH: everything held goes out again. */
+static void release_held(sess *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->max_subs; i++) {
+        if (t->subs[i].state == SUB_OPEN && t->subs[i].held) {
+            t->subs[i].held = 0;
+            t->subs[i].queued = 1;
+        }
+    }
+    for (i = 0; i < t->max_pending; i++) {
+        if (t->pend[i].used && t->pend[i].held) {
+            t->pend[i].held = 0;
+            t->pend[i].queued = 1;
+        }
+    }
+}
+
+static sc_status handle_ok(sess *t, sc_relay_update *u, const sc_relay_msg *m)
+{
+    pend_slot *p;
+
+    if (t->auth_pending && memcmp(m->event_id, t->auth_id, SC_EVENT_ID_BYTES) == 0) {
+        t->auth_pending = 0;
+        if (m->accepted) {
+            t->authed = 1;
+            release_held(t);
+            u->kind = SC_RELAY_U_AUTHENTICATED;
+        } else {
+            u->kind = SC_RELAY_U_AUTH_REFUSED;
+        }
+        return SC_OK;
+    }
+    p = find_pending(t, m->event_id);
+    if (p == NULL) {
+        u->kind = SC_RELAY_U_NONE; /* not ours, or settled already */
+        return SC_OK;
+    }
+    memcpy(u->event_id, p->id, SC_EVENT_ID_BYTES);
+    if (!m->accepted && m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED && !t->authed) {
+        p->held = 1;
+        p->queued = 0;
+        u->kind = SC_RELAY_U_AUTH_REQUIRED;
+        return SC_OK;
+    }
+    u->kind = (m->accepted || m->prefix == SC_RELAY_PREFIX_DUPLICATE) ? SC_RELAY_U_ACCEPTED
+                                                                       : SC_RELAY_U_REJECTED;
+    memset(p, 0, sizeof *p);
+    t->n_pending--;
+    return SC_OK;
+}
+
+sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const sc_relay_msg *m)
+{
+    sess *t;
+    sub_slot *b;
+    sc_status st;
+
+    if (u != NULL) {
+        memset(u, 0, sizeof *u);
+    }
+    if (s == NULL || u == NULL || m == NULL) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL || !t->connected) {
+        return SC_ERR_STATE;
+    }
+    switch (m->type) {
+    case SC_RELAY_EVENT:
+    case SC_RELAY_EOSE:
+    case SC_RELAY_CLOSED:
+        b = find_sub(t, m->sub_id, SUB_OPEN);
+        if (b == NULL) {
+            return SC_ERR_SUBSCRIPTION;
+        }
+        u->sub_id.ptr = b->id;
+        u->sub_id.len = b->id_len;
+        if (m->type == SC_RELAY_EVENT) {
+            st = sc_relay_filter_match(b->filters, b->n_filters, &m->event);
+            if (st != SC_OK) {
+                memset(u, 0, sizeof *u);
+                return st;
+            }
+            if (m->event.created_at > b->newest) {
+                b->newest = m->event.created_at;
+            }
+            u->kind = SC_RELAY_U_EVENT;
+        } else if (m->type == SC_RELAY_EOSE) {
+            b->eose = 1;
+            b->resumable = 1;
+            u->kind = SC_RELAY_U_EOSE;
+        } else if (m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED && !t->authed) {
+            b->held = 1;
+            b->queued = 0;
+            u->kind = SC_RELAY_U_AUTH_REQUIRED;
+        } else {
+            memset(b, 0, sizeof *b);
+            u->sub_id.ptr = m->sub_id.ptr;
+            u->kind = SC_RELAY_U_CLOSED;
+        }
+        return SC_OK;
+    case SC_RELAY_OK:
+        return handle_ok(t, u, m);
+    case SC_RELAY_AUTH:
+        if (m->message.len > t->max_challenge) {
+            return SC_ERR_TOO_LARGE;
+        }
+        sc_mem_wipe(t->challenge, t->challenge_len);
+        if (m->message.len > 0) {
+            memcpy(t->challenge, m->message.ptr, m->message.len);
+        }
+        t->challenge_len = m->message.len;
+        u->kind = SC_RELAY_U_AUTH_CHALLENGE;
+        return SC_OK;
+    case SC_RELAY_NOTICE:
+        u->kind = SC_RELAY_U_NOTICE;
+        return SC_OK;
+    default:
+        u->kind = SC_RELAY_U_OTHER;
+        return SC_OK;
+    }
+}
+
+sc_status sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char *out,
+                                          size_t out_cap, size_t *out_len,
+                                          const sc_identity *who, int64_t now,
+                                          const uint8_t aux[SC_AUX_RAND_BYTES])
+{
+    sc_relay_client_msg m;
+    sc_relay_auth a;
+    sc_str url, chal;
+    sess *t;
+    sc_jw w;
+    sc_status st;
+
+    if (out_len == NULL) {
+        return SC_ERR_ARG;
+    }
+    *out_len = 0;
+    if (s == NULL || ctx == NULL || who == NULL || aux == NULL || (out == NULL && out_cap > 0)) {
+        return SC_ERR_ARG;
+    }
+    t = sess_of(s);
+    if (t == NULL || !t->connected) {
+        return SC_ERR_STATE;
+    }
+    if (t->challenge_len == 0) {
+        return SC_ERR_NOT_FOUND;
+    }
+    url.ptr = t->url;
+    url.len = t->url_len;
+    chal.ptr = t->challenge;
+    chal.len = t->challenge_len;
+    st = sc_relay_auth_sign_with_rand(ctx, &a, who, url, chal, now, aux);
+    if (st != SC_OK) {
+        return st;
+    }
+    memset(&m, 0, sizeof m);
+    m.type = SC_RELAY_CLIENT_AUTH;
+    m.event = &a.event;
+    sc_jw_init_buf(&w, NULL, 0);
+    st = sc_relay_msg_emit(&w, &m, -1);
+    if (st == SC_OK && w.len > out_cap) {
+        *out_len = w.len;
+        st = SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (st == SC_OK) {
+        sc_jw_init_buf(&w, out, out_cap);
+        st = sc_relay_msg_emit(&w, &m, -1);
+        if (st == SC_OK) {
+            *out_len = w.len;
+            memcpy(t->auth_id, a.event.id, SC_EVENT_ID_BYTES);
+            t->auth_pending = 1;
+        } else if (out != NULL) {
+            sc_mem_wipe(out, out_cap);
+        }
+    }
+    sc_mem_wipe(&a, sizeof a);
+    return st;
+}
+
+sc_status sc_relay_session_auth(sc_relay_session *s, sc_ctx *ctx, char *out, size_t out_cap,
+                                size_t *out_len, const sc_identity *who, int64_t now)
+{
+    uint8_t aux[SC_AUX_RAND_BYTES];
+    sc_status st;
+
+    if (out_len == NULL) {
+        return SC_ERR_ARG;
+    }
+    *out_len = 0;
+    if (s == NULL || ctx == NULL || who == NULL) {
+        return SC_ERR_ARG;
+    }
+    st = sc_crypto_rng_fill(ctx, aux, sizeof aux);
+    if (st == SC_OK) {
+        st = sc_relay_session_auth_with_rand(s, ctx, out, out_cap, out_len, who, now, aux);
+    }
+    sc_mem_wipe(aux, sizeof aux);
+    return st;
+}

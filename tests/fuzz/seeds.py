@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets from the test vectors.
+
+Usage: seeds.py --out DIR [--vectors vectors/upstream] [--own vectors]
+
+Each target gets DIR/<target>/, one file per seed, in the input layout its source file
+(tests/fuzz/fuzz_<target>.c) describes: a mode byte chosen to reach the case the vector
+exercises, then the vector's bytes. The corpora are generated, never committed; a fuzzing run
+adds what it finds to its own copy (scripts/fuzz.sh). Only the standard library is used.
+A vector file that is missing is skipped with a note (own-only checkouts); a folder with no
+seeds at all is an error.
+"""
+import argparse
+import csv
+import hashlib
+import json
+import os
+import shutil
+import sys
+
+MAX_SEED = 64 * 1024  # larger inputs slow the replays and the first fuzzing rounds down
+PER_TARGET = 400
+
+
+def padded_len(n):
+    if n <= 32:
+        return 32
+    nxt = 1
+    while nxt < n:
+        nxt <<= 1
+    chunk = 32 if nxt <= 256 else nxt // 8
+    return chunk * ((n - 1) // chunk + 1)
+
+
+def nip44_padded(pt):
+    n = len(pt)
+    pre = n.to_bytes(2, "big") if n < 65536 else b"\0\0" + n.to_bytes(4, "big")
+    return pre + pt + b"\0" * (padded_len(n) - n)
+
+
+class Corpus:
+    def __init__(self, out):
+        self.out = out
+        self.seen = {}
+
+    def add(self, target, data):
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogatepass")
+        if len(data) > MAX_SEED:
+            return
+        names = self.seen.setdefault(target, set())
+        if len(names) >= PER_TARGET:
+            return
+        name = hashlib.sha1(data).hexdigest()
+        if name in names:
+            return
+        names.add(name)
+        d = os.path.join(self.out, target)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+
+
+def load(folder, rel, notes):
+    path = os.path.join(folder, rel)
+    if not os.path.exists(path):
+        notes.append("skipped (absent): " + path)
+        return None
+    if rel.endswith(".json"):
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    with open(path, encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def h(s):
+    return bytes.fromhex(s)
+
+
+def event_text(ev):
+    return json.dumps(ev, separators=(",", ":"), ensure_ascii=False)
+
+
+def seeds_events(c, up, own, notes):
+    texts = []
+    d = load(up, "nip01.events.json", notes)
+    if d:
+        for e in d["events"]:
+            texts.append(event_text(e["event"]) if "event" in e else e.get("serialized", ""))
+    d = load(own, "nostr-tools.events.json", notes)
+    if d:
+        for e in d["events"]:
+            texts.append(e["json"])
+        for a in d["alternate_encodings"]:
+            for enc in a["encodings"]:
+                texts.append(enc["json"] if isinstance(enc, dict) else enc)
+        for r in d["rejects"]:
+            texts.append(r["json"])
+    for i, t in enumerate(texts):
+        c.add("event", b"\x00" + t.encode("utf-8", "surrogatepass"))
+        if i % 4 == 0:  # the differential target has many other calls to seed
+            c.add("diff", bytes([11]) + t.encode("utf-8", "surrogatepass"))
+    rumors = []
+    for rel in ("nip59.spec-example.json", "nip17.spec-example.json"):
+        d = load(up, rel, notes)
+        if not d:
+            continue
+        if "rumor_plaintext" in d:
+            rumors.append(d["rumor_plaintext"])
+            c.add("event", b"\x00" + d["seal_plaintext"].encode())
+        for w in d.get("wraps", []):
+            rumors.append(w["rumor_plaintext"])
+            c.add("event", b"\x00" + event_text(w["wrap"]).encode())
+    for r in rumors:
+        c.add("event", b"\x84" + r.encode())  # bit 7: optional mask 0x04 (no sig)
+    return rumors
+
+
+def seeds_nip44(c, up, own, notes):
+    d = load(up, "nip44.vectors.json", notes)
+    cases = []
+    if d:
+        v2 = d["v2"]
+        for e in v2["valid"]["encrypt_decrypt"]:
+            cases.append((e["conversation_key"], e["nonce"], e["plaintext"], e["payload"]))
+        for e in v2["invalid"]["decrypt"]:
+            c.add("nip44", b"\x00" + e["payload"].encode())
+            c.add("diff", bytes([8]) + h(e["conversation_key"]) + e["payload"].encode())
+            c.add("base64", e["payload"].encode())
+        for e in v2["valid"]["get_conversation_key"]:
+            c.add("nip44", b"\x03" + h(e["sec1"]) + h(e["pub2"]))
+            c.add("diff", bytes([7]) + h(e["sec1"]) + h(e["pub2"]))
+        for e in v2["invalid"]["get_conversation_key"]:
+            c.add("nip44", b"\x03" + h(e["sec1"]) + h(e["pub2"]))
+            c.add("diff", bytes([7]) + h(e["sec1"]) + h(e["pub2"]))
+    d = load(own, "nostr-tools.nip44.json", notes)
+    if d:
+        for e in d["encrypt"][:60]:
+            cases.append((e["conversation_key"], e["nonce"], None, e["payload"]))
+        for e in d["rejects"]:
+            c.add("nip44", b"\x00" + e["payload"].encode())
+            c.add("nip44", b"\x80" + e["payload"].encode())
+    for ck, nonce, pt, payload in cases:
+        c.add("nip44", b"\x00" + payload.encode())
+        c.add("nip44", b"\x40" + payload.encode())  # bit 6: the extra checks
+        c.add("base64", payload.encode())
+        c.add("diff", bytes([8]) + h(ck) + payload.encode())
+        if pt is not None:
+            p = pt.encode("utf-8")
+            c.add("nip44", b"\x01\x00" + h(nonce) + nip44_padded(p))
+            c.add("nip44", b"\x02" + h(nonce) + b"\x00" + p)
+            c.add("nip44", b"\x46" + h(nonce) + b"\x00" + p)
+            c.add("nip44", b"\x82" + h(nonce) + b"\x00" + p)
+            c.add("diff", bytes([9]) + h(nonce) + nip44_padded(p))
+            c.add("diff", bytes([10]) + h(ck) + h(nonce) + p)
+    # the extended prefix (mode 2, plaintext starting ff ff ff fe: the input repeated past
+    # 65535 bytes)
+    c.add("nip44", b"\x02" + b"\x01" * 32 + b"\x00" + b"\xff\xff\xff\xfe\x07extended")
+    c.add("nip44", b"\x01\x00" + b"\x02" * 32 + b"\x00\x00\x00\x01\x00\x00" + b"x" * 40)
+
+
+def seeds_gift_wraps(c, up, rumors, notes):
+    for rel in ("nip59.spec-example.json", "nip17.spec-example.json"):
+        d = load(up, rel, notes)
+        if not d:
+            continue
+        layers = []
+        if "wrap" in d:
+            layers.append((d["wrap"], d["seal"], d["seal_plaintext"], d["rumor_plaintext"]))
+        for w in d.get("wraps", []):
+            layers.append((w["wrap"], w["seal"], w["seal_plaintext"], w["rumor_plaintext"]))
+        for wrap, seal, seal_pt, rumor_pt in layers:
+            for receive in (0, 8):
+                c.add("nip59", bytes([0 | receive]) + seal_pt.encode())
+                c.add("nip59", bytes([1 | receive]) + rumor_pt.encode())
+                c.add("nip59", bytes([2 | receive]) + rumor_pt.encode())
+                c.add("nip59", bytes([2 | receive | 0x80]) + rumor_pt.encode())
+                c.add("nip59", bytes([3 | receive]) + rumor_pt.encode())
+                c.add("nip59", bytes([4 | receive]) + seal["content"].encode())
+                c.add("nip59", bytes([5 | receive]) + event_text(wrap).encode())
+            c.add("diff", bytes([12]) + rumor_pt.encode())
+    for r in rumors:
+        c.add("nip59", b"\x02" + r.encode())
+
+
+def seeds_nip19(c, up, notes):
+    d = load(up, "nip19.vectors.json", notes)
+    if d:
+        for e in d["cases"]:
+            c.add("nip19", e["bech32"])
+            c.add("nip19", e["bech32"].upper())
+    # entities to encode (first byte < 0x20): type, key, has_author, author, has_kind, kind,
+    # identifier length and bytes, relay count, relays
+    for t in range(1, 7):
+        body = bytes([t]) + bytes(range(32)) + b"\x01" + bytes(range(32, 64)) + b"\x01"
+        body += (30023).to_bytes(4, "big") + (5).to_bytes(2, "big") + b"hello" + b"\x02"
+        body += (17).to_bytes(2, "big") + b"wss://relay.one/x" + (3).to_bytes(2, "big") + b"a.b"
+        c.add("nip19", b"\x01" + body)
+
+
+def seeds_file(c, up, notes):
+    d = load(up, "nip17.kind15-aesgcm.json", notes)
+    pts = [b"", b"x", bytes(range(256)) * 20]
+    if d:
+        for e in d["cases"]:
+            pts.append(h(e["plaintext"]))
+            blob = h(e["encrypted_blob"])
+            c.add("file", b"\x81\x00\x10\x20\x30\x40\x00" + blob)  # raw: the blob itself
+    for i, p in enumerate(pts):
+        iv_kind = i % 3
+        c.add("file", bytes([iv_kind, 0, 1, 2, 3, 4, 0]) + p)
+        c.add("file", bytes([iv_kind | 0x04, 0, 9, 9, 9, 9, 0]) + p)  # a flipped bit
+        c.add("file", bytes([iv_kind | 0x08, 0x02, 0, 0, 0, 5, 1]) + p)  # cut short
+        c.add("file", bytes([iv_kind | 0x10, 0x12, 40, 0, 7, 1, 2]) + p)  # commit fails
+        c.add("file", bytes([iv_kind | 0x20, 0x61, 255, 255, 0, 0, 4]) + p)  # abort, reenter
+        c.add("diff", bytes([13, 0]) + p)
+        c.add("diff", bytes([13, 3]) + p)
+
+
+def seeds_primitives(c, up, own, notes):
+    d = load(own, "primitives.json", notes)
+    if d:
+        for e in d["sha256"][:80]:
+            c.add("diff", bytes([0, len(h(e["msg"])) // 2 % 256]) + h(e["msg"]))
+            c.add("base64", h(e["msg"]))
+        for e in d["hmac_sha256"]:
+            k = h(e["key"])[:255]
+            c.add("diff", bytes([1, 3, len(k)]) + k + h(e["msg"]))
+        for e in d["hkdf_sha256"]:
+            s, i = h(e["salt"])[:255], h(e["ikm"])[:255]
+            c.add("diff", bytes([2, len(s)]) + s + bytes([len(i)]) + i +
+                  e["length"].to_bytes(2, "big") + h(e["info"]))
+        for e in d["chacha20"]:
+            c.add("diff", bytes([3]) + h(e["key"]) + h(e["nonce"]) +
+                  e["counter"].to_bytes(4, "big") + b"\0" * (len(e["keystream"]) // 2))
+        for e in d["aes256gcm"][:60]:
+            iv, aad = h(e["iv"]), h(e["aad"])[:255]
+            c.add("diff", bytes([4, len(iv)]) + h(e["key"]) + iv + b"\x00" + bytes([len(aad)]) +
+                  aad + h(e["msg"]))
+    rows = load(up, "bip340.test-vectors.csv", notes)
+    if rows:
+        for r in rows:
+            msg = h(r["message"]) if len(r["message"]) == 64 else b"\0" * 32
+            if r["secret key"]:
+                c.add("diff", bytes([5]) + h(r["secret key"]) + msg + h(r["aux_rand"]))
+            c.add("diff", bytes([6]) + h(r["signature"]) + msg + h(r["public key"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--vectors", default=None, help="the upstream vectors (vectors/upstream)")
+    ap.add_argument("--own", default=None, help="the project's own vectors (vectors)")
+    a = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    up = a.vectors or os.path.join(root, "vectors", "upstream")
+    own = a.own or os.path.join(root, "vectors")
+    if os.path.isdir(a.out):
+        shutil.rmtree(a.out)
+    os.makedirs(a.out)
+    c = Corpus(a.out)
+    notes = []
+    rumors = seeds_events(c, up, own, notes)
+    seeds_nip44(c, up, own, notes)
+    seeds_gift_wraps(c, up, rumors, notes)
+    seeds_nip19(c, up, notes)
+    seeds_file(c, up, notes)
+    seeds_primitives(c, up, own, notes)
+    # inputs every target should survive
+    for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff"):
+        c.add(t, b"")
+        c.add(t, b"\x00")
+        c.add(t, b"\xff" * 64)
+    for n in notes:
+        print("seeds: " + n)
+    total = 0
+    for t in sorted(c.seen):
+        print("seeds: %-7s %4d files" % (t, len(c.seen[t])))
+        total += len(c.seen[t])
+    print("seeds: %d files in %s" % (total, a.out))
+    return 0 if total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

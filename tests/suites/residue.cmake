@@ -1,0 +1,21 @@
+# Key material left behind (tests/residue): after each call of each primitive group and of the
+# identity, NIP-44, NIP-59 and file operations, the process's writable memory (heap, anonymous
+# mappings, the data of every library; not the stack) must hold no copy of the call's secrets
+# or of what a backend could keep of them; once per compiled backend (residue.<backend>).
+# The scan reads freed and poisoned memory on purpose: it runs outside AddressSanitizer's
+# checks, and not under valgrind memcheck (scripts/test.sh leaves residue.* out of that pass).
+softchat_add_test_executable(test_residue
+  residue/test_residue.c
+  residue/residue_proto.c
+  residue/scan.c)
+
+foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
+  add_test(NAME "residue.${b}" COMMAND test_residue --backend "${b}")
+  set_tests_properties("residue.${b}" PROPERTIES TIMEOUT 300 LABELS "residue")
+endforeach()
+
+# The scan reads hundreds of MiB under AddressSanitizer (its heap and quarantine): optimise it
+# even in Debug builds.
+if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
+  set_source_files_properties(residue/scan.c PROPERTIES COMPILE_OPTIONS "-O2")
+endif()

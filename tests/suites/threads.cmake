@@ -1,0 +1,11 @@
+# threads.<backend>: tests/test_threads.c, 8 threads with a context each sharing identities, a
+# held conversation, a parsed event and a gift wrap read-only (ctx.h's threading rules), on
+# each compiled backend. scripts/test.sh also builds and runs it under -fsanitize=thread in
+# build/tsan, where a data race fails it.
+find_package(Threads REQUIRED)
+add_executable(test_threads "${CMAKE_CURRENT_SOURCE_DIR}/test_threads.c")
+target_link_libraries(test_threads PRIVATE softchat_static softchat_warnings Threads::Threads)
+foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
+  add_test(NAME "threads.${b}" COMMAND test_threads --backend "${b}")
+  set_tests_properties("threads.${b}" PROPERTIES LABELS "threads" TIMEOUT 600)
+endforeach()

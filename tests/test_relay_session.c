@@ -1,0 +1,412 @@
+/* NIP-42 and the session: URL normalisation, AUTH events, and the session's flow through
+ * subscriptions, publishes, AUTH and reconnects, driven by hand-written relay messages. */
+#include "test_relay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_url_normalize(void **state)
+{
+    static const struct {
+        const char *in, *out;
+    } ok[] = {
+        {"wss://relay.example", "wss://relay.example"},
+        {"WSS://Relay.Example:443/", "wss://relay.example"},
+        {"ws://127.0.0.1:80", "ws://127.0.0.1"},
+        {"ws://127.0.0.1:7777/", "ws://127.0.0.1:7777"},
+        {"wss://r.example/Path/?Q=1", "wss://r.example/Path/?Q=1"},
+        {"wss://r.example:444", "wss://r.example:444"},
+    };
+    static const char *const bad[] = {"https://r", "wss://", "wss://:443", "wss://r:0",
+                                      "wss://r:65536", "wss://r:12a", "ws:/r", "r.example"};
+    char out[128];
+    size_t i, len = 0;
+
+    (void)state;
+    for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        sc_str u = {ok[i].in, strlen(ok[i].in)};
+
+        VT_ASSERT_STATUS(sc_relay_url_normalize(out, sizeof out, &len, u), SC_OK);
+        if (len != strlen(ok[i].out) || memcmp(out, ok[i].out, len) != 0) {
+            fail_msg("%s -> %.*s", ok[i].in, (int)len, out);
+        }
+        VT_ASSERT_STATUS(sc_relay_url_normalize(NULL, 0, &len, u),
+                         SC_ERR_BUFFER_TOO_SMALL);
+        assert_int_equal(len, strlen(ok[i].out));
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sc_str u = {bad[i], strlen(bad[i])};
+
+        if (sc_relay_url_normalize(out, sizeof out, &len, u) != SC_ERR_ENCODING) {
+            fail_msg("%s accepted", bad[i]);
+        }
+    }
+}
+
+void test_auth_event(void **state)
+{
+    relay_env *e = *state;
+    sc_relay_auth a;
+    uint8_t aux[32];
+    const sc_str url = SC_STR("wss://Relay.Example/"), chal = SC_STR("c-123");
+
+    memset(aux, 1, sizeof aux);
+    VT_ASSERT_STATUS(sc_relay_auth_sign_with_rand(&e->ctx, &a, &e->alice, url, chal, 1700000000,
+                                                  aux),
+                     SC_OK);
+    assert_int_equal(a.event.kind, 22242);
+    assert_int_equal(a.event.n_tags, 2);
+    assert_memory_equal(a.event.pubkey, e->alice_pub, 32);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://relay.example"), chal,
+                                          1700000000 + 600, 0),
+                     SC_OK);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://relay.example"), chal,
+                                          1700000000 - 601, 0),
+                     SC_ERR_AUTH_TIME);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://relay.example"), chal,
+                                          1700000000 + 61, 60),
+                     SC_ERR_AUTH_TIME);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://other.example"), chal,
+                                          1700000000, 0),
+                     SC_ERR_AUTH_RELAY);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://relay.example"),
+                                          SC_STR("c-124"), 1700000000, 0),
+                     SC_ERR_AUTH_CHALLENGE);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("nope"), chal, 1700000000, 0),
+                     SC_ERR_ENCODING);
+    a.event.kind = 1;
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, chal, 1700000000, 0),
+                     SC_ERR_AUTH_KIND);
+    a.event.kind = 22242;
+    a.items[3].ptr = "c-12X"; /* the signed challenge changed: the id no longer matches */
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, SC_STR("c-12X"), 1700000000, 0),
+                     SC_ERR_ID_MISMATCH);
+    VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, SC_STR(""), 1), SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, chal, -1),
+                     SC_ERR_EVENT_RANGE);
+    VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, chal, 5), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, chal, 5, 0), SC_OK);
+}
+
+/* A session over static memory. */
+typedef struct rig {
+    sc_relay_session s;
+    uint8_t mem[8192];
+    char out[8192];
+    size_t len;
+    uint8_t arena[1 << 15];
+    sc_relay_msg m;
+    sc_relay_update u;
+} rig;
+
+static void rig_init(rig *r, size_t subs, size_t pend, const sc_relay_session_opts *o)
+{
+    assert_true(sc_relay_session_mem_max(subs, pend, 19, o) <= sizeof r->mem);
+    VT_ASSERT_STATUS(sc_relay_session_init(&r->s, r->mem, sizeof r->mem, subs, pend,
+                                           SC_STR("ws://127.0.0.1:7777"), o),
+                     SC_OK);
+}
+
+/* The next outgoing message, NUL-terminated in r->out ("" when none). */
+static const char *next(rig *r)
+{
+    VT_ASSERT_STATUS(sc_relay_session_next(&r->s, r->out, sizeof r->out - 1, &r->len), SC_OK);
+    r->out[r->len] = '\0';
+    return r->out;
+}
+
+static sc_status feed(relay_env *e, rig *r, const char *json)
+{
+    size_t used = 0;
+    sc_status st = sc_relay_parse(&e->ctx, &r->m, r->arena, sizeof r->arena, &used, json,
+                                  strlen(json), NULL);
+
+    if (st != SC_OK) {
+        fail_msg("parse %s: %s", json, sc_status_name(st));
+    }
+    return sc_relay_session_handle(&r->s, &r->u, &r->m);
+}
+
+static void ok_msg(char *buf, size_t cap, const uint8_t id[32], int accepted, const char *msg)
+{
+    char hex[65];
+    size_t i;
+
+    for (i = 0; i < 32; i++) {
+        sprintf(hex + 2 * i, "%02x", id[i]);
+    }
+    snprintf(buf, cap, "[\"OK\",\"%s\",%s,\"%s\"]", hex, accepted ? "true" : "false", msg);
+}
+
+void test_session_flow(void **state)
+{
+    relay_env *e = *state;
+    static rig r;
+    static const uint32_t k14 = 14, k1 = 1;
+    sc_relay_filter f;
+    relay_ev ev1, ev2, other;
+    char json[4096];
+    int64_t retry = 0;
+
+    rig_init(&r, 2, 2, NULL);
+    memset(&f, 0, sizeof f);
+    f.kinds = &k14;
+    f.n_kinds = 1;
+    relay_make(e, &ev1, &e->alice, 14, 1700000000, "one", NULL);
+    relay_make(e, &ev2, &e->alice, 14, 1700000050, "two", NULL);
+    relay_make(e, &other, &e->alice, 1, 1700000060, "not kind 14", NULL);
+    /* queued while disconnected: nothing goes out yet */
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("dm"), &f, 1), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &ev1.ev), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &ev1.ev), SC_OK); /* no duplicate entry */
+    assert_int_equal(sc_relay_session_pending(&r.s), 1);
+    assert_string_equal(next(&r), "");
+    VT_ASSERT_STATUS(sc_relay_session_handle(&r.s, &r.u, &r.m), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 1000), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 1000), SC_ERR_STATE);
+    assert_int_equal(sc_relay_session_next_len(&r.s), strlen("[\"REQ\",\"dm\",{\"kinds\":[14]}]"));
+    assert_string_equal(next(&r), "[\"REQ\",\"dm\",{\"kinds\":[14]}]");
+    assert_true(strncmp(next(&r), "[\"EVENT\",{\"id\":", 15) == 0);
+    assert_string_equal(next(&r), "");
+    /* the relay answers */
+    relay_event_msg(json, sizeof json, "dm", &ev2.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_EVENT);
+    assert_int_equal(r.u.sub_id.len, 2);
+    relay_event_msg(json, sizeof json, "dm", &other.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_ERR_NO_MATCH);
+    relay_event_msg(json, sizeof json, "nope", &ev2.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_ERR_SUBSCRIPTION);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"dm\"]"), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_EOSE);
+    ok_msg(json, sizeof json, ev1.ev.id, 1, "");
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_ACCEPTED);
+    assert_memory_equal(r.u.event_id, ev1.ev.id, 32);
+    assert_int_equal(sc_relay_session_pending(&r.s), 0);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK); /* settled already */
+    assert_int_equal(r.u.kind, SC_RELAY_U_NONE);
+    /* a refusal surfaces its prefix; a duplicate is a success */
+    VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &other.ev), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &ev2.ev), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &ev1.ev), SC_ERR_FULL);
+    ok_msg(json, sizeof json, other.ev.id, 0, "blocked: kind 1 is not accepted here");
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_REJECTED);
+    assert_int_equal(r.m.prefix, SC_RELAY_PREFIX_BLOCKED);
+    ok_msg(json, sizeof json, ev2.ev.id, 0, "duplicate: have it");
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_ACCEPTED);
+    /* unsubscribe: a CLOSE, then the sub id is unknown */
+    (void)next(&r);
+    (void)next(&r);
+    VT_ASSERT_STATUS(sc_relay_session_unsubscribe(&r.s, SC_STR("dm")), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_unsubscribe(&r.s, SC_STR("dm")), SC_ERR_SUBSCRIPTION);
+    assert_string_equal(next(&r), "[\"CLOSE\",\"dm\"]");
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"dm\"]"), SC_ERR_SUBSCRIPTION);
+    /* a CLOSED ends a subscription */
+    f.kinds = &k1;
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("k1"), &f, 1), SC_OK);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"CLOSED\",\"k1\",\"error: shutting down\"]"), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_CLOSED);
+    assert_int_equal(r.m.prefix, SC_RELAY_PREFIX_ERROR);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"k1\"]"), SC_ERR_SUBSCRIPTION);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"NOTICE\",\"hello\"]"), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_NOTICE);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"NEG-MSG\",\"n\",\"61\"]"), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_OTHER);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 2000, &retry), SC_OK);
+    sc_relay_session_clear(&r.s);
+    assert_true(vt_all_zero(r.mem, sizeof r.mem));
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 1), SC_ERR_STATE);
+}
+
+void test_session_reconnect(void **state)
+{
+    relay_env *e = *state;
+    static rig r;
+    static const uint32_t k14 = 14;
+    sc_relay_filter f;
+    sc_relay_session_opts o;
+    relay_ev a, b;
+    char json[4096];
+    int64_t retry = 0;
+
+    memset(&o, 0, sizeof o);
+    o.backoff_min_ms = 100;
+    o.backoff_max_ms = 1000;
+    o.resume_slack = 10;
+    rig_init(&r, 1, 1, &o);
+    memset(&f, 0, sizeof f);
+    f.kinds = &k14;
+    f.n_kinds = 1;
+    f.has = SC_RELAY_FILTER_LIMIT;
+    f.limit = 20;
+    relay_make(e, &a, &e->alice, 14, 1700000100, "a", NULL);
+    relay_make(e, &b, &e->alice, 14, 1700000000, "b", NULL);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("s"), &f, 1), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"limit\":20}]");
+    relay_event_msg(json, sizeof json, "s", &a.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    /* cut before EOSE: the stored events came newest first, so the REQ goes out unchanged */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 50, &retry), SC_OK);
+    assert_int_equal(retry, 150);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 150, &retry), SC_OK);
+    assert_int_equal(retry, 350);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 400), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"limit\":20}]");
+    relay_event_msg(json, sizeof json, "s", &b.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"s\"]"), SC_OK);
+    /* a publish in flight when the socket drops goes out again */
+    VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &b.ev), SC_OK);
+    assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
+    /* after EOSE: since = newest seen - slack, and no limit (a resume wants everything) */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 500, &retry), SC_OK);
+    assert_int_equal(retry, 900);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 900, &retry), SC_OK);
+    assert_int_equal(retry, 1700); /* 800: doubling from 100 */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 1700, &retry), SC_OK);
+    assert_int_equal(retry, 2700); /* capped at 1000 */
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 2000), SC_OK); /* lasts to 3000 */
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"since\":1700000090}]");
+    assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
+    assert_string_equal(next(&r), "");
+    /* a connection that lasted backoff_max resets the delay */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 3000, &retry), SC_OK);
+    assert_int_equal(retry, 3100);
+    /* the caller's since wins when it is newer */
+    f.since = 1800000000;
+    f.has |= SC_RELAY_FILTER_SINCE;
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 3200), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"since\":1800000000}]");
+    /* a buffer too small marks nothing sent */
+    VT_ASSERT_STATUS(sc_relay_session_next(&r.s, r.out, 5, &r.len), SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(r.len, sc_relay_session_next_len(&r.s));
+    assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
+}
+
+void test_session_auth(void **state)
+{
+    relay_env *e = *state;
+    static rig r;
+    static const uint32_t k1059 = 1059;
+    sc_relay_filter f;
+    relay_ev a;
+    char json[4096], authmsg[4096];
+    size_t used = 0, len = 0;
+    uint8_t aux[32], arena[8192];
+    sc_relay_msg sent;
+
+    rig_init(&r, 1, 1, NULL);
+    memset(&f, 0, sizeof f);
+    f.kinds = &k1059;
+    f.n_kinds = 1;
+    relay_make(e, &a, &e->alice, 1059, 1700000000, "w", NULL);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("w"), &f, 1), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &a.ev), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
+    memset(aux, 3, sizeof aux);
+    VT_ASSERT_STATUS(sc_relay_session_auth_with_rand(&r.s, &e->ctx, authmsg, sizeof authmsg, &len,
+                                                     &e->bob, 1700000000, aux),
+                     SC_ERR_NOT_FOUND);
+    (void)next(&r);
+    (void)next(&r);
+    /* the relay challenges and refuses both */
+    VT_ASSERT_STATUS(feed(e, &r, "[\"AUTH\",\"xyz\"]"), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_AUTH_CHALLENGE);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"CLOSED\",\"w\",\"auth-required: you must auth\"]"), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_AUTH_REQUIRED);
+    ok_msg(json, sizeof json, a.ev.id, 0, "auth-required: you must auth");
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_AUTH_REQUIRED);
+    assert_int_equal(sc_relay_session_pending(&r.s), 1);
+    assert_string_equal(next(&r), ""); /* held */
+    /* authenticate: the AUTH event names the relay and the challenge; a relay accepts it */
+    VT_ASSERT_STATUS(sc_relay_session_auth_with_rand(&r.s, &e->ctx, authmsg, 10, &len, &e->bob,
+                                                     1700000000, aux),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_relay_session_auth_with_rand(&r.s, &e->ctx, authmsg, sizeof authmsg, &len,
+                                                     &e->bob, 1700000000, aux),
+                     SC_OK);
+    assert_true(strncmp(authmsg, "[\"AUTH\",{", 9) == 0);
+    {
+        /* parse our own AUTH as a relay would: the event is the second element */
+        char *ev_json = authmsg + 8;
+        size_t ev_len = len - 9;
+        sc_event ev;
+
+        VT_ASSERT_STATUS(sc_event_parse(&ev, arena, sizeof arena, &used, ev_json, ev_len, NULL),
+                         SC_OK);
+        VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &ev, SC_STR("ws://127.0.0.1:7777/"),
+                                              SC_STR("xyz"), 1700000005, 0),
+                         SC_OK);
+        ok_msg(json, sizeof json, ev.id, 1, "");
+    }
+    (void)sent;
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_AUTHENTICATED);
+    assert_string_equal(next(&r), "[\"REQ\",\"w\",{\"kinds\":[1059]}]");
+    assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
+    /* once authenticated, another auth-required is a plain refusal */
+    ok_msg(json, sizeof json, a.ev.id, 0, "auth-required: not you");
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_REJECTED);
+    /* a refused AUTH */
+    {
+        int64_t retry;
+
+        VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 10, &retry), SC_OK);
+        VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 20), SC_OK);
+        VT_ASSERT_STATUS(sc_relay_session_auth_with_rand(&r.s, &e->ctx, authmsg, sizeof authmsg,
+                                                         &len, &e->bob, 1, aux),
+                         SC_ERR_NOT_FOUND); /* the challenge died with the connection */
+        VT_ASSERT_STATUS(feed(e, &r, "[\"AUTH\",\"second\"]"), SC_OK);
+        VT_ASSERT_STATUS(sc_relay_session_auth(&r.s, &e->ctx, authmsg, sizeof authmsg, &len,
+                                               &e->bob, 1700000000),
+                         SC_OK);
+    }
+}
+
+void test_session_limits(void **state)
+{
+    relay_env *e = *state;
+    static rig r;
+    sc_relay_filter f;
+    sc_relay_session_opts o;
+    char chal[400];
+    sc_relay_session dead;
+
+    memset(&f, 0, sizeof f);
+    memset(&o, 0, sizeof o);
+    rig_init(&r, 1, 0, NULL);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("a"), &f, 1), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("a"), &f, 1), SC_OK); /* replace */
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("b"), &f, 1), SC_ERR_FULL);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("b"), &f, 0), SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR(""), &f, 1), SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
+    memset(chal, 'c', sizeof chal);
+    snprintf(chal, sizeof chal, "[\"AUTH\",\"%0300d\"]", 1);
+    VT_ASSERT_STATUS(feed(e, &r, chal), SC_ERR_TOO_LARGE);
+    VT_ASSERT_STATUS(sc_relay_session_init(&r.s, r.mem, 10, 1, 1, SC_STR("ws://x"), NULL),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_relay_session_init(&r.s, r.mem, sizeof r.mem, 1, 1, SC_STR(""), NULL),
+                     SC_ERR_EMPTY);
+    o.backoff_min_ms = 10;
+    o.backoff_max_ms = 5;
+    VT_ASSERT_STATUS(sc_relay_session_init(&r.s, r.mem, sizeof r.mem, 1, 1, SC_STR("ws://x"), &o),
+                     SC_ERR_FLAGS);
+    o.backoff_max_ms = 0;
+    o.resume_slack = -1;
+    VT_ASSERT_STATUS(sc_relay_session_init(&r.s, r.mem, sizeof r.mem, 1, 1, SC_STR("ws://x"), &o),
+                     SC_ERR_FLAGS);
+    memset(&dead, 0, sizeof dead);
+    assert_int_equal(sc_relay_session_pending(&dead), 0);
+    assert_int_equal(sc_relay_session_next_len(&dead), 0);
+    VT_ASSERT_STATUS(sc_relay_session_publish(&dead, (const sc_event *)vt_null()),
+                     SC_ERR_ARG);
+    sc_relay_session_clear(NULL);
+}
