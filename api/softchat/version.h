@@ -7,7 +7,7 @@
 SC_BEGIN_DECLS
 
 #define SC_VERSION_MAJOR 1
-#define SC_VERSION_MINOR 0
+#define SC_VERSION_MINOR 1
 #define SC_VERSION_PATCH 0
 
 /** The library version as "MAJOR.MINOR.PATCH".

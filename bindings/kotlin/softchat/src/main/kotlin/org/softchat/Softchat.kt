@@ -120,7 +120,7 @@ class Softchat private constructor(backend: String?, val limits: Limits, maxIdle
         @JvmStatic fun backends(): List<String> =
             String(NativeBridge.backends(), Charsets.UTF_8).split('\u0000').filter { it.isNotEmpty() }
 
-        /** The library version ("1.0.0"). */
+        /** The library version ("1.1.0"). */
         @JvmStatic fun version(): String = String(NativeBridge.version(), Charsets.UTF_8)
 
         /** The stable name of a status code. */
