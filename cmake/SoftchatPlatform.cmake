@@ -55,6 +55,12 @@ if(TARGET softchat_jni)
   list(APPEND SOFTCHAT_SHIPPED_LIBRARIES softchat_jni)
 endif()
 
+if(EMSCRIPTEN)
+  # No shared libraries in wasm32: CMake builds `softchat` as a second static archive, which
+  # must not overwrite softchat_static's libsoftchat.a.
+  set_target_properties(softchat PROPERTIES OUTPUT_NAME softchat_as_shared)
+endif()
+
 if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT APPLE AND NOT WIN32 AND NOT EMSCRIPTEN)
   foreach(t IN LISTS SOFTCHAT_SHIPPED_LIBRARIES)
     target_link_options(${t} PRIVATE "LINKER:-z,max-page-size=16384" "LINKER:--gc-sections"
