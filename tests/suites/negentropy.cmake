@@ -2,7 +2,7 @@
 #   negentropy.<backend>        tests/test_negentropy*.c: the wire format, fingerprints against
 #                               independently computed values, both roles, frame limits,
 #                               malformed messages, sizes and argument checks, per backend
-#   negentropy.cross.<backend>  tests/negentropy/cross.py: libsoftchat against the
+#   negentropy.cross.<backend>  (SOFTCHAT_DRIVER_BACKENDS) tests/negentropy/cross.py: libsoftchat against the
 #                               `negentropy` crate (crates.io) in both directions and against
 #                               nostr-tools' nip77 (npm) as initiator, 10 / 1,000 / 100,000
 #                               records, 0 / 1 / 50 / 100 % differences, with and without a
@@ -50,7 +50,7 @@ if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
   list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " _sc_emu)
   set(_sc_neg_wrap --wrap "${_sc_emu}")
 endif()
-foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
+foreach(b IN LISTS SOFTCHAT_DRIVER_BACKEND_LIST)
   set(_sc_quick "--quick")
   if(b STREQUAL SOFTCHAT_DEFAULT_BACKEND AND SOFTCHAT_NEG_CROSS_FULL)
     set(_sc_quick "")
