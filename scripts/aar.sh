@@ -2,7 +2,7 @@
 # Assembles the Android library archive (AAR) of the Kotlin facade:
 #   scripts/aar.sh --jar softchat-kotlin.jar --out softchat.aar ABI=LIBRARY [ABI=LIBRARY ...]
 #   --jar    the facade's jar, as Maven builds it (bindings/kotlin/mvn.sh package:
-#            bindings/kotlin/softchat/target/softchat-kotlin-1.0.0.jar)
+#            bindings/kotlin/softchat/target/softchat-kotlin-VERSION.jar)
 #   ABI      arm64-v8a, armeabi-v7a, x86_64 or x86
 #   LIBRARY  that ABI's libsoftchat_jni.so (the stripped copy, BUILD/dist/libsoftchat_jni.so)
 # Layout (the AAR format of the Android Gradle plugin):

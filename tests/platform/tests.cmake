@@ -76,7 +76,7 @@ if(TARGET softchat_dist) # ELF shared libraries
     set(_sc_abi x86)
   endif()
   if(CMAKE_CROSSCOMPILING AND TARGET softchat_jni AND _sc_abi)
-    set(SOFTCHAT_KOTLIN_JAR "${PROJECT_SOURCE_DIR}/bindings/kotlin/softchat/target/softchat-kotlin-1.0.0.jar"
+    set(SOFTCHAT_KOTLIN_JAR "${PROJECT_SOURCE_DIR}/bindings/kotlin/softchat/target/softchat-kotlin-${PROJECT_VERSION}.jar"
         CACHE FILEPATH "The Kotlin facade's jar for platform.aar (bindings/kotlin/mvn.sh package)")
     find_package(Python3 COMPONENTS Interpreter)
     if(NOT Python3_Interpreter_FOUND)
