@@ -4,7 +4,9 @@
 # tests and the JVM benchmarks' smoke profile; then the same suite under
 # ASan+UBSan, under valgrind memcheck, and the mbedtls backends and psa against mbed TLS 3.6
 # LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
-# ThreadSanitizer and a short run of every fuzz target.
+# ThreadSanitizer, a short run of every fuzz target, and last the cross targets
+# (scripts/test-platforms.sh): the suite on aarch64 under qemu and on wasm32 under node,
+# against dependencies built from source.
 # Usage: scripts/test.sh [--quick]   (--quick runs only the first build and suite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -127,5 +129,10 @@ stage "fuzz smoke: every libFuzzer target for 25 s"
 # The seeds plus 25 s of coverage-guided mutation per target (scripts/fuzz.sh, clang,
 # ASan+UBSan); a crash or a broken invariant fails the run. Long runs: docs/fuzzing.md.
 FUZZ_BUILD=build/fuzz-smoke FUZZ_FRESH=1 scripts/fuzz.sh 25
+
+stage "cross targets: aarch64 under qemu, wasm32 under node (scripts/test-platforms.sh)"
+# The dependencies from source, then each target's build and ctest suite; each of its stages
+# prints its own time. The Kotlin facade's jar for the AAR check is the one mvn verify built.
+scripts/test-platforms.sh
 
 stage "all tests passed"
