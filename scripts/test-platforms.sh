@@ -17,7 +17,7 @@
 # checks are host tools; the CLI has no relay transport (SOFTCHAT_CLI_RELAY=OFF: no
 # libwebsockets for the target), so relay.live.* runs on x86-64 only; wasm32 has no CLI, JVM,
 # /proc (residue.*) or threads (threads.*).
-# Each stage prints its time and the load average (the machine may be shared). Dependencies
+# Each stage prints its wall and CPU time and the load average (the machine may be shared). Dependencies
 # are built once per prefix (build/deps/<preset>) and reused while their pins and options are
 # unchanged; a clean run removes build/deps/<preset> and build/<preset> first.
 # Usage: scripts/test-platforms.sh [aarch64|wasm32]...   (default: both)
@@ -28,12 +28,21 @@ targets=("$@")
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 last=$start
+last_cpu=0
+# CPU seconds used so far by the programs this script ran and waited for (user + system of its
+# children, /proc/PID/stat): on a shared machine the wall time depends on the load, this less.
+ticks=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_s() {
+  awk -v t="$ticks" '{ printf "%d", ($16 + $17) / t }' "/proc/$$/stat" 2>/dev/null || echo 0
+}
 stage() {
-  local now
+  local now cpu
   now=$(date +%s)
-  printf '\n==== [%ss, previous stage %ss, load %s] %s\n' "$((now - start))" "$((now - last))" \
-    "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')" "$*"
+  cpu=$(cpu_s)
+  printf '\n==== [%ss, previous stage %ss wall, %ss CPU, load %s] %s\n' "$((now - start))" \
+    "$((now - last))" "$((cpu - last_cpu))" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')" "$*"
   last=$now
+  last_cpu=$cpu
 }
 
 # Configures a preset, showing what the build leaves out and why (configure's softchat: lines).
