@@ -1,4 +1,5 @@
-/* The CLI's WebSocket client over libwebsockets (cli/ws.c). */
+/* The CLI's WebSocket client: over libwebsockets (cli/ws.c) or, in a build without a
+ * transport, failing to connect (cli/ws_none.c); URLs and the clock in cli/ws_url.c. */
 #ifndef SOFTCHAT_CLI_WS_H
 #define SOFTCHAT_CLI_WS_H
 

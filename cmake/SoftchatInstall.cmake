@@ -6,6 +6,9 @@ set(SOFTCHAT_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/softchat")
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/api/softchat" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
         FILES_MATCHING PATTERN "*.h" PATTERN "module.modulemap")
+# The C module map for Swift and Objective-C (import CSoftchat), beside the headers.
+install(FILES "${PROJECT_SOURCE_DIR}/bindings/apple/module.modulemap"
+        DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/softchat")
 install(TARGETS softchat softchat_static EXPORT softchat-targets
         LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"

@@ -5,6 +5,8 @@
 #     conformance suites from here) and softchat-bench (build/release/bench/softchat-bench);
 #   - build/fp-<backend>: one-backend Release builds of the library and the CLI, for the
 #     footprint;
+#   - build/fp-arm64-<backends>: the mobile artifact for arm64 (libsoftchat.so and
+#     libsoftchat_jni.so, dependencies from source linked in, stripped), for the footprint;
 #   - build/secp-rust: the same library against the libsecp256k1 release that rust-nostr
 #     bundles (reconstructed from its crate) and built with the crate's options (no assembly,
 #     -O3, its ecmult settings: build/deps/secp256k1-rust.cmake), for a like-for-like
@@ -38,6 +40,26 @@ for b in openssl mbedtls sodium; do
         -DSOFTCHAT_BUILD_BENCH=OFF
   profiles="$profiles,$b=build/fp-$b"
 done
+
+# The mobile artifact per ABI: arm64 (the aarch64-linux-gnu build standing in for Android's
+# arm64-v8a; the NDK is not installable here), dependencies from source linked in, stripped.
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
+  echo "== dependencies from source for arm64 (build/deps/aarch64-linux-gnu)" >&2
+  scripts/deps.sh --only secp256k1,mbedtls,sodium cmake/toolchains/aarch64-linux-gnu.cmake \
+    build/deps/aarch64-linux-gnu >&2
+  for b in psa mbedtls "mbedtls;psa" sodium; do
+    n="arm64-${b//;/+}"
+    echo "== build: footprint profile $n (build/fp-$n)" >&2
+    build "build/fp-$n" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchains/aarch64-linux-gnu.cmake" \
+          -DCMAKE_PREFIX_PATH="$PWD/build/deps/aarch64-linux-gnu" \
+          -DCMAKE_FIND_ROOT_PATH="$PWD/build/deps/aarch64-linux-gnu" -DSOFTCHAT_SELF_CONTAINED=ON \
+          -DSOFTCHAT_BACKENDS="$b" -DSOFTCHAT_BUILD_TESTS=OFF -DSOFTCHAT_BUILD_CLI=OFF \
+          -DSOFTCHAT_BUILD_BENCH=OFF -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_BUILD_JNI=ON
+    profiles="$profiles,$n=build/fp-$n"
+  done
+else
+  echo "== arm64 footprint profiles skipped: no aarch64-linux-gnu-gcc (scripts/setup.sh --with-tools)" >&2
+fi
 
 secp_args=()
 if command -v cargo >/dev/null 2>&1 &&

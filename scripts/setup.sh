@@ -32,6 +32,10 @@ if [ "${1:-}" = "--with-tools" ]; then
   pkgs+=(python3-venv)
   # a JDK builds and tests the Kotlin facade and its JNI glue (bindings/kotlin)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
+  # the cross targets (scripts/test-platforms.sh): Debian's aarch64 cross compiler and its
+  # C library, qemu to run the arm64 suite, Emscripten for wasm32, clang for the module map
+  # and iOS header checks, bzip2 to unpack mbed TLS's tarball
+  pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static emscripten clang bzip2)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi

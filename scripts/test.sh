@@ -4,7 +4,9 @@
 # tests and the JVM benchmarks' smoke profile; then the same suite under
 # ASan+UBSan, under valgrind memcheck, and the mbedtls backends and psa against mbed TLS 3.6
 # LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
-# ThreadSanitizer and a short run of every fuzz target.
+# ThreadSanitizer, a short run of every fuzz target, and last the cross targets
+# (scripts/test-platforms.sh): the suite on aarch64 under qemu and on wasm32 under node,
+# against dependencies built from source.
 # Usage: scripts/test.sh [--quick]   (--quick runs only the first build and suite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,11 +74,13 @@ stage "ctest under valgrind memcheck"
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 
 stage "mbedtls backends against mbed TLS 3.6 LTS"
-# mbedtls and sodium+mbedtls again, and psa, which needs 3.6 (Debian 12 has 2.28). The build
-# script configures 3.6 for psa (static key slots, no buffer copies, threading).
+# mbedtls and sodium+mbedtls again, and psa, which needs 3.6 (Debian 12 has 2.28). mbed TLS
+# 3.6 is built by scripts/deps.sh, pinned in scripts/deps.pins, with the configuration every
+# target ships: the psa backend's (static key slots, no buffer copies, threading) and only
+# the modules libsoftchat calls.
 m36_backends="mbedtls;sodium+mbedtls;psa"
 m36_prefix="$PWD/build/deps/mbedtls36"
-scripts/build-mbedtls36.sh "$m36_prefix"
+scripts/deps.sh --only mbedtls host "$m36_prefix"
 cmake -S . -B build/mbedtls36 -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$m36_backends" -DSOFTCHAT_INSTALL=OFF \
       -DSOFTCHAT_TEST_TOOLS_DIR="$tools" -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF \
@@ -126,5 +130,10 @@ stage "fuzz smoke: every libFuzzer target for 25 s"
 # The seeds plus 25 s of coverage-guided mutation per target (scripts/fuzz.sh, clang,
 # ASan+UBSan); a crash or a broken invariant fails the run. Long runs: docs/fuzzing.md.
 FUZZ_BUILD=build/fuzz-smoke FUZZ_FRESH=1 scripts/fuzz.sh 25
+
+stage "cross targets: aarch64 under qemu, wasm32 under node (scripts/test-platforms.sh)"
+# The dependencies from source, then each target's build and ctest suite; each of its stages
+# prints its own time. The Kotlin facade's jar for the AAR check is the one mvn verify built.
+scripts/test-platforms.sh
 
 stage "all tests passed"

@@ -178,33 +178,38 @@ static sc_status b64_with(int decode, sc_b64_kernel k, void *out, size_t cap, si
                   : sc_b64_encode_with(k, out, cap, len, in, n);
 }
 
-/* The call through the portable kernel and, where the CPU has it, the SSSE3 kernel from the
- * same starting output: both must give the same status, length and bytes. */
+/* The call through the portable kernel and through every other kernel the CPU runs (SSSE3 on
+ * x86-64, NEON on aarch64), each from the same starting output: all must give the same
+ * status, length and bytes. */
 static sc_status b64_both(int decode, void *out, size_t cap, size_t *len, const void *in,
                           size_t n)
 {
     static uint8_t pre[KERNEL_BUF], portable[KERNEL_BUF];
     size_t len_portable = 0;
     sc_status st, st2;
-    int cmp = out != NULL && cap <= KERNEL_BUF && len != NULL;
+    int cmp = out != NULL && cap <= KERNEL_BUF && len != NULL, k;
 
     if (cmp) {
         memcpy(pre, out, cap);
     }
     st = b64_with(decode, SC_B64_PORTABLE, out, cap, len, in, n);
-    if (sc_b64_best_kernel() == SC_B64_PORTABLE) {
-        return st;
-    }
     if (cmp) {
         len_portable = *len;
         memcpy(portable, out, cap);
-        memcpy(out, pre, cap);
     }
-    st2 = b64_with(decode, SC_B64_SSSE3, out, cap, len, in, n);
-    assert_int_equal(st2, st);
-    if (cmp) {
-        assert_int_equal(*len, len_portable);
-        assert_memory_equal(out, portable, cap);
+    for (k = 1; k < SC_B64_KERNELS; k++) {
+        if (!sc_b64_kernel_available((sc_b64_kernel)k)) {
+            continue;
+        }
+        if (cmp) {
+            memcpy(out, pre, cap);
+        }
+        st2 = b64_with(decode, (sc_b64_kernel)k, out, cap, len, in, n);
+        assert_int_equal(st2, st);
+        if (cmp) {
+            assert_int_equal(*len, len_portable);
+            assert_memory_equal(out, portable, cap);
+        }
     }
     return st;
 }
@@ -419,21 +424,31 @@ void test_base64_buffer_too_small(void **state)
 }
 
 /* Random strings, mostly in the alphabet with a stray character, '=' or wrong length here and
- * there, and random byte strings: the public functions (best kernel) and the portable kernel
- * agree on every one. The SSSE3 kernel is additionally exercised by every case above. */
+ * there, and random byte strings: the public functions (best kernel), the portable kernel and
+ * every other kernel the CPU runs agree on every one. The SIMD kernels are additionally
+ * exercised by every case above. */
 void test_base64_kernels_agree(void **state)
 {
     static const char alphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char *const names[SC_B64_KERNELS] = {"portable", "ssse3", "neon"};
     static char b64[KERNEL_BUF], enc_a[KERNEL_BUF], enc_b[KERNEL_BUF];
     static uint8_t raw[KERNEL_BUF], dec_a[KERNEL_BUF], dec_b[KERNEL_BUF];
     size_t round, i, n, la, lb;
+    int k, others = 0;
 
     (void)state;
-    if (sc_b64_best_kernel() == SC_B64_PORTABLE) {
+    for (k = 1; k < SC_B64_KERNELS; k++) {
+        if (sc_b64_kernel_available((sc_b64_kernel)k)) {
+            print_message("[ KERNEL   ] base64: %s against portable\n", names[k]);
+            others++;
+        }
+    }
+    if (others == 0) {
         print_message("[  SKIPPED ] base64 kernels: this CPU runs only the portable kernel\n");
         skip();
     }
+    assert_int_not_equal(sc_b64_best_kernel(), SC_B64_PORTABLE);
     vt_rand_seed(0x6b65726e656c7321ull);
     for (round = 0; round < 4000; round++) {
         uint8_t r[4];
@@ -444,11 +459,17 @@ void test_base64_kernels_agree(void **state)
         vt_rand_bytes(raw, n);
         /* encoding */
         sa = sc_b64_encode_with(SC_B64_PORTABLE, enc_a, sizeof enc_a, &la, raw, n);
-        sb = sc_base64_encode(enc_b, sizeof enc_b, &lb, raw, n);
         assert_int_equal(sa, SC_OK);
-        assert_int_equal(sb, SC_OK);
-        assert_int_equal(la, lb);
-        assert_memory_equal(enc_a, enc_b, la);
+        for (k = 0; k < SC_B64_KERNELS; k++) { /* k == 0: the public function */
+            if (k > 0 && !sc_b64_kernel_available((sc_b64_kernel)k)) {
+                continue;
+            }
+            sb = k == 0 ? sc_base64_encode(enc_b, sizeof enc_b, &lb, raw, n)
+                        : sc_b64_encode_with((sc_b64_kernel)k, enc_b, sizeof enc_b, &lb, raw, n);
+            assert_int_equal(sb, SC_OK);
+            assert_int_equal(la, lb);
+            assert_memory_equal(enc_a, enc_b, la);
+        }
         /* decoding: the encoding itself, or a damaged copy of it */
         memcpy(b64, enc_a, la);
         if (r[2] % 2 == 0 && la > 0) {
@@ -462,12 +483,19 @@ void test_base64_kernels_agree(void **state)
         for (i = 0; i < 2; i++) { /* room for the longest decoding, then 3 bytes less */
             size_t cap = sc_base64_decode_max(la) - i * 3 * (la >= 4), da = 0, db = 0;
             memset(dec_a, SENTINEL, sizeof dec_a);
-            memset(dec_b, SENTINEL, sizeof dec_b);
             sa = sc_b64_decode_with(SC_B64_PORTABLE, dec_a, cap, &da, b64, la);
-            sb = sc_base64_decode(dec_b, cap, &db, b64, la);
-            assert_int_equal(sa, sb);
-            assert_int_equal(da, db);
-            assert_memory_equal(dec_a, dec_b, sizeof dec_a);
+            for (k = 0; k < SC_B64_KERNELS; k++) {
+                if (k > 0 && !sc_b64_kernel_available((sc_b64_kernel)k)) {
+                    continue;
+                }
+                memset(dec_b, SENTINEL, sizeof dec_b);
+                db = 0;
+                sb = k == 0 ? sc_base64_decode(dec_b, cap, &db, b64, la)
+                            : sc_b64_decode_with((sc_b64_kernel)k, dec_b, cap, &db, b64, la);
+                assert_int_equal(sa, sb);
+                assert_int_equal(da, db);
+                assert_memory_equal(dec_a, dec_b, sizeof dec_a);
+            }
         }
     }
 }

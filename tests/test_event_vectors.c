@@ -91,7 +91,8 @@ static int fields_match(const cJSON *obj, const sc_event *ev, char *err, size_t 
     static const char *const hex_keys[] = {"id", "pubkey", "sig"};
     const uint8_t *mine[] = {ev->id, ev->pubkey, ev->sig};
     const cJSON *tags = cJSON_GetObjectItemCaseSensitive(obj, "tags");
-    long kind = -1, created = -1;
+    long kind = -1;
+    int64_t created = -1;
     size_t k;
 
     for (k = 0; k < 3; k++) {
@@ -105,8 +106,8 @@ static int fields_match(const cJSON *obj, const sc_event *ev, char *err, size_t 
             return 0;
         }
     }
-    if (!vt_json_long(obj, "kind", &kind) || !vt_json_long(obj, "created_at", &created) ||
-        (long)ev->kind != kind || (long)ev->created_at != created) {
+    if (!vt_json_long(obj, "kind", &kind) || !vt_json_i64(obj, "created_at", &created) ||
+        (long)ev->kind != kind || ev->created_at != created) {
         snprintf(err, cap, "kind/created_at differ from the file");
         return 0;
     }

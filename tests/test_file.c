@@ -1,9 +1,12 @@
 /* The kind 15 attachment suite for one backend:
  *   test_file --backend NAME [--vectors DIR] [--own DIR] --node PATH --gcm-ref SCRIPT [--seed N]
+ *             [--gcm-ref-dir DIR]
  * --vectors names the upstream data (nip17.kind15-aesgcm.json); --own is accepted for symmetry
  * with the other suites (no own vector file here). --node and --gcm-ref run the independent
  * AES-GCM reference (tests/file/gcm_ref.mjs); node is a test dependency, so a missing one is a
- * failure, never a skip. One context is created for the backend and every test runs against
+ * failure, never a skip. --gcm-ref-dir DIR reads what gcm_ref.mjs wrote into DIR before the
+ * suite started instead (a build whose programs cannot start others: wasm32, where ctest's
+ * fixture file.gcm-ref runs it). One context is created for the backend and every test runs against
  * it; the cmocka group is named after the backend. */
 #include "test_file.h"
 
@@ -227,12 +230,13 @@ int main(int argc, char **argv)
     };
     const char *seed_text = NULL;
     const vt_suite_opt extra[] = {{"--node", &env.node}, {"--gcm-ref", &env.gcm_ref},
-                                  {"--seed", &seed_text}};
+                                  {"--gcm-ref-dir", &env.gcm_ref_dir}, {"--seed", &seed_text}};
     vt_suite suite;
     int failed;
 
     env.node = "";
     env.gcm_ref = "";
+    env.gcm_ref_dir = "";
     failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_file", "kind 15 files",
                             FT_FILE " is", extra, sizeof extra / sizeof extra[0]);
     if (failed != 0) {

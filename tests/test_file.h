@@ -29,6 +29,7 @@ typedef struct ft_env {
     int vectors_present;
     const char *node;        /* the node executable ("" when CMake found none) */
     const char *gcm_ref;     /* tests/file/gcm_ref.mjs */
+    const char *gcm_ref_dir; /* what gcm_ref.mjs wrote before the test ran ("": run it here) */
     int stream_ok;           /* SC_CAP_AES256GCM_STREAM on this backend */
     const char *stream_why;  /* why not */
     uint64_t seed;           /* for the random chunkings and inputs */

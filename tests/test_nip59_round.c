@@ -137,7 +137,7 @@ static void random_rumor(gw_env *env, sc_event *ev, uint8_t *buf, size_t cap, ch
 
     VT_ASSERT_STATUS(sc_event_builder_init(&b, buf, cap), SC_OK);
     sc_event_builder_kind(&b, kinds[vt_rand_below(sizeof kinds / sizeof kinds[0])]);
-    sc_event_builder_created_at(&b, (int64_t)vt_rand_below((size_t)1 << 40));
+    sc_event_builder_created_at(&b, (int64_t)(vt_rand_u64() & ((UINT64_C(1) << 40) - 1)));
     used = random_text(txt, txt_cap, content_len, 1);
     sc_event_builder_content(&b, txt, used);
     for (t = 0; t < n_tags; t++) {

@@ -93,7 +93,7 @@ void test_chacha20_rfc8439(void **state)
     {
         const char *name = vt_json_str(c, "name"), *type = vt_json_str(c, "type");
         vt_bytes key, nonce, pt, ct;
-        long counter = -1;
+        int64_t counter = -1;
         char err[256];
         int is_block = type != NULL && strcmp(type, "block") == 0;
 
@@ -110,7 +110,7 @@ void test_chacha20_rfc8439(void **state)
         }
         if (!vt_json_hex(c, "key", &key) + !vt_json_hex(c, "nonce", &nonce) != 0 ||
             pt.p == NULL || ct.p == NULL || pt.n != ct.n || key.n != 32 || nonce.n != 12 ||
-            !vt_json_long(c, "counter", &counter) || counter < 0 || counter > 0xffffffffL ||
+            !vt_json_i64(c, "counter", &counter) || counter < 0 || counter > INT64_C(0xffffffff) ||
             (type == NULL || (!is_block && strcmp(type, "encrypt") != 0))) {
             vt_case_fail(&r, "%s: malformed case", name != NULL ? name : "?");
         } else if (counter != 0 && !any) {
@@ -182,13 +182,13 @@ void test_own_chacha20(void **state)
     cJSON_ArrayForEach(c, cases)
     {
         vt_bytes key, nonce, ks;
-        long counter = -1;
+        int64_t counter = -1;
 
         if (!vt_json_hex(c, "key", &key) + !vt_json_hex(c, "nonce", &nonce) +
                 !vt_json_hex(c, "keystream", &ks) !=
                 0 ||
-            key.n != 32 || nonce.n != 12 || !vt_json_long(c, "counter", &counter) ||
-            counter < 0 || counter > 0xffffffffL ||
+            key.n != 32 || nonce.n != 12 || !vt_json_i64(c, "counter", &counter) ||
+            counter < 0 || counter > INT64_C(0xffffffff) ||
             (uint64_t)counter + (ks.n + 63) / 64 > ((uint64_t)1 << 32)) {
             vt_case_fail(&r, "malformed keystream entry");
         } else if (counter != 0 && !any) {

@@ -3,6 +3,7 @@
 
 #include "vectors_util.h"
 
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,14 +81,30 @@ int vt_json_hex(const cJSON *obj, const char *key, vt_bytes *out)
     return s != NULL && vt_hex_to_bytes(s, out);
 }
 
-int vt_json_long(const cJSON *obj, const char *key, long *out)
+int vt_json_i64(const cJSON *obj, const char *key, int64_t *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    double d;
 
     if (!cJSON_IsNumber(v)) {
         return 0;
     }
-    *out = (long)v->valuedouble;
+    d = v->valuedouble;
+    if (!(d >= -9007199254740992.0 && d <= 9007199254740992.0) || d != (double)(int64_t)d) {
+        return 0;
+    }
+    *out = (int64_t)d;
+    return 1;
+}
+
+int vt_json_long(const cJSON *obj, const char *key, long *out)
+{
+    int64_t v;
+
+    if (!vt_json_i64(obj, key, &v) || v < LONG_MIN || v > LONG_MAX) {
+        return 0;
+    }
+    *out = (long)v;
     return 1;
 }
 

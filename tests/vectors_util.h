@@ -34,7 +34,10 @@ uint8_t *vt_alloc(size_t n);
 
 /* JSON field access. Each returns 1 when the field exists with the right type. */
 int vt_json_hex(const cJSON *obj, const char *key, vt_bytes *out);
+/* An integral number within long's range (0 otherwise: on a 32-bit target long has 32 bits). */
 int vt_json_long(const cJSON *obj, const char *key, long *out);
+/* An integral number within +-2^53 (exact in a double), whatever the width of long. */
+int vt_json_i64(const cJSON *obj, const char *key, int64_t *out);
 const char *vt_json_str(const cJSON *obj, const char *key);
 
 /* dir + "/" + rel, malloc'd. */

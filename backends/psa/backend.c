@@ -8,8 +8,8 @@
  * any number of contexts share it; no context ever calls mbedtls_psa_crypto_free() (that
  * would pull the key store from under the other contexts and any other PSA user in the
  * process). Contexts on different threads are safe when mbed TLS is built with
- * MBEDTLS_THREADING_C (scripts/build-mbedtls36.sh does); without it, PSA's global state has no
- * locks and psa contexts must be used from one thread at a time, process-wide.
+ * MBEDTLS_THREADING_C (scripts/deps.sh builds it so); without it, PSA's global state has
+ * no locks and psa contexts must be used from one thread at a time, process-wide.
  *
  * Keys. PSA works on keys imported into its key store. Each call imports its key as a
  * volatile key, sets up the operation (which expands the key into the operation object) and
@@ -19,7 +19,7 @@
  *
  * Allocation. With MBEDTLS_PSA_STATIC_KEY_SLOTS (no MBEDTLS_PSA_KEY_STORE_DYNAMIC) key import
  * does not allocate, and with MBEDTLS_PSA_ASSUME_EXCLUSIVE_BUFFERS PSA calls take the
- * caller's buffers instead of heap copies; scripts/build-mbedtls36.sh sets both. What then
+ * caller's buffers instead of heap copies; scripts/deps.sh sets both. What then
  * still allocates inside mbed TLS 3.6, unavoidably through the PSA API: ChaCha20 (the cipher
  * layer callocs its ChaCha20 context at every psa_cipher_*_setup) and AES-GCM (mbedtls_gcm_setkey
  * re-creates its AES context), one allocation each per call; the random generator's entropy
@@ -52,7 +52,7 @@
 #include "../secp256k1/curve.h"
 
 #if !defined(MBEDTLS_VERSION_NUMBER) || MBEDTLS_VERSION_NUMBER < 0x03060600
-#error "the psa backend needs mbed TLS 3.6.6 or later (scripts/build-mbedtls36.sh builds it)"
+#error "the psa backend needs mbed TLS 3.6.6 or later (scripts/deps.sh builds it)"
 #endif
 #if defined(MBEDTLS_PSA_ACCEL_ALG_SHA_256)
 #error "the psa backend keeps psa_hash_operation_t in caller memory: needs the built-in SHA-256"

@@ -74,14 +74,10 @@ typedef char sodium_sha_state_plain[(SHA_MEMBER_SIZE(state) + SHA_MEMBER_SIZE(co
                                         ? 1
                                         : -1];
 
-/* libsodium aborts when counter + blocks exceeds its IETF message limit / 64: 2^32 (the
- * counter range) on 64-bit targets, less where size_t has 32 bits. */
+/* libsodium aborts (sodium_misuse) when counter + ceil(len / 64) exceeds 2^32, the IETF
+ * counter range, whatever the width of size_t (crypto_stream_chacha20_ietf_xor_ic). Within
+ * that range len is also within its MESSAGEBYTES_MAX, min(SIZE_MAX, 2^38). */
 #define CHACHA20_COUNTER_LIMIT ((unsigned long long)1 << 32)
-#define CHACHA20_SODIUM_BLOCKS                                                                   \
-    ((unsigned long long)crypto_stream_chacha20_ietf_MESSAGEBYTES_MAX / 64)
-#define CHACHA20_BLOCK_LIMIT                                                                     \
-    (CHACHA20_SODIUM_BLOCKS < CHACHA20_COUNTER_LIMIT ? CHACHA20_SODIUM_BLOCKS                    \
-                                                     : CHACHA20_COUNTER_LIMIT)
 
 /* ---- initialisation -------------------------------------------------------------------- */
 
@@ -169,10 +165,8 @@ static sc_status stream_chacha20_xor(sc_bstate *st, uint8_t *out, const uint8_t 
         return SC_OK; /* libsodium declares the buffers non-NULL even when empty */
     }
     end = (unsigned long long)counter + (unsigned long long)(len / 64) + (len % 64 != 0);
-    if (end > CHACHA20_BLOCK_LIMIT) {
-        /* past the 32-bit counter (the caller's contract), or past what libsodium accepts on a
-         * 32-bit target; either way libsodium would abort */
-        return end > CHACHA20_COUNTER_LIMIT ? SC_ERR_ARG : SC_ERR_UNSUPPORTED;
+    if (end > CHACHA20_COUNTER_LIMIT) {
+        return SC_ERR_ARG; /* past the 32-bit counter (the caller's contract): libsodium aborts */
     }
     /* exact in-place (out == in) is supported: each block is read before it is written */
     return crypto_stream_chacha20_ietf_xor_ic(out, in, (unsigned long long)len, nonce, counter,

@@ -1,8 +1,10 @@
 /* Padded standard base64 (RFC 4648 section 4): encoding, and strict canonical decoding, whose
  * alphabet mappings do not branch on the data and use no tables (payloads may carry
  * secrets). The bulk of the input is decoded 8 characters at a time in a 64-bit word
- * (SWAR: one byte lane per character), or 16 at a time by the SSSE3 kernel where the CPU has
- * it (core/base64_simd.c), the tail one character at a time; all compute the same function. */
+ * (SWAR: one byte lane per character), or 16 at a time by the SSSE3 kernel (x86-64,
+ * core/util/base64_simd.c) or 64 at a time by the NEON kernel (aarch64,
+ * core/util/base64_neon.c) where the CPU has it, the tail one character at a time; all
+ * compute the same function. */
 #include "util/base64_internal.h"
 
 size_t sc_base64_encode_len(size_t len)
@@ -146,6 +148,30 @@ static char sextet_char(unsigned v)
     return (char)(v + 'A' + 6u * ge(v, 26) - 75u * ge(v, 52) - 15u * ge(v, 62) + 3u * ge(v, 63));
 }
 
+sc_b64_kernel sc_b64_best_kernel(void)
+{
+    if (sc_b64_ssse3_available()) {
+        return SC_B64_SSSE3;
+    }
+    if (sc_b64_neon_available()) {
+        return SC_B64_NEON;
+    }
+    return SC_B64_PORTABLE;
+}
+
+int sc_b64_kernel_available(sc_b64_kernel k)
+{
+    switch (k) {
+    case SC_B64_PORTABLE:
+        return 1;
+    case SC_B64_SSSE3:
+        return sc_b64_ssse3_available();
+    case SC_B64_NEON:
+        return sc_b64_neon_available();
+    }
+    return 0;
+}
+
 sc_status sc_base64_encode(char *out, size_t out_cap, size_t *out_len, const uint8_t *in,
                            size_t in_len)
 {
@@ -179,8 +205,10 @@ sc_status sc_b64_encode_with(sc_b64_kernel k, char *out, size_t out_cap, size_t 
     }
     if (k == SC_B64_SSSE3) {
         i = sc_b64_ssse3_encode(out, in, in_len);
-        o = i / 3 * 4;
+    } else if (k == SC_B64_NEON) {
+        i = sc_b64_neon_encode(out, in, in_len);
     }
+    o = i / 3 * 4;
     for (; i + 6 <= in_len; i += 6, o += 8) {
         encode6(out + o, in + i);
     }
@@ -238,8 +266,10 @@ sc_status sc_b64_decode_with(sc_b64_kernel k, uint8_t *out, size_t out_cap, size
     groups = b64_len / 4;
     if (k == SC_B64_SSSE3) { /* never the last quad */
         g = sc_b64_ssse3_decode(out, b64, b64_len - 4, &bad) / 4;
-        o = g * 3;
+    } else if (k == SC_B64_NEON) {
+        g = sc_b64_neon_decode(out, b64, b64_len - 4, &bad) / 4;
     }
+    o = g * 3;
     /* pairs of full quads, never the last quad (it may carry padding) */
     for (; g + 2 < groups; g += 2, o += 6) {
         decode8(out + o, (const unsigned char *)b64 + 4 * g, &bad8);

@@ -4,9 +4,9 @@
  * bits of its high nibble and the "not valid with this high nibble" bits of its low nibble
  * have nothing in common.
  *
- * This is the one file in core/ with an architecture condition: it compiles to the x86-64
- * kernels with GCC or Clang (function-level target attributes, so the library still runs on
- * any x86-64 CPU) and to "no kernel" elsewhere. */
+ * This file has one architecture condition (as core/util/base64_neon.c has for aarch64): it
+ * compiles to the x86-64 kernels with GCC or Clang (function-level target attributes, so the
+ * library still runs on any x86-64 CPU) and to "no kernel" elsewhere. */
 #include "util/base64_internal.h"
 
 #include <string.h>
@@ -17,9 +17,9 @@
 
 #define SC_SSSE3 __attribute__((target("ssse3")))
 
-sc_b64_kernel sc_b64_best_kernel(void)
+int sc_b64_ssse3_available(void)
 {
-    return __builtin_cpu_supports("ssse3") ? SC_B64_SSSE3 : SC_B64_PORTABLE;
+    return __builtin_cpu_supports("ssse3") ? 1 : 0;
 }
 
 /* 12 bytes (in the low 12 lanes) -> 16 characters. */
@@ -97,9 +97,9 @@ SC_SSSE3 size_t sc_b64_ssse3_decode(uint8_t *out, const char *in, size_t in_len,
 
 #else /* no SSSE3 kernel in this build */
 
-sc_b64_kernel sc_b64_best_kernel(void)
+int sc_b64_ssse3_available(void)
 {
-    return SC_B64_PORTABLE;
+    return 0;
 }
 
 size_t sc_b64_ssse3_encode(char *out, const uint8_t *in, size_t in_len)

@@ -2,31 +2,46 @@
 # Installs the build in BUILD_DIR to a temporary prefix, then builds and runs a consumer
 # with find_package(softchat) (shared and static) and with pkg-config (shared and static).
 # CONSUMER_CFLAGS: compiler flags of the build under test (e.g. sanitizers), for the consumer.
+# A cross build (tests/install/CMakeLists.txt sets these) builds the consumer the same way:
+#   CONSUMER_TOOLCHAIN  its CMake toolchain file     CONSUMER_CC   its C compiler
+#   CONSUMER_DEPS       the prefix of its dependencies (scripts/deps.sh)
+#   CONSUMER_RUN        the emulator that runs the consumer (e.g. qemu-aarch64-static -L ...)
 set -euo pipefail
 build_dir=$1
 src_dir=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+cc=${CONSUMER_CC:-cc}
+read -r -a run <<<"${CONSUMER_RUN:-}"
+cross=()
+if [ -n "${CONSUMER_TOOLCHAIN:-}" ]; then
+  roots="$tmp/prefix${CONSUMER_DEPS:+;$CONSUMER_DEPS}"
+  cross=(-DCMAKE_TOOLCHAIN_FILE="$CONSUMER_TOOLCHAIN" -DCMAKE_FIND_ROOT_PATH="$roots")
+fi
 
 cmake --install "$build_dir" --prefix "$tmp/prefix" >/dev/null
 
 echo "== find_package(softchat)"
-cmake -S "$src_dir/tests/install/consumer" -B "$tmp/consumer" -G Ninja \
-      -DCMAKE_PREFIX_PATH="$tmp/prefix" -DCMAKE_C_FLAGS="${CONSUMER_CFLAGS:-}" >/dev/null
+cmake -S "$src_dir/tests/install/consumer" -B "$tmp/consumer" -G Ninja "${cross[@]}" \
+      -DCMAKE_PREFIX_PATH="$tmp/prefix${CONSUMER_DEPS:+;$CONSUMER_DEPS}" \
+      -DCMAKE_C_FLAGS="${CONSUMER_CFLAGS:-}" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
-LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "$tmp/consumer/consumer_shared"
-"$tmp/consumer/consumer_static"
+LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "${run[@]}" "$tmp/consumer/consumer_shared"
+"${run[@]}" "$tmp/consumer/consumer_static"
 
 echo "== pkg-config softchat"
 pcdir=$(dirname "$(find "$tmp/prefix" -name softchat.pc | head -n 1)")
-export PKG_CONFIG_PATH="$pcdir"
-cc ${CONSUMER_CFLAGS:-} "$src_dir/tests/install/consumer/consumer.c" -o "$tmp/pc_shared" \
+export PKG_CONFIG_PATH="$pcdir${CONSUMER_DEPS:+:$CONSUMER_DEPS/lib/pkgconfig}"
+if [ -n "${CONSUMER_TOOLCHAIN:-}" ]; then
+  export PKG_CONFIG_LIBDIR="$tmp/no-pkg-config-dir" # never the build machine's .pc files
+fi
+"$cc" ${CONSUMER_CFLAGS:-} "$src_dir/tests/install/consumer/consumer.c" -o "$tmp/pc_shared" \
    $(pkg-config --cflags --libs softchat)
-LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "$tmp/pc_shared"
-cc ${CONSUMER_CFLAGS:-} "$src_dir/tests/install/consumer/consumer.c" -o "$tmp/pc_static" \
+LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "${run[@]}" "$tmp/pc_shared"
+"$cc" ${CONSUMER_CFLAGS:-} "$src_dir/tests/install/consumer/consumer.c" -o "$tmp/pc_static" \
    $(pkg-config --cflags softchat) "$(pkg-config --variable=libdir softchat)/libsoftchat.a" \
    $(pkg-config --static --libs-only-l --libs-only-L softchat | sed 's/-lsoftchat//')
-"$tmp/pc_static"
+"${run[@]}" "$tmp/pc_static"
 
 echo "== exported symbols"
 so=$(find "$tmp/prefix" -name 'libsoftchat.so' | head -n 1)

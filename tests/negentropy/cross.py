@@ -10,14 +10,16 @@ symmetric difference (have = only the initiator's, need = only the responder's),
 message respects the frame limit, and that the exchange ends.
 
   cross.py --c-peer PATH [--backend NAME] [--rust-peer PATH] [--js-peer FILE
-           --node-modules DIR] [--quick] [--only PAIR]
---quick runs the 10 and 1,000 record sets only. A peer that is not given is not a pass: the
+           --node-modules DIR] [--quick] [--only PAIR] [--wrap CMD]
+--quick runs the 10 and 1,000 record sets only. --wrap runs the C peer under CMD (a cross
+build's emulator, e.g. "qemu-aarch64-static -L /usr/aarch64-linux-gnu"). A peer that is not given is not a pass: the
 run fails, naming it (a missing peer must never look like success)."""
 
 import argparse
 import hashlib
 import math
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -167,9 +169,10 @@ def main():
     ap.add_argument("--node-modules")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", default=None)
+    ap.add_argument("--wrap", default="")
     o = ap.parse_args()
 
-    c = [o.c_peer] + (["--backend", o.backend] if o.backend else [])
+    c = shlex.split(o.wrap) + [o.c_peer] + (["--backend", o.backend] if o.backend else [])
     pairs = [("softchat->softchat", c, c)]
     missing = []
     if o.rust_peer and os.access(o.rust_peer, os.X_OK):

@@ -1,20 +1,27 @@
 # docs/cli.md is generated from the CLI's help: fail when it is stale.
 if(TARGET softchat_cli)
+  softchat_runnable(_sc_cli_run softchat_cli)
   add_test(NAME docs.cli
            COMMAND sh -c "\"$1\" \"$2\" \"$3/cli.md\" && diff -u \"$4\" \"$3/cli.md\""
-                   sh "${PROJECT_SOURCE_DIR}/scripts/gen-cli-doc.sh" "$<TARGET_FILE:softchat_cli>"
+                   sh "${PROJECT_SOURCE_DIR}/scripts/gen-cli-doc.sh" "${_sc_cli_run}"
                    "${CMAKE_CURRENT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}/docs/cli.md")
   set_tests_properties(docs.cli PROPERTIES LABELS "docs")
 endif()
 
 # The header contract: every exported function documented as common.h rule 13 asks, listed in
-# docs/api.md, and exactly the functions the shared library exports.
+# docs/api.md, and exactly the functions the shared library exports. wasm32 has no shared
+# library (Emscripten builds `softchat` as an archive, whose internal functions are global
+# too): there the exports are not compared; every other build compares them.
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
+  set(_sc_doc_lib "$<TARGET_FILE:softchat>")
+  if(EMSCRIPTEN)
+    set(_sc_doc_lib "")
+  endif()
   add_test(NAME docs.headers
            COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/docs/check_headers.py"
                    "${PROJECT_SOURCE_DIR}/api" "${PROJECT_SOURCE_DIR}/docs/api.md"
-                   "$<TARGET_FILE:softchat>")
+                   ${_sc_doc_lib})
   add_test(NAME docs.examples
            COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/docs/check_examples.py"
                    "${PROJECT_SOURCE_DIR}/docs/api.md" "${PROJECT_SOURCE_DIR}/docs/examples")

@@ -28,18 +28,36 @@ else()
   set(_sc_file_node "node-not-found")
 endif()
 set(_sc_file_ref "${PROJECT_SOURCE_DIR}/tests/file/gcm_ref.mjs")
+set(_sc_file_ref_args --node "${_sc_file_node}" --gcm-ref "${_sc_file_ref}")
+if(EMSCRIPTEN)
+  # A wasm program cannot start node (no posix_spawn): the fixture file.gcm-ref runs the
+  # reference first, with a fresh seed, and the entries read what it wrote.
+  set(_sc_file_ref_dir "${CMAKE_CURRENT_BINARY_DIR}/file-gcm-ref")
+  add_test(NAME file.gcm-ref
+           COMMAND sh -c "rm -rf \"$3\" && mkdir -p \"$3\" && exec \"$1\" \"$2\" \"$3\" \"$(date +%s%N | cut -c4-15)\""
+                   sh "${_sc_file_node}" "${_sc_file_ref}" "${_sc_file_ref_dir}")
+  set_tests_properties(file.gcm-ref PROPERTIES FIXTURES_SETUP softchat_file_gcm_ref
+                                               LABELS "file" TIMEOUT 300)
+  list(APPEND _sc_file_ref_args --gcm-ref-dir "${_sc_file_ref_dir}")
+endif()
 
 foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
   add_test(NAME "file.${b}"
            COMMAND test_file --backend "${b}" --vectors "${SOFTCHAT_VECTORS_DIR}"
                              --own "${SOFTCHAT_OWN_VECTORS_DIR}"
-                             --node "${_sc_file_node}" --gcm-ref "${_sc_file_ref}")
+                             ${_sc_file_ref_args})
   set_tests_properties("file.${b}" PROPERTIES TIMEOUT 600 LABELS "file")
+  if(EMSCRIPTEN)
+    set_tests_properties("file.${b}" PROPERTIES FIXTURES_REQUIRED softchat_file_gcm_ref)
+  endif()
 endforeach()
 
 add_test(NAME file.no-upstream
          COMMAND test_file --backend "${SOFTCHAT_DEFAULT_BACKEND}"
                            --vectors "${CMAKE_CURRENT_BINARY_DIR}/no-upstream-vectors"
                            --own "${SOFTCHAT_OWN_VECTORS_DIR}"
-                           --node "${_sc_file_node}" --gcm-ref "${_sc_file_ref}")
+                           ${_sc_file_ref_args})
 set_tests_properties(file.no-upstream PROPERTIES TIMEOUT 600 LABELS "file")
+if(EMSCRIPTEN)
+  set_tests_properties(file.no-upstream PROPERTIES FIXTURES_REQUIRED softchat_file_gcm_ref)
+endif()

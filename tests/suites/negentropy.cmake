@@ -2,7 +2,7 @@
 #   negentropy.<backend>        tests/test_negentropy*.c: the wire format, fingerprints against
 #                               independently computed values, both roles, frame limits,
 #                               malformed messages, sizes and argument checks, per backend
-#   negentropy.cross.<backend>  tests/negentropy/cross.py: libsoftchat against the
+#   negentropy.cross.<backend>  (SOFTCHAT_DRIVER_BACKENDS) tests/negentropy/cross.py: libsoftchat against the
 #                               `negentropy` crate (crates.io) in both directions and against
 #                               nostr-tools' nip77 (npm) as initiator, 10 / 1,000 / 100,000
 #                               records, 0 / 1 / 50 / 100 % differences, with and without a
@@ -44,7 +44,13 @@ set_tests_properties(negentropy.setup PROPERTIES FIXTURES_SETUP softchat_neg_rs
                                                  TIMEOUT 900 LABELS "negentropy")
 option(SOFTCHAT_NEG_CROSS_FULL
        "Run the full Negentropy cross matrix (100,000 records) on the default backend" ON)
-foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
+# A cross build runs the C peer under its emulator (qemu-aarch64-static): the driver's --wrap.
+set(_sc_neg_wrap "")
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " _sc_emu)
+  set(_sc_neg_wrap --wrap "${_sc_emu}")
+endif()
+foreach(b IN LISTS SOFTCHAT_DRIVER_BACKEND_LIST)
   set(_sc_quick "--quick")
   if(b STREQUAL SOFTCHAT_DEFAULT_BACKEND AND SOFTCHAT_NEG_CROSS_FULL)
     set(_sc_quick "")
@@ -55,7 +61,7 @@ foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
                    --rust-peer "${_sc_neg_dir}/release/softchat-neg-peer"
                    --js-peer "${PROJECT_SOURCE_DIR}/tests/negentropy/js-peer.mjs"
                    --node-modules "${CMAKE_CURRENT_BINARY_DIR}/interop-node/node_modules"
-                   ${_sc_quick})
+                   ${_sc_quick} ${_sc_neg_wrap})
   set_tests_properties("negentropy.cross.${b}" PROPERTIES
                        FIXTURES_REQUIRED "softchat_neg_rs;softchat_interop_node"
                        TIMEOUT 1200 LABELS "negentropy")

@@ -12,6 +12,10 @@ option(SOFTCHAT_RELAY_LIVE "Run the CLI against real relays (builds and installs
 if(NOT TARGET softchat_cli OR NOT SOFTCHAT_RELAY_LIVE)
   return()
 endif()
+if(NOT SOFTCHAT_CLI_RELAY)
+  message(FATAL_ERROR "softchat: relay.live.* runs the CLI's relay commands over WebSocket, "
+                      "which SOFTCHAT_CLI_RELAY=OFF leaves out: set SOFTCHAT_RELAY_LIVE=OFF too")
+endif()
 add_executable(softchat_make_wraps "${PROJECT_SOURCE_DIR}/tests/relays/make_wraps.c")
 target_link_libraries(softchat_make_wraps PRIVATE softchat_static softchat_warnings)
 
