@@ -30,6 +30,7 @@
 # Every library is built with -ffunction-sections -fdata-sections, so libsoftchat.so keeps
 # only what it calls (it links with --gc-sections).
 #
+# The libraries build side by side, up to $SOFTCHAT_DEPS_JOBS at once (default: the CPU count).
 # Idempotent: a library whose stamp (PREFIX/share/softchat-deps/NAME.stamp: pin, options,
 # toolchain file's SHA-256, arguments) matches is not rebuilt. Work files go to
 # $SOFTCHAT_DEPS_WORK (default ${TMPDIR:-/tmp}/softchat-deps): downloads and sources are
@@ -343,7 +344,29 @@ build_cjson() {
   mark_built cjson "$opts"
 }
 
-for n in $all_names; do
-  case " $only " in *" $n "*) "build_$n" ;; esac
+# The libraries are independent: up to $SOFTCHAT_DEPS_JOBS (default: the CPU count) build at
+# once, each printing its messages when it ends. Configure steps run one check at a time, and
+# a check costs a compile and a link (about a second with emcc, whose configure steps run
+# hundreds), so builds side by side keep every core busy.
+par=${SOFTCHAT_DEPS_JOBS:-$jobs}
+[ "$par" -ge 1 ] 2>/dev/null || die "SOFTCHAT_DEPS_JOBS must be a positive number"
+declare -A pids=()
+failed=""
+reap() { # waits for one build to end; prints its messages, records a failure
+  local pid n st
+  wait -n -p pid "${!pids[@]}" && st=0 || st=$?
+  n=${pids[$pid]}
+  unset "pids[$pid]"
+  cat "$builds/$n.out" >&2
+  [ "$st" -eq 0 ] || failed="$failed $n"
+}
+# longest first (with emcc, libsodium's and cmocka's configure steps take minutes)
+for n in sodium cmocka secp256k1 mbedtls cjson; do
+  case " $only " in *" $n "*) ;; *) continue ;; esac
+  while [ ${#pids[@]} -ge "$par" ]; do reap; done
+  ("build_$n") >"$builds/$n.out" 2>&1 &
+  pids[$!]=$n
 done
+while [ ${#pids[@]} -gt 0 ]; do reap; done
+[ -z "$failed" ] || die "failed:$failed"
 log "done: $prefix ($toolchain)"

@@ -24,6 +24,11 @@ include("${SOFTCHAT_EMSCRIPTEN_ROOT}/cmake/Modules/Platform/Emscripten.cmake")
 
 set(CMAKE_EXE_LINKER_FLAGS_INIT
     "-sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sWASM_ASYNC_COMPILATION=0 -sEXIT_RUNTIME=1")
+# The programs linked here are the test suites: their code is compiled at -O3 like the
+# library's, and -O1 at the link (it comes after the compile flags) leaves out binaryen's -O3
+# pass over each whole module, which makes modules smaller, not the library's code different,
+# and took 6 s per suite against 0.9 s.
+set(CMAKE_EXE_LINKER_FLAGS_RELEASE_INIT "-O1")
 if(EXISTS /usr/share/nodejs/acorn)
   set(CMAKE_C_LINKER_LAUNCHER env "NODE_PATH=/usr/share/nodejs")
 endif()
