@@ -123,7 +123,7 @@ static void fmt_verdict(char *buf, size_t cap, const verdict_final *v)
  * faster on the listed rows (default build). Returns how many were missed. */
 static size_t rust_targets(FILE *f, const audit_data *d)
 {
-    char what[200], got[256], list[1024];
+    char what[200], got[1024 + 64], list[1024];
     size_t i, shared = 0, slower = 0, slower_alt = 0, shared_alt = 0, missed = 0;
 
     if (d->n_cmp == 0) {

@@ -12,7 +12,9 @@
  * after canonicalisation, and a payload decrypts only when it is the original one.
  *
  * The iterations are split evenly between events and payloads. The seed is printed; rerun
- * with the same --seed and --iterations to reproduce a failure (the iteration is printed). */
+ * with the same --seed and --iterations to reproduce a failure (the iteration is printed).
+ * SOFTCHAT_ROBUST_ITERATIONS in the environment overrides --iterations: the test command
+ * sets it for the valgrind pass, where each mutation costs some fifty times more. */
 #include "test_robust.h"
 
 #define DEFAULT_ITERATIONS 100000ul
@@ -289,7 +291,14 @@ int main(int argc, char **argv)
         return failed;
     }
     env.own_dir = suite.own_dir;
+    if (getenv("SOFTCHAT_ROBUST_ITERATIONS") != NULL) {
+        iterations_arg = getenv("SOFTCHAT_ROBUST_ITERATIONS");
+    }
     env.iterations = iterations_arg != NULL ? strtoul(iterations_arg, NULL, 0) : DEFAULT_ITERATIONS;
+    if (env.iterations == 0) {
+        fprintf(stderr, "test_robust: --iterations must be a positive number\n");
+        return 1;
+    }
     if (seed_arg != NULL) {
         env.seed = strtoull(seed_arg, NULL, 0);
     } else {

@@ -10,6 +10,8 @@
 #include "ctx/ctx_internal.h"
 #include "util/range.h"
 
+#include <string.h>
+
 /* The hash group of ctx, or NULL with *st set to the reason. */
 static const sc_backend_hash *hash_of(const sc_ctx *ctx, sc_ctx_impl *c, sc_status *st)
 {
@@ -94,6 +96,108 @@ sc_status sc_crypto_sha256_final(sc_ctx *ctx, sc_sha256_state *s, uint8_t out[SC
         sc_mem_wipe(s, sizeof *s);
     }
     if (st != SC_OK && out != NULL) {
+        sc_mem_wipe(out, SC_SHA256_BYTES);
+    }
+    return st;
+}
+
+/* ---- HMAC-SHA256 key schedule over the hash group --------------------------------------- */
+
+void sc_dispatch_hmac_keyed_wipe(sc_hmac_keyed *k)
+{
+    size_t used = k->used <= sizeof k->inner ? k->used : sizeof k->inner;
+
+    /* a schedule that was never made has used 0: wipe it whole */
+    sc_mem_wipe(&k->inner, used != 0 ? used : sizeof k->inner);
+    sc_mem_wipe(&k->outer, used != 0 ? used : sizeof k->outer);
+    k->used = 0;
+}
+
+sc_status sc_dispatch_hmac_keyed_init(sc_ctx *ctx, sc_hmac_keyed *k, const uint8_t *key,
+                                      size_t key_len)
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    sc_status st;
+    const sc_backend_hash *h = hash_of(ctx, c, &st);
+    sc_bstate *hs;
+    uint8_t block[64];
+    size_t i;
+
+    k->used = 0;
+    if (h == NULL) {
+        sc_dispatch_hmac_keyed_wipe(k);
+        return st;
+    }
+    hs = c->st[SC_GROUP_HASH];
+    memset(block, 0, sizeof block);
+    if (key_len > sizeof block) {
+        st = h->sha256(hs, block, key, key_len);
+    } else if (key_len != 0) {
+        memcpy(block, key, key_len);
+    }
+    for (i = 0; i < sizeof block; i++) {
+        block[i] ^= 0x36;
+    }
+    if (st == SC_OK) {
+        st = h->init(hs, &k->inner);
+    }
+    if (st == SC_OK) {
+        st = h->update(hs, &k->inner, block, sizeof block);
+    }
+    for (i = 0; i < sizeof block; i++) {
+        block[i] ^= 0x36 ^ 0x5c;
+    }
+    if (st == SC_OK) {
+        st = h->init(hs, &k->outer);
+    }
+    if (st == SC_OK) {
+        st = h->update(hs, &k->outer, block, sizeof block);
+    }
+    sc_mem_wipe(block, sizeof block);
+    k->used = h->state_size;
+    if (st != SC_OK) {
+        sc_dispatch_hmac_keyed_wipe(k);
+    }
+    return st;
+}
+
+sc_status sc_dispatch_hmac_keyed_mac(sc_ctx *ctx, const sc_hmac_keyed *k,
+                                     uint8_t out[SC_SHA256_BYTES], const sc_iov *parts,
+                                     size_t n_parts)
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    const sc_backend_hash *h;
+    sc_sha256_state s;
+    uint8_t inner[SC_SHA256_BYTES];
+    sc_bstate *hs;
+    size_t i, used = k->used;
+    sc_status st;
+
+    h = hash_of(ctx, c, &st);
+    if (h == NULL || used == 0 || used > sizeof s) {
+        sc_mem_wipe(out, SC_SHA256_BYTES);
+        return h == NULL ? st : SC_ERR_STATE;
+    }
+    hs = c->st[SC_GROUP_HASH];
+    memcpy(&s, &k->inner, used);
+    for (i = 0; st == SC_OK && i < n_parts; i++) {
+        if (parts[i].len != 0) {
+            st = h->update(hs, &s, parts[i].data, parts[i].len);
+        }
+    }
+    if (st == SC_OK) {
+        st = h->final(hs, &s, inner);
+    }
+    if (st == SC_OK) {
+        memcpy(&s, &k->outer, used);
+        st = h->update(hs, &s, inner, sizeof inner);
+    }
+    if (st == SC_OK) {
+        st = h->final(hs, &s, out);
+    }
+    sc_mem_wipe(&s, used);
+    sc_mem_wipe(inner, sizeof inner);
+    if (st != SC_OK) {
         sc_mem_wipe(out, SC_SHA256_BYTES);
     }
     return st;

@@ -20,6 +20,29 @@ sc_status sc_dispatch_setup(sc_ctx *ctx, sc_ctx_impl *c);
  * reverse order (safe on a partial setup). Does not wipe c. */
 void sc_dispatch_teardown(sc_ctx_impl *c);
 
+/* ---- HMAC-SHA256 key schedule over the hash group ------------------------------------- */
+
+/* The key schedule of HMAC-SHA256 (RFC 2104) for one key: the hash group's states after
+ * absorbing K0 ^ ipad and K0 ^ opad, and how many bytes of each the group uses (its
+ * state_size: only those are copied and wiped). HKDF-Expand MACs every block under one key,
+ * so it makes the schedule once. Holds key material: sc_dispatch_hmac_keyed_wipe it. */
+typedef struct sc_hmac_keyed {
+    sc_sha256_state inner, outer;
+    size_t used;
+} sc_hmac_keyed;
+
+/* Makes k for key[0..key_len) (any length; hashed first when over 64 bytes). The hash group
+ * is resolved once for the whole schedule. On failure k is wiped. */
+sc_status sc_dispatch_hmac_keyed_init(sc_ctx *ctx, sc_hmac_keyed *k, const uint8_t *key,
+                                      size_t key_len);
+/* HMAC(key, parts) from k, which is left as it was; out is zeroed on failure. Every working
+ * copy of a state and the inner digest is wiped. */
+sc_status sc_dispatch_hmac_keyed_mac(sc_ctx *ctx, const sc_hmac_keyed *k,
+                                     uint8_t out[SC_SHA256_BYTES], const sc_iov *parts,
+                                     size_t n_parts);
+/* Wipes the schedule. */
+void sc_dispatch_hmac_keyed_wipe(sc_hmac_keyed *k);
+
 /* ---- curve --------------------------------------------------------------------------- */
 
 sc_status sc_dispatch_curve_keypair(sc_ctx *ctx, sc_curve_keypair *kp,
