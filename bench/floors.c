@@ -113,6 +113,26 @@ double bench_floor_ns(const bench_row *rows, size_t n, const char *op, size_t by
     return sum;
 }
 
+int bench_floor_uses_curve(const char *op, size_t bytes)
+{
+    static const char *const curve_parts[] = {"floor_keypair", "floor_sign", "floor_verify",
+                                              "floor_ecdh"};
+    const composition *c = find(op, bytes);
+    size_t i, j;
+
+    if (c == NULL) {
+        return strcmp(op, "nip59_rumor") != 0; /* the rumor's id is SHA-256 alone */
+    }
+    for (i = 0; i < sizeof c->parts / sizeof c->parts[0] && c->parts[i].op != NULL; i++) {
+        for (j = 0; j < sizeof curve_parts / sizeof curve_parts[0]; j++) {
+            if (strcmp(c->parts[i].op, curve_parts[j]) == 0) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 const char *bench_floor_formula(const char *op, size_t bytes)
 {
     const composition *c = find(op, bytes);

@@ -13,6 +13,12 @@
 double bench_floor_ns(const bench_row *rows, size_t n, const char *op, size_t bytes,
                       int *curve_only);
 
+/* Whether operation (op, bytes) makes libsecp256k1 calls: 1 when its composition has a curve
+ * part or the operation is not known here, 0 when it is known to make none (held NIP-44,
+ * attachments, nip59_rumor). A build against another libsecp256k1 runs the same code for an
+ * operation without curve calls, so a difference between the two builds there is noise. */
+int bench_floor_uses_curve(const char *op, size_t bytes);
+
 /* A short text describing the composition (for the report). */
 const char *bench_floor_formula(const char *op, size_t bytes);
 

@@ -453,20 +453,11 @@ static void fmt_cell(char *buf, size_t cap, const verdict_final *v)
     }
 }
 
-/* What the like-for-like build says about a gap of the default build. */
+/* What the like-for-like build says about a gap of the default build (verdict.h). */
 static const char *curve_note(const compare_row *c)
 {
-    if (c->v.kind == VERDICT_NONE || c->v_alt.kind == VERDICT_NONE) {
-        return "";
-    }
-    if (c->v.kind == VERDICT_SLOWER) {
-        return c->v_alt.kind == VERDICT_SLOWER ? "no: slower like for like too"
-                                               : "yes: the older libsecp256k1";
-    }
-    if (c->v.kind == VERDICT_EVEN && c->v_alt.kind == VERDICT_FASTER) {
-        return "the older libsecp256k1 costs the lead";
-    }
-    return "";
+    return verdict_curve_note(c->v.kind, c->v_alt.kind,
+                              bench_floor_uses_curve(c->peer->operation, c->peer->bytes));
 }
 
 static void retry_note(char *buf, size_t cap, const compare_row *c)

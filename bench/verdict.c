@@ -99,6 +99,24 @@ void verdict_settle(const verdict *first, const verdict *second, verdict_final *
     }
 }
 
+const char *verdict_curve_note(verdict_kind ours, verdict_kind like, int uses_curve)
+{
+    if (ours == VERDICT_NONE || like == VERDICT_NONE) {
+        return "";
+    }
+    if (ours == VERDICT_SLOWER) {
+        if (!uses_curve) {
+            return "no: no curve call";
+        }
+        return like == VERDICT_SLOWER ? "no: slower like for like too"
+                                      : "yes: the older libsecp256k1";
+    }
+    if (uses_curve && ours == VERDICT_EVEN && like == VERDICT_FASTER) {
+        return "the older libsecp256k1 costs the lead";
+    }
+    return "";
+}
+
 const char *verdict_name(verdict_kind k)
 {
     switch (k) {

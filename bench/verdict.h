@@ -50,6 +50,15 @@ int verdict_needs_retry(const verdict *v);
  * is even. */
 void verdict_settle(const verdict *first, const verdict *second, verdict_final *out);
 
+/* What the like-for-like build (the peer's libsecp256k1, built as the peer builds it) says
+ * about the default build's verdict on a row: "yes: the older libsecp256k1" when the default
+ * build is slower and the like-for-like one is not, "no: slower like for like too" when both
+ * are slower, "the older libsecp256k1 costs the lead" when the default build is even and the
+ * like-for-like one faster, else "". An operation without curve calls (uses_curve 0) runs the
+ * same code in both builds, so their difference is noise and explains nothing: a slower row
+ * gets "no: no curve call", any other "". Either kind VERDICT_NONE gives "". */
+const char *verdict_curve_note(verdict_kind ours, verdict_kind like, int uses_curve);
+
 /* "faster", "slower", "even" or "-". */
 const char *verdict_name(verdict_kind k);
 

@@ -2,7 +2,8 @@
  * the margin is max(5 %, 3 x the larger relative standard deviation of the run medians);
  * faster and slower need the ratio beyond it; a row whose side-by-side runs disagree with its
  * verdict asks for a re-measurement; the quieter measurement settles a retried row, and two
- * opposite verdicts settle it even. */
+ * opposite verdicts settle it even; the like-for-like build explains a gap only on an
+ * operation that makes curve calls. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,6 +158,28 @@ static void opposite_verdicts_settle_even(void **state)
     assert_int_equal(f.kind, VERDICT_EVEN);
 }
 
+static void the_curve_explains_only_curve_rows(void **state)
+{
+    (void)state;
+    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_EVEN, 1),
+                        "yes: the older libsecp256k1");
+    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_FASTER, 1),
+                        "yes: the older libsecp256k1");
+    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_SLOWER, 1),
+                        "no: slower like for like too");
+    assert_string_equal(verdict_curve_note(VERDICT_EVEN, VERDICT_FASTER, 1),
+                        "the older libsecp256k1 costs the lead");
+    assert_string_equal(verdict_curve_note(VERDICT_EVEN, VERDICT_EVEN, 1), "");
+    assert_string_equal(verdict_curve_note(VERDICT_FASTER, VERDICT_EVEN, 1), "");
+    /* held NIP-44 runs the same code in both builds: their difference is noise */
+    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_EVEN, 0), "no: no curve call");
+    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_SLOWER, 0),
+                        "no: no curve call");
+    assert_string_equal(verdict_curve_note(VERDICT_EVEN, VERDICT_FASTER, 0), "");
+    assert_string_equal(verdict_curve_note(VERDICT_NONE, VERDICT_SLOWER, 1), "");
+    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_NONE, 1), "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +190,7 @@ int main(void)
         cmocka_unit_test(missing_side_is_no_verdict),
         cmocka_unit_test(the_quieter_measurement_settles),
         cmocka_unit_test(opposite_verdicts_settle_even),
+        cmocka_unit_test(the_curve_explains_only_curve_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
