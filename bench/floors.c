@@ -3,6 +3,8 @@
  * 76 bytes] + ChaCha20(P) + HMAC(32 + P) [the MAC], P = calc_padded_len(L) + 2. */
 #include "floors.h"
 
+#include "ops_internal.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -115,8 +117,6 @@ double bench_floor_ns(const bench_row *rows, size_t n, const char *op, size_t by
 
 int bench_floor_uses_curve(const char *op, size_t bytes)
 {
-    static const char *const curve_parts[] = {"floor_keypair", "floor_sign", "floor_verify",
-                                              "floor_ecdh"};
     const composition *c = find(op, bytes);
     size_t i, j;
 
@@ -124,8 +124,8 @@ int bench_floor_uses_curve(const char *op, size_t bytes)
         return strcmp(op, "nip59_rumor") != 0; /* the rumor's id is SHA-256 alone */
     }
     for (i = 0; i < sizeof c->parts / sizeof c->parts[0] && c->parts[i].op != NULL; i++) {
-        for (j = 0; j < sizeof curve_parts / sizeof curve_parts[0]; j++) {
-            if (strcmp(c->parts[i].op, curve_parts[j]) == 0) {
+        for (j = 0; j < bench_floor_secp_count; j++) { /* the libsecp256k1 floor rows */
+            if (strcmp(c->parts[i].op, bench_floor_secp[j].name) == 0) {
                 return 1;
             }
         }
