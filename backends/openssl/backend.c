@@ -13,14 +13,17 @@
  * not EVP_MAC: in OpenSSL 3.0 each EVP_MAC_init with a key allocates provider digest
  * contexts, and the MAC context keeps a copy of the last key between calls.
  *
+ * ChaCha20 is the stream group of stream.c: the fetched implementation driven through its
+ * provider dispatch table, which re-keys in a third of EVP_CipherInit_ex2's time.
+ *
  * The rng group reads the kernel's getrandom(2) on Linux (rng section: faster per draw than
  * RAND_priv_bytes, stateless, fork-safe); its `lib` says so.
  *
  * No call allocates, and no key material stays in a context after a call returns: the
  * reusable cipher contexts are re-keyed with the all-zero key when an operation ends
- * (cipher_forget), and ChaCha20's last partial block is run as a whole block of the caller's
- * own so OpenSSL keeps no keystream. A streaming AES-GCM operation holds its key schedule
- * until final or abort, as file.h states.
+ * (cipher_forget here, stream_forget in stream.c), and ChaCha20's last partial block is run
+ * as a whole block of our own so OpenSSL keeps no keystream. A streaming AES-GCM operation
+ * holds its key schedule until final or abort, as file.h states.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED 1 /* SHA256_Init & co., see above */
 #define OPENSSL_API_COMPAT 30000
@@ -44,6 +47,7 @@
 #endif
 
 #include "../secp256k1/curve.h"
+#include "groups.h"
 
 #if defined(OPENSSL_NO_DEPRECATED_3_0)
 #error "the openssl backend needs OpenSSL's SHA256_CTX API (built without no-deprecated)"
@@ -163,12 +167,12 @@ static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *
     return ok ? SC_OK : SC_ERR_INTERNAL;
 }
 
-/* ---- stream ---------------------------------------------------------------------------- */
+/* ---- aead ------------------------------------------------------------------------------ */
 
 typedef struct cipher_state {
     EVP_CIPHER *cipher;
-    EVP_CIPHER_CTX *ctx;
-    EVP_CIPHER_CTX *ctx2; /* aead only: the one-shot context, apart from the streaming one */
+    EVP_CIPHER_CTX *ctx;  /* the streaming operation */
+    EVP_CIPHER_CTX *ctx2; /* one-shot seal and open, apart from a streaming operation */
 } cipher_state;
 
 static void cipher_teardown(sc_bstate *st)
@@ -181,7 +185,7 @@ static void cipher_teardown(sc_bstate *st)
     free(c);
 }
 
-static sc_status cipher_setup(sc_bstate **out, const char *name, int contexts)
+static sc_status aead_setup(sc_bstate **out)
 {
     cipher_state *c = calloc(1, sizeof *c);
 
@@ -189,22 +193,17 @@ static sc_status cipher_setup(sc_bstate **out, const char *name, int contexts)
     if (c == NULL) {
         return SC_ERR_NOMEM;
     }
-    c->cipher = EVP_CIPHER_fetch(NULL, name, NULL);
+    c->cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
     c->ctx = EVP_CIPHER_CTX_new();
-    c->ctx2 = contexts > 1 ? EVP_CIPHER_CTX_new() : NULL;
-    if (c->cipher == NULL || c->ctx == NULL || (contexts > 1 && c->ctx2 == NULL) ||
+    c->ctx2 = EVP_CIPHER_CTX_new();
+    if (c->cipher == NULL || c->ctx == NULL || c->ctx2 == NULL ||
         !EVP_CipherInit_ex2(c->ctx, c->cipher, NULL, NULL, 1, NULL) ||
-        (c->ctx2 != NULL && !EVP_CipherInit_ex2(c->ctx2, c->cipher, NULL, NULL, 1, NULL))) {
+        !EVP_CipherInit_ex2(c->ctx2, c->cipher, NULL, NULL, 1, NULL)) {
         cipher_teardown((sc_bstate *)(void *)c);
         return SC_ERR_INTERNAL;
     }
     *out = (sc_bstate *)(void *)c;
     return SC_OK;
-}
-
-static sc_status stream_setup(sc_bstate **out)
-{
-    return cipher_setup(out, "ChaCha20", 1);
 }
 
 /* Runs EVP_CipherUpdate over any size_t length, in int-sized pieces. */
@@ -224,55 +223,16 @@ static int cipher_update(EVP_CIPHER_CTX *ctx, uint8_t *out, const uint8_t *in, s
     return 1;
 }
 
-/* Overwrites the key material a reusable cipher context holds with that of the all-zero key
- * (and, when iv is set, the all-zero IV). EVP_CipherInit_ex2 without a key keeps the last key
- * schedule; re-keying in place is the one way to drop it without freeing the provider context
- * (which the next call would allocate again). For AES-GCM, setting a key also zeroes the whole
- * GCM state (GHASH key table, E_K(J0), the last counter block) before deriving the new one. */
-static void cipher_forget(EVP_CIPHER_CTX *ctx, int iv)
+/* Overwrites the key material a reusable cipher context holds with that of the all-zero key.
+ * EVP_CipherInit_ex2 without a key keeps the last key schedule; re-keying in place is the one
+ * way to drop it without freeing the provider context (which the next call would allocate
+ * again). Setting a key also zeroes the whole GCM state (GHASH key table, E_K(J0), the last
+ * counter block) before deriving the new one. */
+static void cipher_forget(EVP_CIPHER_CTX *ctx)
 {
     static const uint8_t zero[32] = {0};
-    static const uint8_t zero_iv[16] = {0};
 
-    (void)EVP_CipherInit_ex2(ctx, NULL, zero, iv ? zero_iv : NULL, 1, NULL);
-}
-
-static sc_status stream_chacha20_xor(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
-                                     const uint8_t key[32], const uint8_t nonce[12],
-                                     uint32_t counter)
-{
-    cipher_state *c = (cipher_state *)(void *)st;
-    uint8_t iv[16]; /* OpenSSL's ChaCha20 IV: 32-bit little-endian counter, then the nonce */
-    uint8_t block[64];
-    size_t whole = len & ~(size_t)63, tail = len - whole;
-    int ok, got = 0;
-
-    iv[0] = (uint8_t)counter;
-    iv[1] = (uint8_t)(counter >> 8);
-    iv[2] = (uint8_t)(counter >> 16);
-    iv[3] = (uint8_t)(counter >> 24);
-    memcpy(iv + 4, nonce, 12);
-    ok = EVP_CipherInit_ex2(c->ctx, NULL, key, iv, 1, NULL) &&
-         cipher_update(c->ctx, out, in, whole);
-    if (ok && tail != 0) {
-        /* The last partial block goes through a whole block of our own: OpenSSL would keep
-         * the keystream of a partial block in the context for the next call. */
-        memcpy(block, in + whole, tail);
-        memset(block + tail, 0, sizeof block - tail);
-        ok = EVP_CipherUpdate(c->ctx, block, &got, block, (int)sizeof block) &&
-             got == (int)sizeof block;
-        memcpy(out + whole, block, tail);
-        sc_mem_wipe(block, sizeof block);
-    }
-    cipher_forget(c->ctx, 1);
-    return ok ? SC_OK : SC_ERR_INTERNAL;
-}
-
-/* ---- aead ------------------------------------------------------------------------------ */
-
-static sc_status aead_setup(sc_bstate **out)
-{
-    return cipher_setup(out, "AES-256-GCM", 2);
+    (void)EVP_CipherInit_ex2(ctx, NULL, zero, NULL, 1, NULL);
 }
 
 static sc_status aead_probe(sc_aead_mode mode, size_t iv_len, const char **why)
@@ -331,7 +291,7 @@ static sc_status gcm_end(EVP_CIPHER_CTX *ctx, int decrypt, uint8_t tag[16])
                !EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag)) {
         rc = SC_ERR_INTERNAL;
     }
-    cipher_forget(ctx, 0); /* no key schedule, GHASH key or counter block stays behind */
+    cipher_forget(ctx); /* no key schedule, GHASH key or counter block stays behind */
     return rc;
 }
 
@@ -346,7 +306,7 @@ static sc_status aead_seal(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const ui
     }
     if (!gcm_begin(c->ctx2, 1, key, iv, iv_len, aad, aad_len) ||
         !cipher_update(c->ctx2, ct, pt, len)) {
-        cipher_forget(c->ctx2, 0);
+        cipher_forget(c->ctx2);
         return SC_ERR_INTERNAL;
     }
     return gcm_end(c->ctx2, 0, tag);
@@ -367,7 +327,7 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     memcpy(t, tag, 16);
     if (!gcm_begin(c->ctx2, 0, key, iv, iv_len, aad, aad_len) ||
         !cipher_update(c->ctx2, pt, ct, len)) {
-        cipher_forget(c->ctx2, 0);
+        cipher_forget(c->ctx2);
         sc_mem_wipe(pt, len);
         return SC_ERR_INTERNAL;
     }
@@ -387,7 +347,7 @@ static sc_status aead_start(sc_bstate *st, int decrypt, const uint8_t key[32], c
         return SC_ERR_UNSUPPORTED;
     }
     if (!gcm_begin(c->ctx, !decrypt, key, iv, iv_len, aad, aad_len)) {
-        cipher_forget(c->ctx, 0);
+        cipher_forget(c->ctx);
         return SC_ERR_INTERNAL;
     }
     return SC_OK;
@@ -411,7 +371,7 @@ static void aead_abort(sc_bstate *st)
 {
     cipher_state *c = (cipher_state *)(void *)st;
 
-    cipher_forget(c->ctx, 0);
+    cipher_forget(c->ctx);
 }
 
 /* ---- rng ------------------------------------------------------------------------------- */
@@ -483,14 +443,6 @@ static const sc_backend_mac openssl_mac = {
     .hmac_sha256 = mac_hmac_sha256,
 };
 
-static const sc_backend_stream openssl_stream = {
-    .size = sizeof(sc_backend_stream),
-    .lib = "openssl",
-    .setup = stream_setup,
-    .teardown = cipher_teardown,
-    .chacha20_xor = stream_chacha20_xor,
-};
-
 static const sc_backend_aead openssl_aead = {
     .size = sizeof(sc_backend_aead),
     .lib = "openssl",
@@ -520,7 +472,7 @@ const sc_backend sc_backend_openssl = {
     .lib_version = openssl_lib_version,
     .hash = &openssl_hash,
     .mac = &openssl_mac,
-    .stream = &openssl_stream,
+    .stream = &sc_openssl_stream,
     .aead = &openssl_aead,
     .rng = &openssl_rng,
     .curve = &sc_curve_secp256k1,
