@@ -10,6 +10,7 @@
 #include "ctx/ctx_internal.h"
 #include "util/range.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* The hash group of ctx, or NULL with *st set to the reason. */
@@ -105,12 +106,7 @@ sc_status sc_crypto_sha256_final(sc_ctx *ctx, sc_sha256_state *s, uint8_t out[SC
 
 void sc_dispatch_hmac_keyed_wipe(sc_hmac_keyed *k)
 {
-    size_t used = k->used <= sizeof k->inner ? k->used : sizeof k->inner;
-
-    /* a schedule that was never made has used 0: wipe it whole */
-    sc_mem_wipe(&k->inner, used != 0 ? used : sizeof k->inner);
-    sc_mem_wipe(&k->outer, used != 0 ? used : sizeof k->outer);
-    k->used = 0;
+    sc_mem_wipe(k, sizeof *k); /* used becomes 0 too */
 }
 
 sc_status sc_dispatch_hmac_keyed_init(sc_ctx *ctx, sc_hmac_keyed *k, const uint8_t *key,
@@ -161,42 +157,47 @@ sc_status sc_dispatch_hmac_keyed_init(sc_ctx *ctx, sc_hmac_keyed *k, const uint8
     return st;
 }
 
+/* The working memory of one keyed MAC: the inner digest first, so that one wipe covers it and
+ * the part of the state the group uses. */
+typedef struct keyed_work {
+    uint8_t inner[SC_SHA256_BYTES];
+    sc_sha256_state s;
+} keyed_work;
+
 sc_status sc_dispatch_hmac_keyed_mac(sc_ctx *ctx, const sc_hmac_keyed *k,
                                      uint8_t out[SC_SHA256_BYTES], const sc_iov *parts,
                                      size_t n_parts)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     const sc_backend_hash *h;
-    sc_sha256_state s;
-    uint8_t inner[SC_SHA256_BYTES];
+    keyed_work w;
     sc_bstate *hs;
     size_t i, used = k->used;
     sc_status st;
 
     h = hash_of(ctx, c, &st);
-    if (h == NULL || used == 0 || used > sizeof s) {
+    if (h == NULL || used == 0 || used > sizeof w.s) {
         sc_mem_wipe(out, SC_SHA256_BYTES);
         return h == NULL ? st : SC_ERR_STATE;
     }
     hs = c->st[SC_GROUP_HASH];
-    memcpy(&s, &k->inner, used);
+    memcpy(&w.s, &k->inner, used);
     for (i = 0; st == SC_OK && i < n_parts; i++) {
         if (parts[i].len != 0) {
-            st = h->update(hs, &s, parts[i].data, parts[i].len);
+            st = h->update(hs, &w.s, parts[i].data, parts[i].len);
         }
     }
     if (st == SC_OK) {
-        st = h->final(hs, &s, inner);
+        st = h->final(hs, &w.s, w.inner);
     }
     if (st == SC_OK) {
-        memcpy(&s, &k->outer, used);
-        st = h->update(hs, &s, inner, sizeof inner);
+        memcpy(&w.s, &k->outer, used);
+        st = h->update(hs, &w.s, w.inner, sizeof w.inner);
     }
     if (st == SC_OK) {
-        st = h->final(hs, &s, out);
+        st = h->final(hs, &w.s, out);
     }
-    sc_mem_wipe(&s, used);
-    sc_mem_wipe(inner, sizeof inner);
+    sc_mem_wipe(&w, offsetof(keyed_work, s) + used);
     if (st != SC_OK) {
         sc_mem_wipe(out, SC_SHA256_BYTES);
     }

@@ -39,7 +39,10 @@ sc_status sc_crypto_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], cons
 sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_t *prk,
                          size_t prk_len, const uint8_t *info, size_t info_len)
 {
-    uint8_t t[SC_SHA256_BYTES], prev[SC_SHA256_BYTES], msg[SC_SHA256_BYTES + SHORT_INFO + 1];
+    struct {
+        uint8_t t[SC_SHA256_BYTES];                   /* the last block, when partial */
+        uint8_t msg[SC_SHA256_BYTES + SHORT_INFO + 1]; /* T(i-1) || info || i */
+    } w;
     const sc_backend *b;
     sc_hmac_keyed k;
     uint8_t counter;
@@ -64,44 +67,41 @@ sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const
     }
     st = sc_dispatch_hmac_keyed_init(ctx, &k, prk, prk_len);
     for (counter = 1; st == SC_OK && done < okm_len; counter++) {
+        /* T(i-1) is the block before in okm: every block but the last is whole */
+        const uint8_t *prev = okm + done - (counter == 1 ? 0 : SC_SHA256_BYTES);
+        size_t prev_len = (counter == 1) ? 0 : SC_SHA256_BYTES;
+        size_t take = okm_len - done < SC_SHA256_BYTES ? okm_len - done : SC_SHA256_BYTES;
+        uint8_t *dst = take == SC_SHA256_BYTES ? okm + done : w.t;
         sc_iov parts[3];
-        size_t take;
 
         if (info_len <= SHORT_INFO) {
             /* one update instead of three: T(i-1) || info || i gathered in msg */
-            size_t at = (counter == 1) ? 0 : sizeof prev;
-
-            memcpy(msg, prev, at);
+            memcpy(w.msg, prev, prev_len);
             if (info_len != 0) {
-                memcpy(msg + at, info, info_len); /* info may be NULL when empty */
+                memcpy(w.msg + prev_len, info, info_len); /* info may be NULL when empty */
             }
-            msg[at + info_len] = counter;
-            parts[0].data = msg;
-            parts[0].len = at + info_len + 1;
-            st = sc_dispatch_hmac_keyed_mac(ctx, &k, t, parts, 1);
+            w.msg[prev_len + info_len] = counter;
+            parts[0].data = w.msg;
+            parts[0].len = prev_len + info_len + 1;
+            st = sc_dispatch_hmac_keyed_mac(ctx, &k, dst, parts, 1);
         } else {
             parts[0].data = prev;
-            parts[0].len = (counter == 1) ? 0 : sizeof prev;
+            parts[0].len = prev_len;
             parts[1].data = info;
             parts[1].len = info_len;
             parts[2].data = &counter;
             parts[2].len = 1;
-            st = sc_dispatch_hmac_keyed_mac(ctx, &k, t, parts, 3);
+            st = sc_dispatch_hmac_keyed_mac(ctx, &k, dst, parts, 3);
         }
-        if (st != SC_OK) {
-            break;
+        if (st == SC_OK && dst == w.t) {
+            memcpy(okm + done, w.t, take);
         }
-        take = okm_len - done < sizeof t ? okm_len - done : sizeof t;
-        memcpy(okm + done, t, take);
-        memcpy(prev, t, sizeof t);
         done += take;
     }
     if (st != SC_OK) {
         sc_mem_wipe(okm, okm_len);
     }
     sc_dispatch_hmac_keyed_wipe(&k);
-    sc_mem_wipe(t, sizeof t);
-    sc_mem_wipe(prev, sizeof prev);
-    sc_mem_wipe(msg, sizeof msg);
+    sc_mem_wipe(&w, sizeof w);
     return st;
 }
