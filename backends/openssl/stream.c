@@ -74,7 +74,7 @@ static void stream_teardown(sc_bstate *st)
  * provider that `cipher` came from, and makes the context. Returns 1 when all are there. */
 static int stream_bind(stream_state *s, const char *name)
 {
-    OSSL_PROVIDER *prov = (OSSL_PROVIDER *)EVP_CIPHER_get0_provider(s->cipher);
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(s->cipher);
     OSSL_FUNC_cipher_newctx_fn *newctx = NULL;
     const OSSL_ALGORITHM *algs, *a;
     const OSSL_DISPATCH *d;
