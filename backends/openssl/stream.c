@@ -26,6 +26,7 @@
 
 #include "groups.h"
 
+#define STREAM_CIPHER "ChaCha20" /* fetched by this name, then found by it in the provider */
 #define STREAM_KEY_BYTES 32u
 #define STREAM_IV_BYTES 16u /* OpenSSL's ChaCha20 IV: 32-bit little-endian counter, then nonce */
 #define STREAM_CHUNK ((size_t)1 << 30) /* per update call, well inside any length type */
@@ -126,8 +127,8 @@ static sc_status stream_setup(sc_bstate **out)
     if (s == NULL) {
         return SC_ERR_NOMEM;
     }
-    s->cipher = EVP_CIPHER_fetch(NULL, "ChaCha20", NULL);
-    if (s->cipher == NULL || !stream_bind(s, "ChaCha20")) {
+    s->cipher = EVP_CIPHER_fetch(NULL, STREAM_CIPHER, NULL);
+    if (s->cipher == NULL || !stream_bind(s, STREAM_CIPHER)) {
         stream_teardown((sc_bstate *)(void *)s);
         return SC_ERR_INTERNAL;
     }

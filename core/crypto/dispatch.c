@@ -106,7 +106,12 @@ sc_status sc_crypto_sha256_final(sc_ctx *ctx, sc_sha256_state *s, uint8_t out[SC
 
 void sc_dispatch_hmac_keyed_wipe(sc_hmac_keyed *k)
 {
-    sc_mem_wipe(k, sizeof *k); /* used becomes 0 too */
+    size_t used = k->used <= sizeof k->inner ? k->used : sizeof k->inner;
+
+    /* a schedule that was never made has used 0: wipe it whole */
+    sc_mem_wipe(&k->inner, used != 0 ? used : sizeof k->inner);
+    sc_mem_wipe(&k->outer, used != 0 ? used : sizeof k->outer);
+    k->used = 0;
 }
 
 sc_status sc_dispatch_hmac_keyed_init(sc_ctx *ctx, sc_hmac_keyed *k, const uint8_t *key,

@@ -67,9 +67,9 @@ sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const
     }
     st = sc_dispatch_hmac_keyed_init(ctx, &k, prk, prk_len);
     for (counter = 1; st == SC_OK && done < okm_len; counter++) {
-        /* T(i-1) is the block before in okm: every block but the last is whole */
-        const uint8_t *prev = okm + done - (counter == 1 ? 0 : SC_SHA256_BYTES);
-        size_t prev_len = (counter == 1) ? 0 : SC_SHA256_BYTES;
+        /* T(i-1) is the block before in okm (none for T(1)): every block but the last is whole */
+        size_t prev_len = done == 0 ? 0 : SC_SHA256_BYTES;
+        const uint8_t *prev = okm + done - prev_len;
         size_t take = okm_len - done < SC_SHA256_BYTES ? okm_len - done : SC_SHA256_BYTES;
         uint8_t *dst = take == SC_SHA256_BYTES ? okm + done : w.t;
         sc_iov parts[3];
