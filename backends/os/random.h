@@ -1,0 +1,48 @@
+/* The kernel's random generator, for a backend's rng group.
+ *
+ * On Linux this is getrandom(2): through the vDSO where the kernel exports it (Linux 6.11 and
+ * later, on x86_64 and arm64: the kernel's own generator run in user space over a per-caller
+ * state the kernel defines, about a quarter of the system call's cost for 32 bytes), else the
+ * system call. Both give the same bytes' quality: the vDSO code is the kernel's, it reseeds
+ * when the kernel's generator does, erases what it hands out from its state, and its state is
+ * mapped as the kernel asks (never dumped or swapped, zeroed in a forked child, so a child
+ * reseeds).
+ *
+ * One sc_os_random per context, as the rng group's state: a vDSO state must not be used by
+ * two threads at once, which one context per thread gives. Nothing here allocates on a draw;
+ * sc_os_random_open maps one page for the vDSO state.
+ */
+#ifndef SOFTCHAT_BACKENDS_OS_RANDOM_H
+#define SOFTCHAT_BACKENDS_OS_RANDOM_H
+
+#include <softchat/backend.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The vDSO's getrandom: (buffer, len, flags, state, state_len) -> bytes written or -errno. */
+typedef long (*sc_os_vgetrandom_fn)(void *, size_t, unsigned int, void *, size_t);
+
+typedef struct sc_os_random {
+    sc_os_vgetrandom_fn vdso; /* NULL: the system call */
+    void *state;              /* the vDSO's state, in map */
+    size_t state_len;
+    void *map; /* the mapping that holds state */
+    size_t map_len;
+} sc_os_random;
+
+/* Sets r up. Finds the vDSO's getrandom and maps a state for it; where either is missing (an
+ * older kernel, another architecture, a process without a vDSO such as one under valgrind, a
+ * failed mapping) r uses the system call. Never fails. */
+void sc_os_random_open(sc_os_random *r);
+
+/* Fills out[0..len) from the kernel, blocking only until the kernel's generator is first
+ * seeded at boot. Returns SC_OK; SC_ERR_UNSUPPORTED when there is no kernel generator to ask
+ * (not Linux, or a kernel without getrandom: out is then untouched, and the caller draws from
+ * its library instead); SC_ERR_RNG when the kernel refuses (out is then partly written). */
+sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len);
+
+/* Wipes the vDSO state and unmaps it; r is left zeroed (a system-call r, safe to fill). */
+void sc_os_random_close(sc_os_random *r);
+
+#endif
