@@ -196,6 +196,9 @@ sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len)
             }
             return err == ENOSYS ? SC_ERR_UNSUPPORTED : SC_ERR_RNG;
         }
+        if (got == 0 || (size_t)got > want) {
+            return SC_ERR_RNG; /* never the kernel's answer; refuse rather than loop */
+        }
         out += (size_t)got;
         len -= (size_t)got;
     }
