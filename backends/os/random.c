@@ -157,7 +157,6 @@ static void vdso_open(sc_os_random *r)
     r->vdso = fn;
     r->state = map;
     r->state_len = params.size_of_opaque_state;
-    r->map = map;
     r->map_len = len;
 }
 
@@ -207,9 +206,9 @@ sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len)
 
 void sc_os_random_close(sc_os_random *r)
 {
-    if (r->map != NULL) {
+    if (r->state != NULL) {
         sc_mem_wipe(r->state, r->state_len); /* the generator's key and unused batch */
-        munmap(r->map, r->map_len);
+        munmap(r->state, r->map_len);
     }
     memset(r, 0, sizeof *r);
 }

@@ -25,10 +25,9 @@ typedef long (*sc_os_vgetrandom_fn)(void *, size_t, unsigned int, void *, size_t
 
 typedef struct sc_os_random {
     sc_os_vgetrandom_fn vdso; /* NULL: the system call */
-    void *state;              /* the vDSO's state, in map */
+    void *state;              /* the vDSO's state: the start of its own mapping */
     size_t state_len;
-    void *map; /* the mapping that holds state */
-    size_t map_len;
+    size_t map_len; /* the length of that mapping (a page) */
 } sc_os_random;
 
 /* Sets r up. Finds the vDSO's getrandom and maps a state for it; where either is missing (an
