@@ -77,7 +77,8 @@ static void test_path(void **state)
 
 /* Fills len bytes (in a buffer with a canary tail) and checks that every byte asked for was
  * written and none after: a buffer pre-set to the canary must change somewhere in each
- * 64-byte stretch (a stretch left wholly at 0xa5 by chance is a 2^-512 event). */
+ * stretch of 64 bytes (the last may be shorter; one under 16 bytes is not judged, and one of
+ * 16 or more left wholly at 0xa5 by chance is at most a 2^-128 event). */
 static void fill_exact(sc_os_random *r, size_t len)
 {
     uint8_t *buf = malloc(len + TAIL);
