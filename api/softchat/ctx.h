@@ -28,8 +28,8 @@
  * material it was handed before a call returns (ctest residue.<backend> scans the process
  * after each call for it). The only state a context keeps across calls is public (the
  * lifted-key cache) or a random generator's own state (a DRBG's seed; on Linux 6.11+ the
- * openssl backend's page of vDSO getrandom state, which the kernel keeps out of core dumps
- * and swap, and which holds none of the bytes it handed out).
+ * openssl and sodium backends' page of vDSO getrandom state, which the kernel keeps out of
+ * core dumps and swap, and which holds none of the bytes it handed out).
  *
  * The lifted-key cache: the curve adapter keeps the eight public keys a context verified a
  * signature with or ran ECDH against most recently, lifted to curve points (a lift costs

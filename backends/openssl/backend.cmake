@@ -11,7 +11,6 @@ softchat_backend_library(openssl
 
 softchat_backend(openssl
   SOURCES backend.c stream.c ../os/random.c
-  TESTS kernel_rng.c
   LIBRARIES openssl
   REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter aes256gcm aes256gcm-iv16
            aes256gcm-stream rng secp256k1)

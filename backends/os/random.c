@@ -1,5 +1,5 @@
 /* See random.h. */
-#define _POSIX_C_SOURCE 200809L /* mmap, sysconf */
+#define _DEFAULT_SOURCE 1 /* syscall, mmap, sysconf */
 
 #include "random.h"
 
@@ -13,7 +13,7 @@
 #include <link.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
-#include <sys/random.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 #endif
@@ -186,7 +186,9 @@ sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len)
             got = r->vdso(out, want, 0, r->state, r->state_len); /* -errno on failure */
             err = got < 0 ? (int)-got : 0;
         } else {
-            got = (long)getrandom(out, want, 0);
+            /* the raw call, not getrandom(3): that wrapper needs glibc 2.25 or Android API
+             * level 28, the system call only Linux 3.17 (else ENOSYS) */
+            got = syscall(SYS_getrandom, out, want, 0u);
             err = got < 0 ? errno : 0;
         }
         if (got < 0) {

@@ -1,10 +1,11 @@
 /* The libsodium backend.
  *
- * libsodium needs no per-context state, so every group here is stateless. The groups whose
- * libsodium code depends on sodium_init() call it from their setup (ChaCha20 picks its SIMD
- * implementation there, AES-GCM availability comes from the CPU features it detects, and the
- * random generator is opened there) and return no state; sodium_init is idempotent and
- * thread-safe. SHA-256 and HMAC-SHA256 are plain C in libsodium and need no setup.
+ * libsodium needs no per-context state, so every group here but rng is stateless. The groups
+ * whose libsodium code depends on sodium_init() call it from their setup (ChaCha20 picks its
+ * SIMD implementation there, AES-GCM availability comes from the CPU features it detects, and
+ * libsodium's random generator is opened there) and return no state; sodium_init is idempotent
+ * and thread-safe. SHA-256 and HMAC-SHA256 are plain C in libsodium and need no setup. The rng
+ * group keeps the kernel generator's per-context state (rng section).
  *
  * libsodium's AES-256-GCM exists only on CPUs with hardware AES, only with 12-byte IVs and only
  * one-shot. The probe reports each limit with its own reason; the "sodium+mbedtls" composite
@@ -12,10 +13,13 @@
  *
  * Some libsodium functions abort the process (sodium_misuse) on out-of-range lengths. Every
  * such limit is checked here first, so the caller gets a status instead. randombytes_buf has
- * no error return: if the kernel generator fails after sodium_init, libsodium aborts.
+ * no error return (libsodium aborts if the kernel generator fails after sodium_init), so the
+ * rng group reads the kernel itself and gets a status (rng section); randombytes_buf is left
+ * for platforms without a kernel generator to call.
  *
- * Nothing here allocates: the HMAC state and the AES-GCM key schedule live on the stack and
- * are wiped before returning.
+ * Nothing here allocates per call: the HMAC state and the AES-GCM key schedule live on the
+ * stack and are wiped before returning. The rng group's state (the vDSO generator's page) is
+ * set up once per context.
  */
 #include <softchat/backend.h>
 #include <softchat/mem.h>
@@ -31,13 +35,22 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
+#include "../os/random.h"
 #include "../secp256k1/curve.h"
 #include "groups.h"
 
 /* libsodium lengths are unsigned long long; a size_t always converts without loss. */
 #if SIZE_MAX > ULLONG_MAX
 #error "the sodium backend assumes size_t fits in unsigned long long"
+#endif
+
+/* What the rng group draws from (see the rng section). */
+#if defined(__linux__)
+#define RNG_LIB "getrandom (Linux kernel, through its vDSO from 6.11; libsodium randombytes where the kernel lacks it)"
+#else
+#define RNG_LIB "libsodium"
 #endif
 
 typedef char sodium_sizes_match[(crypto_hash_sha256_BYTES == SC_SHA256_BYTES &&
@@ -333,13 +346,49 @@ static void aead_abort(sc_bstate *st)
 
 /* ---- rng ------------------------------------------------------------------------------- */
 
+/* The group draws from the kernel's generator (backends/os/random.h), as the openssl backend's
+ * does: on Linux getrandom(2), through the vDSO where the kernel exports it (Linux 6.11+), else
+ * the system call. That is the source randombytes_buf reads too (libsodium's default generator
+ * keeps no user-space pool), but a failure comes back as SC_ERR_RNG here, where randombytes_buf
+ * has no error return and aborts the process (sodium_misuse). The group's state is the vDSO's
+ * per-context state (one page mapped at setup, wiped and unmapped at teardown), so a draw never
+ * allocates, and a forked child reseeds (the kernel zeroes that page in it). Where there is no
+ * kernel generator (not Linux: Apple platforms, WebAssembly; or a kernel without getrandom:
+ * ENOSYS), randombytes_buf, opened by sodium_init at setup. */
+static void rng_teardown(sc_bstate *st)
+{
+    sc_os_random *r = (sc_os_random *)(void *)st;
+
+    sc_os_random_close(r);
+    free(r);
+}
+
+static sc_status rng_setup(sc_bstate **out)
+{
+    sc_os_random *r;
+
+    *out = NULL;
+    if (sodium_init() < 0) {
+        return SC_ERR_INTERNAL;
+    }
+    r = malloc(sizeof *r);
+    if (r == NULL) {
+        return SC_ERR_NOMEM;
+    }
+    sc_os_random_open(r);
+    *out = (sc_bstate *)(void *)r;
+    return SC_OK;
+}
+
 static sc_status rng_fill(sc_bstate *st, uint8_t *out, size_t len)
 {
-    (void)st;
-    /* libsodium's default generator reads the kernel (getrandom or /dev/urandom) on every call
-     * and keeps no user-space pool, so a forked child never repeats its parent's output */
+    sc_status s = sc_os_random_fill((sc_os_random *)(void *)st, out, len);
+
+    if (s != SC_ERR_UNSUPPORTED) {
+        return s;
+    }
     if (len != 0) {
-        randombytes_buf(out, len);
+        randombytes_buf(out, len); /* no kernel generator: libsodium's (see above) */
     }
     return SC_OK;
 }
@@ -397,9 +446,9 @@ const sc_backend_aead sc_sodium_aead = {
 
 const sc_backend_rng sc_sodium_rng = {
     .size = sizeof(sc_backend_rng),
-    .lib = "libsodium",
-    .setup = sodium_setup,
-    .teardown = sodium_teardown,
+    .lib = RNG_LIB,
+    .setup = rng_setup,
+    .teardown = rng_teardown,
     .fill = rng_fill,
 };
 

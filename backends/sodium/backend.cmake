@@ -11,7 +11,7 @@ softchat_backend_library(sodium
   CONFIG_DEPENDENCY "Sodium")
 
 softchat_backend(sodium
-  SOURCES backend.c
+  SOURCES backend.c ../os/random.c
   LIBRARIES sodium
   REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter rng secp256k1
   OPTIONAL

@@ -13,3 +13,13 @@ foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
     set_tests_properties("backend.${b}.${_sc_stem}" PROPERTIES TIMEOUT 300 LABELS "backend")
   endforeach()
 endforeach()
+
+# backends/os, the kernel's generator that more than one backend's rng group draws from: its
+# test runs once, as backend.os.kernel_rng, when a compiled backend builds backends/os/random.c.
+get_filename_component(_sc_os_random "${PROJECT_SOURCE_DIR}/backends/os/random.c" REALPATH)
+if(_sc_os_random IN_LIST SOFTCHAT_BACKEND_SOURCES)
+  softchat_add_test_executable(test_backend_os_kernel_rng
+                               "${PROJECT_SOURCE_DIR}/backends/os/kernel_rng.c")
+  add_test(NAME "backend.os.kernel_rng" COMMAND test_backend_os_kernel_rng)
+  set_tests_properties("backend.os.kernel_rng" PROPERTIES TIMEOUT 300 LABELS "backend")
+endif()
