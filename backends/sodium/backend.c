@@ -15,7 +15,9 @@
  * such limit is checked here first, so the caller gets a status instead. randombytes_buf has
  * no error return (libsodium aborts if the kernel generator fails after sodium_init), so the
  * rng group reads the kernel itself and gets a status (rng section); randombytes_buf is left
- * for platforms without a kernel generator to call.
+ * for platforms without a kernel generator to call. One abort is not checked: sodium_init
+ * opens libsodium's generator and aborts when it finds none (on Linux: getrandom denied and
+ * /dev/urandom unopenable, as in a sandbox that blocks both), at the first context's setup.
  *
  * Nothing here allocates per call: the HMAC state and the AES-GCM key schedule live on the
  * stack and are wiped before returning. The rng group's state (the vDSO generator's page) is
