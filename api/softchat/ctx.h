@@ -63,7 +63,8 @@ SC_API size_t sc_ctx_bytes(void);
  *           SC_ERR_ARG (ctx NULL);
  *           SC_ERR_NOT_FOUND (no compiled backend has that name);
  *           SC_ERR_BACKEND (the table is malformed, or a known-answer check fails);
- *           SC_ERR_RNG (the RNG cannot seed the curve context);
+ *           SC_ERR_RNG (the RNG cannot seed the curve context, or the backend's library
+ *           finds no random source to open: a sandbox that denies getrandom and /dev/urandom);
  *           SC_ERR_NOMEM (a backend cannot allocate its state).
  *  Out: ctx, zeroed on failure (safe to pass to sc_ctx_clear).
  *  In: backend: a NUL-terminated registry name ("openssl", "sodium+mbedtls", ...) or NULL.

@@ -377,8 +377,9 @@ static void aead_abort(sc_bstate *st)
  * lookup, a fork check and a CTR-DRBG generate with its AES-256 re-key). The group's state is
  * the vDSO's per-context state (one page mapped at setup, wiped and unmapped at teardown), so
  * a draw never allocates, and a forked child reseeds (the kernel zeroes that page in it).
- * Where there is no kernel generator (not Linux, or a kernel without getrandom: ENOSYS),
- * OpenSSL's private DRBG (per thread, reseeded after fork). */
+ * Where there is no kernel generator (not Linux, a kernel without getrandom: ENOSYS, or a
+ * seccomp policy denying it: EPERM), OpenSSL's private DRBG (per thread, reseeded after
+ * fork). */
 static void rng_teardown(sc_bstate *st)
 {
     sc_os_random *r = (sc_os_random *)(void *)st;

@@ -10,9 +10,11 @@
 #if defined(__linux__)
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -195,7 +197,10 @@ sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len)
             if (err == EINTR) {
                 continue;
             }
-            return err == ENOSYS ? SC_ERR_UNSUPPORTED : SC_ERR_RNG;
+            /* ENOSYS: a kernel without getrandom; EPERM: a seccomp or LSM policy denying it
+             * (the call itself never fails so). Either way there is no kernel generator for
+             * this process, and the caller's library, which can read /dev/urandom, draws. */
+            return err == ENOSYS || err == EPERM ? SC_ERR_UNSUPPORTED : SC_ERR_RNG;
         }
         if (got == 0 || (size_t)got > want) {
             return SC_ERR_RNG; /* never the kernel's answer; refuse rather than loop */
@@ -204,6 +209,30 @@ sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len)
         len -= (size_t)got;
     }
     return SC_OK;
+}
+
+int sc_os_random_source(void)
+{
+    static const char *const devices[] = {"/dev/urandom", "/dev/random"};
+    sc_os_random r;
+    uint8_t fodder[16];
+    struct stat sb;
+    size_t i;
+    int fd, ok;
+
+    memset(&r, 0, sizeof r); /* the system call, as the library's own test makes it */
+    ok = sc_os_random_fill(&r, fodder, sizeof fodder) == SC_OK;
+    sc_mem_wipe(fodder, sizeof fodder);
+    for (i = 0; !ok && i < sizeof devices / sizeof devices[0]; i++) {
+        do {
+            fd = open(devices[i], O_RDONLY | O_CLOEXEC);
+        } while (fd < 0 && errno == EINTR);
+        if (fd >= 0) {
+            ok = fstat(fd, &sb) == 0 && S_ISCHR(sb.st_mode);
+            (void)close(fd);
+        }
+    }
+    return ok;
 }
 
 void sc_os_random_close(sc_os_random *r)
@@ -233,6 +262,11 @@ sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len)
 void sc_os_random_close(sc_os_random *r)
 {
     memset(r, 0, sizeof *r);
+}
+
+int sc_os_random_source(void)
+{
+    return 1;
 }
 
 #endif

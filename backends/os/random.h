@@ -37,11 +37,21 @@ void sc_os_random_open(sc_os_random *r);
 
 /* Fills out[0..len) from the kernel, blocking only until the kernel's generator is first
  * seeded at boot. Returns SC_OK; SC_ERR_UNSUPPORTED when there is no kernel generator to ask
- * (not Linux, or a kernel without getrandom: out is then untouched, and the caller draws from
- * its library instead); SC_ERR_RNG when the kernel refuses (out is then partly written). */
+ * (not Linux, a kernel without getrandom, or a policy that denies it this process: out is
+ * then untouched, and the caller draws from its library instead); SC_ERR_RNG when the kernel
+ * fails otherwise (out is then partly written). */
 sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len);
 
 /* Wipes the vDSO state and unmaps it; r is left zeroed (a system-call r, safe to fill). */
 void sc_os_random_close(sc_os_random *r);
+
+/* Whether the operating system has a random source a library can open: 1 when a 16-byte
+ * getrandom(2) call succeeds, or when /dev/urandom or /dev/random opens as a character device
+ * (the sources, in that order, that libsodium's generator takes at sodium_init, which aborts
+ * the process when it finds none); 0 when none does, as in a sandbox that denies getrandom and
+ * every open. Always 1 where there is no Linux kernel: the library's generator is the
+ * platform's (arc4random, the browser's). Blocks only until the kernel's generator is first
+ * seeded at boot. */
+int sc_os_random_source(void);
 
 #endif

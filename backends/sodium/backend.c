@@ -15,9 +15,10 @@
  * such limit is checked here first, so the caller gets a status instead. randombytes_buf has
  * no error return (libsodium aborts if the kernel generator fails after sodium_init), so the
  * rng group reads the kernel itself and gets a status (rng section); randombytes_buf is left
- * for platforms without a kernel generator to call. One abort is not checked: sodium_init
- * opens libsodium's generator and aborts when it finds none (on Linux: getrandom denied and
- * /dev/urandom unopenable, as in a sandbox that blocks both), at the first context's setup.
+ * for platforms without a kernel generator to call. sodium_init itself opens libsodium's
+ * generator and aborts when it finds none (on Linux: getrandom denied and no /dev/urandom or
+ * /dev/random to open, as in a sandbox that blocks both): each setup tries the same sources
+ * first and returns SC_ERR_RNG instead (sodium_ready).
  *
  * Nothing here allocates per call: the HMAC state and the AES-GCM key schedule live on the
  * stack and are wiped before returning. The rng group's state (the vDSO generator's page) is
@@ -96,12 +97,24 @@ typedef char sodium_sha_state_plain[(SHA_MEMBER_SIZE(state) + SHA_MEMBER_SIZE(co
 
 /* ---- initialisation -------------------------------------------------------------------- */
 
+/* sodium_init, unless it would abort: it opens libsodium's generator (getrandom, else
+ * /dev/urandom or /dev/random) and calls sodium_misuse, an abort, when it finds none. The same
+ * sources are tried first (backends/os/random.h), so a process that has none gets SC_ERR_RNG
+ * from the context's setup instead. */
+static sc_status sodium_ready(void)
+{
+    if (!sc_os_random_source()) {
+        return SC_ERR_RNG;
+    }
+    return sodium_init() < 0 ? SC_ERR_INTERNAL : SC_OK;
+}
+
 /* Setup of the groups that rely on sodium_init. They keep no state: *out stays NULL, so the
  * context never calls the (empty) teardown. */
 static sc_status sodium_setup(sc_bstate **out)
 {
     *out = NULL;
-    return sodium_init() < 0 ? SC_ERR_INTERNAL : SC_OK;
+    return sodium_ready();
 }
 
 static void sodium_teardown(sc_bstate *st)
@@ -355,8 +368,9 @@ static void aead_abort(sc_bstate *st)
  * has no error return and aborts the process (sodium_misuse). The group's state is the vDSO's
  * per-context state (one page mapped at setup, wiped and unmapped at teardown), so a draw never
  * allocates, and a forked child reseeds (the kernel zeroes that page in it). Where there is no
- * kernel generator (not Linux: Apple platforms, WebAssembly; or a kernel without getrandom:
- * ENOSYS), randombytes_buf, opened by sodium_init at setup. */
+ * kernel generator (not Linux: Apple platforms, WebAssembly; a kernel without getrandom:
+ * ENOSYS; a seccomp policy denying it: EPERM), randombytes_buf, opened by sodium_init at setup
+ * (on /dev/urandom when getrandom is denied). */
 static void rng_teardown(sc_bstate *st)
 {
     sc_os_random *r = (sc_os_random *)(void *)st;
@@ -368,10 +382,12 @@ static void rng_teardown(sc_bstate *st)
 static sc_status rng_setup(sc_bstate **out)
 {
     sc_os_random *r;
+    sc_status st;
 
     *out = NULL;
-    if (sodium_init() < 0) {
-        return SC_ERR_INTERNAL;
+    st = sodium_ready();
+    if (st != SC_OK) {
+        return st;
     }
     r = malloc(sizeof *r);
     if (r == NULL) {
