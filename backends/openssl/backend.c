@@ -382,21 +382,16 @@ static void aead_abort(sc_bstate *st)
  * fork). */
 static void rng_teardown(sc_bstate *st)
 {
-    sc_os_random *r = (sc_os_random *)(void *)st;
-
-    sc_os_random_close(r);
-    free(r);
+    sc_os_random_free((sc_os_random *)(void *)st);
 }
 
 static sc_status rng_setup(sc_bstate **out)
 {
-    sc_os_random *r = malloc(sizeof *r);
+    sc_os_random *r;
+    sc_status s = sc_os_random_new(&r);
 
-    if (r != NULL) {
-        sc_os_random_open(r);
-    }
     *out = (sc_bstate *)(void *)r;
-    return r != NULL ? SC_OK : SC_ERR_NOMEM;
+    return s;
 }
 
 static sc_status rng_fill(sc_bstate *st, uint8_t *out, size_t len)

@@ -5,6 +5,7 @@
 
 #include <softchat/mem.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__linux__)
@@ -270,3 +271,22 @@ int sc_os_random_source(void)
 }
 
 #endif
+
+sc_status sc_os_random_new(sc_os_random **out)
+{
+    sc_os_random *r = malloc(sizeof *r);
+
+    if (r != NULL) {
+        sc_os_random_open(r);
+    }
+    *out = r;
+    return r != NULL ? SC_OK : SC_ERR_NOMEM;
+}
+
+void sc_os_random_free(sc_os_random *r)
+{
+    if (r != NULL) {
+        sc_os_random_close(r);
+        free(r);
+    }
+}

@@ -45,6 +45,13 @@ sc_status sc_os_random_fill(sc_os_random *r, uint8_t *out, size_t len);
 /* Wipes the vDSO state and unmaps it; r is left zeroed (a system-call r, safe to fill). */
 void sc_os_random_close(sc_os_random *r);
 
+/* An rng group's state: allocates an sc_os_random and opens it. The one allocation is made at
+ * the group's setup, never on a draw. Returns SC_OK; SC_ERR_NOMEM (*out is then NULL). */
+sc_status sc_os_random_new(sc_os_random **out);
+
+/* The group's teardown: closes r and frees it. NULL is a no-op. */
+void sc_os_random_free(sc_os_random *r);
+
 /* Whether the operating system has a random source a library can open: 1 when a 16-byte
  * getrandom(2) call succeeds, or when /dev/urandom or /dev/random opens as a character device
  * (the sources, in that order, that libsodium's generator takes at sodium_init, which aborts

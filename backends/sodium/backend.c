@@ -38,7 +38,6 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "../os/random.h"
 #include "../secp256k1/curve.h"
@@ -373,29 +372,19 @@ static void aead_abort(sc_bstate *st)
  * (on /dev/urandom when getrandom is denied). */
 static void rng_teardown(sc_bstate *st)
 {
-    sc_os_random *r = (sc_os_random *)(void *)st;
-
-    sc_os_random_close(r);
-    free(r);
+    sc_os_random_free((sc_os_random *)(void *)st);
 }
 
 static sc_status rng_setup(sc_bstate **out)
 {
-    sc_os_random *r;
-    sc_status st;
+    sc_os_random *r = NULL;
+    sc_status st = sodium_ready();
 
-    *out = NULL;
-    st = sodium_ready();
-    if (st != SC_OK) {
-        return st;
+    if (st == SC_OK) {
+        st = sc_os_random_new(&r);
     }
-    r = malloc(sizeof *r);
-    if (r == NULL) {
-        return SC_ERR_NOMEM;
-    }
-    sc_os_random_open(r);
     *out = (sc_bstate *)(void *)r;
-    return SC_OK;
+    return st;
 }
 
 static sc_status rng_fill(sc_bstate *st, uint8_t *out, size_t len)
