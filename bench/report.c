@@ -51,9 +51,22 @@ static const target ratio_targets[] = {
     {"import_identity", 32, 1.10}, {"sign_event", 32, 1.10},       {"parse_verify_event", 374, 1.15},
 };
 
-static const char *const zero_alloc_ops[] = {"import_identity", "sign_event", "nip44_encrypt",
-                                             "nip44_decrypt", "nip44_encrypt_held",
-                                             "nip44_decrypt_held"};
+/* Held NIP-44 at 32 bytes: the 1.0 API's bound, then the hardening issue's targets. */
+static const struct latency_target {
+    const char *op;
+    size_t bytes;
+    double max_ns;
+    const char *bound; /* as the report prints it */
+} latency_targets[] = {
+    {"nip44_encrypt_held", 32, 3000, "under 3 µs"},
+    {"nip44_encrypt_held", 32, 1500, "at most 1.5 µs"},
+    {"nip44_decrypt_held", 32, 1000, "at most 1.0 µs"},
+};
+
+/* Checked on every backend the audit measured, at every size. */
+static const char *const zero_alloc_ops[] = {
+    "import_identity",    "sign_event",         "nip44_encrypt",      "nip44_decrypt",
+    "nip44_encrypt_held", "nip44_decrypt_held", "parse_verify_event", "unwrap"};
 
 static size_t row_target(FILE *f, const char *what, const char *measured, int ok)
 {
@@ -203,37 +216,64 @@ static size_t floor_targets(FILE *f, const audit_data *d, const char *b)
     return missed;
 }
 
-/* The absolute latency target. Returns 1 when missed. */
-static size_t held_latency_target(FILE *f, const audit_data *d, const char *b)
+/* The absolute latency targets. Returns how many were missed. A bound of "under" is strict,
+ * "at most" is not; the difference is below the timer's resolution. */
+static size_t held_latency_targets(FILE *f, const audit_data *d, const char *b)
 {
-    const bench_row *r = find(d->rows, d->n_rows, b, "nip44_encrypt_held", 32, 0);
-    char a[32];
+    char what[160], a[32];
+    size_t i, missed = 0;
 
-    bench_fmt_ns(a, sizeof a, r ? r->median_ns : -1, "-");
-    return row_target(f, "nip44_encrypt_held 32 B under 3 µs", r ? a : "not measured",
-                      r != NULL && r->median_ns < 3000);
+    for (i = 0; i < sizeof latency_targets / sizeof latency_targets[0]; i++) {
+        const struct latency_target *t = &latency_targets[i];
+        const bench_row *r = find(d->rows, d->n_rows, b, t->op, t->bytes, 0);
+
+        snprintf(what, sizeof what, "%s %zu B %s", t->op, t->bytes, t->bound);
+        bench_fmt_ns(a, sizeof a, r ? r->median_ns : -1, "-");
+        missed += row_target(f, what, r ? a : "not measured",
+                             r != NULL && r->median_ns <= t->max_ns);
+    }
+    return missed;
 }
 
-/* No allocation per call, at the worst size of each operation. Returns how many missed. */
-static size_t alloc_targets(FILE *f, const audit_data *d, const char *b)
+/* No allocation per call, at the worst backend and size of each operation. Returns how many
+ * were missed. */
+static size_t alloc_targets(FILE *f, const audit_data *d)
 {
     char what[160], got[160];
     size_t i, j, missed = 0;
 
     for (i = 0; i < sizeof zero_alloc_ops / sizeof zero_alloc_ops[0]; i++) {
-        double worst = -1;
-        int measured = 0;
+        const bench_row *worst = NULL;
+        const char *seen[16];
+        size_t backends_seen = 0, k;
+
         for (j = 0; j < d->n_rows; j++) {
             const bench_row *r = &d->rows[j];
-            if (!r->is_floor && !r->failed && !r->unsupported && strcmp(r->backend, b) == 0 &&
-                strcmp(r->operation, zero_alloc_ops[i]) == 0 && r->allocs >= 0) {
-                worst = fmax(worst, r->allocs);
-                measured = 1;
+            if (r->is_floor || r->failed || r->unsupported || r->allocs < 0 ||
+                strcmp(r->operation, zero_alloc_ops[i]) != 0) {
+                continue;
+            }
+            for (k = 0; k < backends_seen && strcmp(seen[k], r->backend) != 0; k++) {
+            }
+            if (k == backends_seen && backends_seen < sizeof seen / sizeof seen[0]) {
+                seen[backends_seen++] = r->backend;
+            }
+            if (worst == NULL || r->allocs > worst->allocs) {
+                worst = r;
             }
         }
-        snprintf(what, sizeof what, "0 allocations per call: %s", zero_alloc_ops[i]);
-        snprintf(got, sizeof got, measured ? "%.2f per call (worst size)" : "not counted", worst);
-        missed += row_target(f, what, got, measured && worst < 0.005);
+        snprintf(what, sizeof what, "0 allocations per call on every backend: %s",
+                 zero_alloc_ops[i]);
+        if (worst == NULL) {
+            snprintf(got, sizeof got, "not measured");
+        } else if (worst->allocs < 0.005) {
+            snprintf(got, sizeof got, "%.2f per call (%zu backends, every size)", worst->allocs,
+                     backends_seen);
+        } else {
+            snprintf(got, sizeof got, "%.2f per call at worst (%s, %zu B; %zu backends)",
+                     worst->allocs, worst->backend, worst->bytes, backends_seen);
+        }
+        missed += row_target(f, what, got, worst != NULL && worst->allocs < 0.005);
     }
     return missed;
 }
@@ -263,8 +303,8 @@ size_t report_targets(FILE *f, const audit_data *d)
 
     fprintf(f, "| Target (%s backend) | Measured | Verdict |\n|---|---|---|\n", b);
     missed += floor_targets(f, d, b);
-    missed += held_latency_target(f, d, b);
-    missed += alloc_targets(f, d, b);
+    missed += held_latency_targets(f, d, b);
+    missed += alloc_targets(f, d);
     missed += scaling_target(f, d, b);
     missed += rust_targets(f, d);
     return missed;
