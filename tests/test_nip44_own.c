@@ -2,6 +2,7 @@
  * the buffer left untouched before decoding and zeroed exactly over the decoded bytes after),
  * the validation order, buffer sizing, held conversations, and fresh nonces. */
 #include "test_nip44.h"
+#include "nip44/nip44_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ void test_own_sizes(void **state)
         /* protocol-notes section 3 */
         {16, 32}, {33, 64}, {65, 96}, {100, 128}, {257, 320}, {515, 640}, {1020, 1024},
         {65536, 65536}, {65537, 81920}, {131073, 163840}, {4294967295u, 4294967296u},
+        /* the bound decrypt checks the ciphertext against, as a constant */
+        {SC_NIP44_MAX_PLAINTEXT, SC_NIP44_MAX_PADDED},
         /* the domain's edges */
         {0, 0}, {1, 32}, {32, 32}, {4294967296u, 0}, {UINT64_MAX, 0},
     };

@@ -54,7 +54,7 @@ static sc_status open_raw(sc_ctx *ctx, uint8_t *d, size_t n, const uint8_t *ck, 
         st = SC_ERR_MAC; /* nothing has been decrypted */
         goto cleanup;
     }
-    if ((uint64_t)ct_len > 6 + sc_nip44_padded_len(SC_NIP44_MAX_PLAINTEXT)) {
+    if ((uint64_t)ct_len > 6 + SC_NIP44_MAX_PADDED) {
         st = SC_ERR_PADDING; /* longer than any padded plaintext (and than ChaCha20's counter) */
         goto cleanup;
     }

@@ -16,6 +16,8 @@
 #define SC_NIP44_MIN_RAW (SC_NIP44_OVERHEAD + 2u + 32u)
 /* plaintexts of this length and more carry the 6-byte prefix 00 00 || u32be(len) */
 #define SC_NIP44_EXTENDED_THRESHOLD 65536u
+/* sc_nip44_padded_len(SC_NIP44_MAX_PLAINTEXT): the longest padded plaintext, 2^32 bytes */
+#define SC_NIP44_MAX_PADDED 4294967296ull
 
 /* Bytes of the length prefix for a plaintext of len bytes (1 <= len <= 2^32 - 1): 2 or 6. */
 size_t sc_nip44_prefix_len(uint64_t len);
