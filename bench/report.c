@@ -150,8 +150,6 @@ static void fmt_verdict(char *buf, size_t cap, const verdict_final *v)
     }
 }
 
-static const char *curve_note(const compare_row *c);
-
 /* The targets against rust-nostr: no shared row slower beyond the margin (each build), and
  * faster on the listed rows (default build). Returns how many were missed. */
 static size_t rust_targets(FILE *f, const audit_data *d)
@@ -173,7 +171,9 @@ static size_t rust_targets(FILE *f, const audit_data *d)
             if (c->v.kind == VERDICT_SLOWER) {
                 size_t len = strlen(list);
                 slower++;
-                explained += strncmp(curve_note(c), "yes", 3) == 0;
+                explained += verdict_curve_explains(
+                    c->v.kind, c->v_alt.kind,
+                    bench_floor_uses_curve(c->peer->operation, c->peer->bytes));
                 snprintf(list + len, sizeof list - len, "%s%s %zu B%s (%.2fx)", len ? ", " : "",
                          c->peer->operation, c->peer->bytes,
                          c->peer->threads > 1 ? " all cores" : "", c->v.ratio);

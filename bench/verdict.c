@@ -99,17 +99,21 @@ void verdict_settle(const verdict *first, const verdict *second, verdict_final *
     }
 }
 
+int verdict_curve_explains(verdict_kind ours, verdict_kind like, int uses_curve)
+{
+    return ours == VERDICT_SLOWER && uses_curve && like != VERDICT_NONE && like != VERDICT_SLOWER;
+}
+
 const char *verdict_curve_note(verdict_kind ours, verdict_kind like, int uses_curve)
 {
     if (ours == VERDICT_NONE || like == VERDICT_NONE) {
         return "";
     }
+    if (verdict_curve_explains(ours, like, uses_curve)) {
+        return "yes: the older libsecp256k1";
+    }
     if (ours == VERDICT_SLOWER) {
-        if (!uses_curve) {
-            return "no: no curve call";
-        }
-        return like == VERDICT_SLOWER ? "no: slower like for like too"
-                                      : "yes: the older libsecp256k1";
+        return uses_curve ? "no: slower like for like too" : "no: no curve call";
     }
     if (uses_curve && ours == VERDICT_EVEN && like == VERDICT_FASTER) {
         return "the older libsecp256k1 costs the lead";

@@ -50,6 +50,10 @@ int verdict_needs_retry(const verdict *v);
  * is even. */
 void verdict_settle(const verdict *first, const verdict *second, verdict_final *out);
 
+/* Whether the older libsecp256k1 alone explains a slower row: the default build is slower,
+ * the like-for-like build measured and not slower, and the operation calls the curve. */
+int verdict_curve_explains(verdict_kind ours, verdict_kind like, int uses_curve);
+
 /* What the like-for-like build (the peer's libsecp256k1, built as the peer builds it) says
  * about the default build's verdict on a row: "yes: the older libsecp256k1" when the default
  * build is slower and the like-for-like one is not, "no: slower like for like too" when both

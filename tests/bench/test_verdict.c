@@ -173,6 +173,13 @@ static void the_curve_explains_only_curve_rows(void **state)
     assert_string_equal(verdict_curve_note(VERDICT_FASTER, VERDICT_EVEN, 1), "");
     /* held NIP-44 runs the same code in both builds: their difference is noise */
     assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_EVEN, 0), "no: no curve call");
+    /* the predicate the targets table counts with says yes exactly where the note does */
+    assert_true(verdict_curve_explains(VERDICT_SLOWER, VERDICT_EVEN, 1));
+    assert_true(verdict_curve_explains(VERDICT_SLOWER, VERDICT_FASTER, 1));
+    assert_false(verdict_curve_explains(VERDICT_SLOWER, VERDICT_SLOWER, 1));
+    assert_false(verdict_curve_explains(VERDICT_SLOWER, VERDICT_NONE, 1));
+    assert_false(verdict_curve_explains(VERDICT_SLOWER, VERDICT_EVEN, 0));
+    assert_false(verdict_curve_explains(VERDICT_EVEN, VERDICT_FASTER, 1));
     assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_SLOWER, 0),
                         "no: no curve call");
     assert_string_equal(verdict_curve_note(VERDICT_EVEN, VERDICT_FASTER, 0), "");
