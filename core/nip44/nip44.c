@@ -107,7 +107,7 @@ sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, siz
     uint8_t chacha_key[32], chacha_nonce[12], hmac_key[32];
     size_t need = 0, pre, body, raw_len;
     uint8_t *raw, *ct;
-    sc_iov parts[2];
+    sc_iov aad_ct;
     sc_status st;
 
     if (out_len == NULL) {
@@ -147,11 +147,9 @@ sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, siz
 
     st = sc_crypto_chacha20_xor(ctx, ct, ct, body, chacha_key, chacha_nonce, 0);
     if (st == SC_OK) {
-        parts[0].data = raw + 1; /* the nonce */
-        parts[0].len = SC_NIP44_NONCE_BYTES;
-        parts[1].data = ct;
-        parts[1].len = body;
-        st = sc_crypto_hmac_sha256(ctx, ct + body, hmac_key, sizeof hmac_key, parts, 2);
+        aad_ct.data = raw + 1; /* nonce || ciphertext, adjacent in raw: one part */
+        aad_ct.len = SC_NIP44_NONCE_BYTES + body;
+        st = sc_crypto_hmac_sha256(ctx, ct + body, hmac_key, sizeof hmac_key, &aad_ct, 1);
     }
     if (st == SC_OK) {
         st = sc_nip44_b64_in_place(out, need, raw_len);

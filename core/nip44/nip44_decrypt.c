@@ -35,18 +35,16 @@ static sc_status open_raw(sc_ctx *ctx, uint8_t *d, size_t n, const uint8_t *ck, 
     uint8_t chacha_key[32], chacha_nonce[12], hmac_key[32], mac[SC_NIP44_MAC_BYTES];
     uint8_t *nonce = d + 1, *ct = d + 1 + SC_NIP44_NONCE_BYTES;
     size_t ct_len = n - SC_NIP44_OVERHEAD;
-    sc_iov parts[2];
+    sc_iov aad_ct;
     sc_status st;
 
     st = sc_nip44_message_keys(ctx, chacha_key, chacha_nonce, hmac_key, ck, nonce);
     if (st != SC_OK) {
         goto cleanup;
     }
-    parts[0].data = nonce;
-    parts[0].len = SC_NIP44_NONCE_BYTES;
-    parts[1].data = ct;
-    parts[1].len = ct_len;
-    st = sc_crypto_hmac_sha256(ctx, mac, hmac_key, sizeof hmac_key, parts, 2);
+    aad_ct.data = nonce; /* nonce || ciphertext, adjacent in d: one part */
+    aad_ct.len = SC_NIP44_NONCE_BYTES + ct_len;
+    st = sc_crypto_hmac_sha256(ctx, mac, hmac_key, sizeof hmac_key, &aad_ct, 1);
     if (st != SC_OK) {
         goto cleanup;
     }
