@@ -25,8 +25,9 @@
  * bytes; the reconciliation then takes more rounds, and an id may be reported in more than
  * one round. 0 means no limit; otherwise at least SC_NEGENTROPY_FRAME_MIN.
  *
- * Messages are parsed strictly: truncated data, a varint that is not minimal or exceeds 64
- * bits, an id prefix longer than 32, bounds that do not increase, an unknown mode or bytes
+ * Messages are parsed strictly: a first byte outside 0x60..0x6f (no protocol version at all;
+ * a version byte other than 0x61 is answered, see sc_negentropy_reconcile), truncated data, a
+ * varint that is not minimal or exceeds 64 bits, an id prefix longer than 32, bounds that do not increase, an unknown mode or bytes
  * after the last range are SC_ERR_NEGENTROPY; the work a hostile message can cause is
  * O((n + m) log(n + m)) for n records and m ids in the message.
  */

@@ -213,15 +213,19 @@ static int frame_exceeded(const round *r, size_t len)
  * place: ours only -> have, theirs only -> need (duplicates of the peer's once). */
 static void compare_ids(round *r, size_t lo, size_t hi, size_t count)
 {
-    size_t *ours = r->have + r->n_have;
-    uint8_t(*theirs)[SC_NEGENTROPY_ID_BYTES] = r->need + r->n_need;
+    /* have is NULL for an initiator without records, need for a message too short to hold
+     * an id (capacity 0, as the header allows): no offset is applied to a NULL pointer */
+    size_t *ours = r->have != NULL ? r->have + r->n_have : NULL;
+    uint8_t(*theirs)[SC_NEGENTROPY_ID_BYTES] = r->need != NULL ? r->need + r->n_need : NULL;
     const sc_negentropy_item *items = r->n->items;
     size_t n_ours = hi - lo, n_theirs = count, i, j, wh = 0, wn = 0;
 
     for (i = 0; i < n_ours; i++) {
         ours[i] = lo + i;
     }
-    memcpy(theirs, r->in.p + r->in.pos, count * SC_NEGENTROPY_ID_BYTES);
+    if (count != 0) {
+        memcpy(theirs, r->in.p + r->in.pos, count * SC_NEGENTROPY_ID_BYTES);
+    }
     sc_neg_sort_indices(ours, n_ours, items);
     sc_neg_sort_ids(theirs, n_theirs);
     i = 0;
