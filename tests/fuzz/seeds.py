@@ -81,8 +81,7 @@ def event_text(ev):
     return json.dumps(ev, separators=(",", ":"), ensure_ascii=False)
 
 
-def seeds_events(c, up, own, notes):
-    texts = []
+def seeds_events(c, up, own, notes, texts):
     d = load(up, "nip01.events.json", notes)
     if d:
         for e in d["events"]:
@@ -246,6 +245,79 @@ def seeds_primitives(c, up, own, notes):
             c.add("diff", bytes([6]) + h(r["signature"]) + msg + h(r["public key"]))
 
 
+RELAY_MESSAGES = [
+    '["EOSE","sub"]',
+    '["CLOSED","sub","auth-required: sign in"]',
+    '["CLOSED","sub",""]',
+    '["OK","' + "ab" * 32 + '",false,"duplicate: already have it"]',
+    '["OK","' + "ab" * 32 + '",true,""]',
+    '["NOTICE","hi\\n"]',
+    '["AUTH","challenge-1"]',
+    '["AUTH","\\u0000\\u00e9\\ud83d\\ude00"]',
+    '["COUNT","sub",{"approximate":false,"count":42}]',
+    '["NEG-MSG","sub","6100ff"]',
+    '["NEG-ERR","sub","closed: too slow"]',
+    '["EVENT","sub",{}]',
+    '["HELLO",1]',
+]
+
+RELAY_FILTERS = [
+    '{}',
+    '{"kinds":[1059,14],"#p":["' + "cd" * 32 + '"],"since":1700000000,"limit":10}',
+    '{"ids":["' + "ab" * 32 + '"],"authors":["' + "cd" * 32 + '"],"until":5}',
+    '{"#t":["a","b\\u00e9"],"#T":["x"],"kinds":[0,65535]}',
+]
+
+
+def seeds_relay(c, event_texts):
+    """relay: mode 0 a relay message, 1 an event to sign (twist, sel, kind filter, kind,
+    created_at, tag, content), 2 a filter, 3 a script (op, arg[, message op, arg])."""
+    for t in RELAY_MESSAGES:
+        c.add("relay", b"\x00" + t.encode())
+    for t in event_texts[:40]:
+        c.add("relay", b"\x00" + ('["EVENT","sub",' + t + ']').encode("utf-8", "surrogatepass"))
+    for twist in range(3):
+        for sel in (0, 1, 3, 5, 13):
+            body = bytes([twist, sel]) + (1).to_bytes(2, "big") + (1).to_bytes(2, "big")
+            body += (1700000000).to_bytes(4, "big") + b"\x05hello" + "hi \u00e9".encode()
+            c.add("relay", b"\x01" + body)
+    for t in RELAY_FILTERS:
+        c.add("relay", b"\x02" + t.encode())
+    # connect, subscribe, publish, drain, then relay messages of each kind, drop, reconnect
+    script = bytes([0, 0, 2, 0, 2, 5, 4, 1, 5, 0])
+    for op in range(6):
+        script += bytes([6, 0, op, 0x10 * op + 1])
+    script += bytes([1, 0, 0, 0, 5, 0x83, 5, 0])
+    c.add("relay", b"\x03" + script)
+    c.add("relay", b"\x03" + bytes([0, 0, 6, 0, 3, 7, 5, 0, 6, 0, 2, 0x21, 6, 0, 1, 0x08]))
+
+
+def seeds_negentropy(c):
+    """negentropy: mode byte (mode % 3, frame limit (mode >> 4) % 3), the universe (shape,
+    seed, count: one byte, or two when shape bit 7 is set), then a message from the peer
+    (modes 0, 1) or where each record lives (mode 2: 2 bits each)."""
+    idl = bytes(range(32))
+    messages = [
+        b"\x61",                                   # no ranges
+        b"\x61\x00\x00\x00",                       # skip to infinity
+        b"\x61\x00\x00\x02\x00",                   # an empty id list
+        b"\x61\x00\x00\x02\x01" + idl,              # one id
+        b"\x61\x00\x00\x01" + bytes(16),            # a fingerprint
+        b"\x61\x85\xa3\xb2\x87\x06\x01\x42\x01" + bytes(16) + b"\x00\x00\x02\x00",
+        b"\x62",                                   # another version
+        b"\x60\x00",
+    ]
+    universes = [b"\x00\x07\x00", b"\x09\x01\x05", b"\x3a\x02\x28", b"\x80\x03\x01\x2c",
+                 b"\xf9\x04\x02\x58"]
+    for limited in (0, 1):
+        for u in universes:
+            for mode in (0, 1):
+                for m in messages:
+                    c.add("negentropy", bytes([mode | limited << 4]) + u + m)
+            for place in (b"", b"\x00" * 8, b"\x55" * 64, b"\xaa" * 64, b"\x1b" * 400):
+                c.add("negentropy", bytes([2 | limited << 4]) + u + bytes([limited]) + place)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -260,14 +332,17 @@ def main():
     os.makedirs(a.out)
     c = Corpus(a.out)
     notes = []
-    rumors = seeds_events(c, up, own, notes)
+    event_texts = []
+    rumors = seeds_events(c, up, own, notes, event_texts)
     seeds_nip44(c, up, own, notes)
     seeds_gift_wraps(c, up, rumors, notes)
     seeds_nip19(c, up, notes)
     seeds_file(c, up, notes)
     seeds_primitives(c, up, own, notes)
+    seeds_relay(c, event_texts)
+    seeds_negentropy(c)
     # inputs every target should survive
-    for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff"):
+    for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff", "relay", "negentropy"):
         c.add(t, b"")
         c.add(t, b"\x00")
         c.add(t, b"\xff" * 64)
