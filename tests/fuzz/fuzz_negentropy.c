@@ -70,19 +70,20 @@ static size_t make_universe(fz_in *in, sc_negentropy_item *u)
     return n;
 }
 
+/* The frame limit of selector 0 (none), 1 (the smallest) or 2 (1 KiB more). */
+static size_t limit_of(unsigned limited)
+{
+    return limited ? SC_NEGENTROPY_FRAME_MIN + (limited - 1) * 1024u : 0;
+}
+
 static void init_neg(sc_negentropy *neg, const sc_negentropy_item *items, size_t n,
                      unsigned limited)
 {
     sc_negentropy_opts o;
 
     memset(&o, 0, sizeof o);
-    o.frame_limit = limited ? SC_NEGENTROPY_FRAME_MIN + (limited - 1) * 1024u : 0;
+    o.frame_limit = limit_of(limited);
     FZ_REQUIRE(sc_negentropy_init(neg, n != 0 ? items : NULL, n, &o) == SC_OK);
-}
-
-static size_t limit_of(unsigned limited)
-{
-    return limited ? SC_NEGENTROPY_FRAME_MIN + (limited - 1) * 1024u : 0;
 }
 
 /* One reconcile call with buffers of exactly the documented capacities, checked. */
