@@ -318,6 +318,38 @@ def seeds_negentropy(c):
                 c.add("negentropy", bytes([2 | limited << 4]) + u + bytes([limited]) + place)
 
 
+def seeds_nip17(c, up, notes):
+    """nip17: a mode byte (low 2 bits: the kind as parsed, 15 or 10050), then an event's JSON
+    (kind, tags and content required)."""
+    key, x = "ab" * 32, "cd" * 32
+    file_tags = [["p", "ef" * 32], ["file-type", "image/jpeg"],
+                 ["encryption-algorithm", "aes-gcm"], ["decryption-key", key],
+                 ["decryption-nonce", "0f" * 16], ["x", x], ["ox", "12" * 32],
+                 ["size", "12345"], ["dim", "640x480"], ["blurhash", "LEHV6nWB2yk8"],
+                 ["thumb", "https://t.example/a"], ["fallback", "https://b.example/1"],
+                 ["fallback", "https://c.example/2"]]
+    rumors = [
+        {"kind": 15, "tags": file_tags, "content": "https://files.example/blob"},
+        {"kind": 15, "tags": file_tags[:6] + [["decryption-nonce", "AB" * 12]],
+         "content": "https://files.example/blob"},
+        {"kind": 15, "tags": [t for t in file_tags if t[0] not in ("ox", "fallback")],
+         "content": "u"},
+        {"kind": 10050, "tags": [["relay", "wss://inbox.example"], ["relay", ""],
+                                 ["relay", "wss://b.example", "x"]], "content": ""},
+        {"kind": 1, "tags": [["expiration", "1700000000"]], "content": ""},
+        {"kind": 1, "tags": [["expiration", "9223372036854775807"], ["t", "x"]], "content": ""},
+        {"kind": 1, "tags": [["expiration", "01"]], "content": ""},
+        {"kind": 1, "tags": [["expiration"]], "content": ""},
+    ]
+    d = load(up, "nip17.spec-example.json", notes)
+    if d and "wraps" in d:
+        for w in d["wraps"]:
+            rumors.append(json.loads(w["rumor_plaintext"]))
+    for r in rumors:
+        for mode in (0, 1, 2):
+            c.add("nip17", bytes([mode]) + event_text(r).encode())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -341,8 +373,9 @@ def main():
     seeds_primitives(c, up, own, notes)
     seeds_relay(c, event_texts)
     seeds_negentropy(c)
+    seeds_nip17(c, up, notes)
     # inputs every target should survive
-    for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff", "relay", "negentropy"):
+    for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff", "relay", "negentropy", "nip17"):
         c.add(t, b"")
         c.add(t, b"\x00")
         c.add(t, b"\xff" * 64)

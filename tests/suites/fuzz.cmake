@@ -11,7 +11,7 @@
 #                       invariant or crashed: they must now pass
 option(SOFTCHAT_FUZZ "Link the fuzz targets with libFuzzer (clang)" OFF)
 
-set(SOFTCHAT_FUZZ_TARGETS event nip44 nip59 nip19 file base64 diff relay negentropy)
+set(SOFTCHAT_FUZZ_TARGETS event nip44 nip59 nip19 file base64 diff relay negentropy nip17)
 set(_sc_fuzz_dir "${PROJECT_SOURCE_DIR}/tests/fuzz")
 
 if(SOFTCHAT_FUZZ AND NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
