@@ -27,9 +27,10 @@
  *
  * Messages are parsed strictly: a first byte outside 0x60..0x6f (no protocol version at all;
  * a version byte other than 0x61 is answered, see sc_negentropy_reconcile), truncated data, a
- * varint that is not minimal or exceeds 64 bits, an id prefix longer than 32, bounds that do not increase, an unknown mode or bytes
- * after the last range are SC_ERR_NEGENTROPY; the work a hostile message can cause is
- * O((n + m) log(n + m)) for n records and m ids in the message.
+ * varint that is not minimal or exceeds 64 bits, an id prefix longer than 32, bounds that do
+ * not increase, an unknown mode or bytes after the last range are SC_ERR_NEGENTROPY; the work
+ * a hostile message can cause is O((n + m) log(n + m)) for n records and m ids in the
+ * message.
  */
 #ifndef SOFTCHAT_NEGENTROPY_H
 #define SOFTCHAT_NEGENTROPY_H

@@ -9,15 +9,16 @@
  * Checks: sc_relay_parse returns only its documented statuses; a failure zeroes the message
  * and leaves the arena holding only zeroed or untouched bytes; the NULL-arena query gives the
  * same verdict (or, for an event that does not verify, a need) and a need that suffices at
- * another address, where the same message comes out; one byte short is
- * SC_ERR_BUFFER_TOO_SMALL with nothing written; every view lies in the arena; sub ids are
- * 1..64 bytes; the reason is the tail of the message after its prefix; an EVENT verifies. The
- * message is applied to a session, whose verdict must agree with sc_relay_filter_match, and
- * an AUTH challenge (any text) is answered with an AUTH event that sc_relay_auth_verify
- * accepts for that challenge. A parsed filter is written in a REQ and parses back the same,
- * and the rewrite is byte for byte the same text. In a script, every call returns a
- * documented status, sc_relay_session_next_len is exactly what next writes, and the pending
- * count stays within its capacity. */
+ * another address, where the same message comes out; one byte short is SC_ERR_BUFFER_TOO_SMALL
+ * with nothing written; every view lies in the arena, and nothing past arena_used is touched;
+ * sub ids are 1..64 bytes; the reason is the tail of the message after its prefix; an EVENT
+ * verifies. The message is applied to a session, whose verdict must agree with
+ * sc_relay_filter_match, and an AUTH challenge (any text) is answered with an AUTH event that
+ * sc_relay_auth_verify accepts for that challenge. A parsed filter is written in a REQ and
+ * parses back the same, and the rewrite is byte for byte the same text. In a script, every
+ * call returns a documented status, sc_relay_session_next_len is exactly what next writes, and
+ * the pending count stays within its capacity.
+ */
 #include "fuzz_common.h"
 
 #include <stdio.h>
@@ -182,8 +183,7 @@ static sc_status parse_checked(sc_ctx *ctx, const char *json, size_t n, sc_relay
         free(a);
         return st;
     }
-    /* past arena_used only zeroes: a NEG-MSG's hex text, decoded in place, is wiped there */
-    FZ_REQUIRE(used <= cap && fz_all_zero_or(a + used, cap - used, FZ_CANARY));
+    FZ_REQUIRE(used <= cap && fz_all_equal(a + used, cap - used, FZ_CANARY));
     check_msg(m, a, used);
     if (st0 == SC_OK) {
         FZ_REQUIRE(used == 0 && need == 0 && same_msg(m, &m0)); /* nothing in an arena */
