@@ -265,6 +265,7 @@ void test_parse_rejects(void **state)
         {"[]", SC_ERR_RELAY_MESSAGE},
         {"[1,2]", SC_ERR_RELAY_MESSAGE},
         {"[\"EOSE\"]", SC_ERR_RELAY_MESSAGE},
+        {"[\"AUTH\",\"\"]", SC_ERR_RELAY_MESSAGE},
         {"[\"EOSE\",\"s\",\"t\"]", SC_ERR_RELAY_MESSAGE},
         {"[\"EOSE\",\"\"]", SC_ERR_RELAY_MESSAGE},
         {"[\"EOSE\",5]", SC_ERR_RELAY_MESSAGE},

@@ -317,6 +317,15 @@ void test_session_auth(void **state)
     /* the relay challenges and refuses both */
     VT_ASSERT_STATUS(feed(e, &r, "[\"AUTH\",\"xyz\"]"), SC_OK);
     assert_int_equal(r.u.kind, SC_RELAY_U_AUTH_CHALLENGE);
+    {
+        /* an empty challenge (which sc_relay_parse refuses) is no challenge: "xyz" stays */
+        sc_relay_msg empty;
+
+        memset(&empty, 0, sizeof empty);
+        empty.type = SC_RELAY_AUTH;
+        VT_ASSERT_STATUS(sc_relay_session_handle(&r.s, &r.u, &empty), SC_OK);
+        assert_int_equal(r.u.kind, SC_RELAY_U_NONE);
+    }
     VT_ASSERT_STATUS(feed(e, &r, "[\"CLOSED\",\"w\",\"auth-required: you must auth\"]"), SC_OK);
     assert_int_equal(r.u.kind, SC_RELAY_U_AUTH_REQUIRED);
     ok_msg(json, sizeof json, a.ev.id, 0, "auth-required: you must auth");

@@ -209,8 +209,8 @@ SC_API size_t sc_relay_parse_arena_max(size_t json_len);
 
 /** Parses and checks one relay message (a JSON array whose first element names the type).
  *  Strict: each type has exactly its elements, of their JSON types (an OK's flag is true or
- *  false; its message and a CLOSED's are present, possibly empty; an EVENT's sub id is
- *  1..64 bytes); an EVENT's event is parsed with sc_event_parse (all seven fields) and
+ *  false; its message and a CLOSED's are present, possibly empty; an AUTH's challenge is
+ *  not empty; an EVENT's sub id is 1..64 bytes); an EVENT's event is parsed with sc_event_parse (all seven fields) and
  *  verified with sc_event_verify before it is handed out; a NEG-MSG's payload is lowercase
  *  hex, at least one byte; an OK's id 64 lowercase hex characters; a COUNT's object has an
  *  integer "count" (other keys are skipped).
@@ -448,7 +448,8 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_next(sc_relay_session *s, char 
  *  for a pending publish settles it (accepted, "duplicate:" included, or refused), but an
  *  "auth-required:" refusal, which holds it until the AUTH is accepted; a CLOSED with
  *  "auth-required:" likewise holds the REQ. An AUTH challenge is kept (replacing any
- *  earlier one).
+ *  earlier one); an empty one, which sc_relay_parse refuses, is SC_RELAY_U_NONE and changes
+ *  nothing.
  *  Returns: SC_OK; SC_ERR_SUBSCRIPTION (an EVENT, EOSE or CLOSED for a subscription not
  *           open: drop it); SC_ERR_NO_MATCH (an EVENT its subscription's filters do not
  *           match: drop it); SC_ERR_TOO_LARGE (a challenge over max_challenge);

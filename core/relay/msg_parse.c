@@ -405,6 +405,9 @@ static sc_status decode(decoder *d, const sc_relay_parse_opts *opts)
             break;
         }
     }
+    if (st == SC_OK && m->type == SC_RELAY_AUTH && m->message.len == 0) {
+        st = SC_ERR_RELAY_MESSAGE; /* NIP-42: an empty challenge is nothing to sign */
+    }
     if (st == SC_OK && (m->type == SC_RELAY_OK || m->type == SC_RELAY_CLOSED ||
                         m->type == SC_RELAY_NEG_ERR)) {
         m->prefix = sc_relay_prefix_of(m->message, &m->reason);

@@ -644,10 +644,11 @@ sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const
         if (m->message.len > t->max_challenge) {
             return SC_ERR_TOO_LARGE;
         }
-        sc_mem_wipe(t->challenge, t->challenge_len);
-        if (m->message.len > 0) {
-            memcpy(t->challenge, m->message.ptr, m->message.len);
+        if (m->message.len == 0) {
+            return SC_OK; /* no challenge (sc_relay_parse refuses it): nothing to answer */
         }
+        sc_mem_wipe(t->challenge, t->challenge_len);
+        memcpy(t->challenge, m->message.ptr, m->message.len);
         t->challenge_len = m->message.len;
         u->kind = SC_RELAY_U_AUTH_CHALLENGE;
         return SC_OK;

@@ -344,12 +344,7 @@ static void apply(sc_ctx *ctx, session *ss, const sc_relay_msg *m, const sc_rela
         FZ_REQUIRE(u.kind == SC_RELAY_U_AUTH_CHALLENGE);
         memset(aux, 0x3c, sizeof aux);
         st = sc_relay_session_auth_with_rand(&ss->s, ctx, NULL, 0, &need, fz_id(2), NOW_S, aux);
-        FZ_STATUS_IN(st, SC_ERR_BUFFER_TOO_SMALL, SC_ERR_EMPTY);
-        if (st == SC_ERR_EMPTY) {
-            FZ_REQUIRE(m->message.len == 0); /* an empty challenge cannot be signed */
-            return;
-        }
-        FZ_REQUIRE(need > 0);
+        FZ_REQUIRE(st == SC_ERR_BUFFER_TOO_SMALL && need > 0);
         if (need > sizeof ss->out) {
             out = (char *)fz_alloc(need);
         }
