@@ -335,9 +335,16 @@ char *fz_layer(sc_ctx *ctx, const uint8_t *inner, size_t inner_len, unsigned sig
     return json;
 }
 
-static int same_str(const sc_str *a, const sc_str *b)
+int fz_same_str(sc_str a, sc_str b)
 {
-    return a->len == b->len && (a->len == 0 || memcmp(a->ptr, b->ptr, a->len) == 0);
+    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+int fz_inside(sc_str s, const void *base, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)base;
+
+    return s.len == 0 || ((const uint8_t *)s.ptr >= b && (const uint8_t *)s.ptr + s.len <= b + n);
 }
 
 int fz_same_event(const sc_event *a, const sc_event *b)
@@ -345,7 +352,7 @@ int fz_same_event(const sc_event *a, const sc_event *b)
     size_t t, i;
 
     if (a->kind != b->kind || a->created_at != b->created_at || a->n_tags != b->n_tags ||
-        !same_str(&a->content, &b->content)) {
+        !fz_same_str(a->content, b->content)) {
         return 0;
     }
     if ((a->flags & b->flags & SC_EVENT_HAS_ID) && memcmp(a->id, b->id, 32) != 0) {
@@ -359,7 +366,7 @@ int fz_same_event(const sc_event *a, const sc_event *b)
             return 0;
         }
         for (i = 0; i < a->tags[t].n_items; i++) {
-            if (!same_str(&a->tags[t].items[i], &b->tags[t].items[i])) {
+            if (!fz_same_str(a->tags[t].items[i], b->tags[t].items[i])) {
                 return 0;
             }
         }

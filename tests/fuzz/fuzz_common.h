@@ -49,6 +49,11 @@ int fz_all_zero(const void *p, size_t n);
 int fz_all_zero_or(const void *p, size_t n, uint8_t fill);
 int fz_all_equal(const void *p, size_t n, uint8_t v);
 
+/* 1 when a and b hold the same bytes (both may be empty). */
+int fz_same_str(sc_str a, sc_str b);
+/* 1 when s is empty or lies inside base[0..n): a view into an arena or a scratch buffer. */
+int fz_inside(sc_str s, const void *base, size_t n);
+
 /* The canary heap buffers are filled with: bytes a call must not touch keep it. */
 #define FZ_CANARY 0xa5u
 

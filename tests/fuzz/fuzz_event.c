@@ -21,19 +21,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static int in_arena(const sc_str *s, const uint8_t *a, size_t used)
-{
-    return s->len == 0 ||
-           ((const uint8_t *)s->ptr >= a && (const uint8_t *)s->ptr + s->len <= a + used);
-}
-
 static void check_views(const sc_event *ev, const uint8_t *a, size_t used)
 {
     size_t t, i;
 
     /* a present string never has a NULL view; an absent content may */
     FZ_REQUIRE((ev->content.ptr != NULL || !(ev->flags & SC_EVENT_HAS_CONTENT)) &&
-               in_arena(&ev->content, a, used));
+               fz_inside(ev->content, a, used));
     FZ_REQUIRE((ev->n_tags == 0) == (ev->tags == NULL));
     for (t = 0; t < ev->n_tags; t++) {
         FZ_REQUIRE((const uint8_t *)&ev->tags[t] >= a &&
@@ -41,7 +35,7 @@ static void check_views(const sc_event *ev, const uint8_t *a, size_t used)
         FZ_REQUIRE(ev->tags[t].n_items >= 1);
         for (i = 0; i < ev->tags[t].n_items; i++) {
             FZ_REQUIRE(ev->tags[t].items[i].ptr != NULL &&
-                       in_arena(&ev->tags[t].items[i], a, used));
+                       fz_inside(ev->tags[t].items[i], a, used));
         }
     }
 }

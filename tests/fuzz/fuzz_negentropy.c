@@ -227,11 +227,16 @@ static void mode_initiator(sc_ctx *ctx, fz_in *in, const sc_negentropy_item *ite
     free(first);
 }
 
-/* The universe index of an id (its last 4 bytes, see make_universe), or SIZE_MAX when the
- * id is no record of the universe. */
+/* The universe index an id carries in its last 4 bytes (see make_universe). */
+static size_t index_bytes(const uint8_t *id)
+{
+    return (size_t)id[28] << 24 | (size_t)id[29] << 16 | (size_t)id[30] << 8 | id[31];
+}
+
+/* That index, or SIZE_MAX when the id is no record of the universe. */
 static size_t index_of(const sc_negentropy_item *u, size_t n_u, const uint8_t *id)
 {
-    size_t j = (size_t)id[28] << 24 | (size_t)id[29] << 16 | (size_t)id[30] << 8 | id[31];
+    size_t j = index_bytes(id);
 
     return j < n_u && memcmp(u[j].id, id, 32) == 0 ? j : SIZE_MAX;
 }
@@ -249,8 +254,7 @@ static void mode_round(sc_ctx *ctx, fz_in *in, const sc_negentropy_item *u, size
 
     /* u is sorted by timestamp; by_index is it in the order of the ids' index bytes */
     for (j = 0; j < n_u; j++) {
-        size_t i = (size_t)u[j].id[28] << 24 | (size_t)u[j].id[29] << 16 |
-                   (size_t)u[j].id[30] << 8 | u[j].id[31];
+        size_t i = index_bytes(u[j].id);
 
         FZ_REQUIRE(i < n_u);
         by_index[i] = u[j];

@@ -23,30 +23,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static int in_arena(sc_str s, const uint8_t *a, size_t n)
-{
-    return s.len == 0 || ((const uint8_t *)s.ptr >= a && (const uint8_t *)s.ptr + s.len <= a + n);
-}
-
-static int same_str(sc_str a, sc_str b)
-{
-    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
-}
-
 static int same_file(const sc_nip17_file *a, const sc_nip17_file *b)
 {
     size_t i;
 
-    if (!same_str(a->url, b->url) || !same_str(a->file_type, b->file_type) ||
+    if (!fz_same_str(a->url, b->url) || !fz_same_str(a->file_type, b->file_type) ||
         memcmp(a->key, b->key, 32) != 0 || a->nonce_len != b->nonce_len ||
         memcmp(a->nonce, b->nonce, a->nonce_len) != 0 || memcmp(a->x, b->x, 32) != 0 ||
         a->has_ox != b->has_ox || (a->has_ox && memcmp(a->ox, b->ox, 32) != 0) ||
-        a->size != b->size || !same_str(a->dim, b->dim) || !same_str(a->blurhash, b->blurhash) ||
-        !same_str(a->thumb, b->thumb) || a->n_fallbacks != b->n_fallbacks) {
+        a->size != b->size || !fz_same_str(a->dim, b->dim) || !fz_same_str(a->blurhash, b->blurhash) ||
+        !fz_same_str(a->thumb, b->thumb) || a->n_fallbacks != b->n_fallbacks) {
         return 0;
     }
     for (i = 0; i < a->n_fallbacks; i++) {
-        if (!same_str(a->fallbacks[i], b->fallbacks[i])) {
+        if (!fz_same_str(a->fallbacks[i], b->fallbacks[i])) {
             return 0;
         }
     }
@@ -87,15 +77,15 @@ static sc_status read_file(const sc_event *ev, sc_nip17_file *f, sc_str **list,
         FZ_REQUIRE(got == need && f->n_fallbacks == need && f->fallbacks == fb);
         *list = fb;
     }
-    FZ_REQUIRE(f->url.len > 0 && f->file_type.len > 0 && in_arena(f->url, arena, arena_len) &&
-               in_arena(f->file_type, arena, arena_len));
+    FZ_REQUIRE(f->url.len > 0 && f->file_type.len > 0 && fz_inside(f->url, arena, arena_len) &&
+               fz_inside(f->file_type, arena, arena_len));
     FZ_REQUIRE(f->nonce_len >= SC_NIP17_NONCE_MIN && f->nonce_len <= SC_NIP17_NONCE_MAX);
-    FZ_REQUIRE(f->nonce_text.len == 2 * f->nonce_len && in_arena(f->nonce_text, arena, arena_len));
+    FZ_REQUIRE(f->nonce_text.len == 2 * f->nonce_len && fz_inside(f->nonce_text, arena, arena_len));
     FZ_REQUIRE(f->has_ox == 0 || f->has_ox == 1);
-    FZ_REQUIRE(in_arena(f->dim, arena, arena_len) && in_arena(f->blurhash, arena, arena_len) &&
-               in_arena(f->thumb, arena, arena_len));
+    FZ_REQUIRE(fz_inside(f->dim, arena, arena_len) && fz_inside(f->blurhash, arena, arena_len) &&
+               fz_inside(f->thumb, arena, arena_len));
     for (i = 0; i < f->n_fallbacks; i++) {
-        FZ_REQUIRE(in_arena(f->fallbacks[i], arena, arena_len));
+        FZ_REQUIRE(fz_inside(f->fallbacks[i], arena, arena_len));
     }
     {
         uint8_t nonce[32];
@@ -163,7 +153,7 @@ static void check_inbox(const sc_event *ev, const uint8_t *arena, size_t arena_l
     FZ_REQUIRE(sc_nip17_inbox_parse(need != 0 ? relays : NULL, need, &got, ev) == SC_OK &&
                got == need);
     for (i = 0; i < need; i++) {
-        FZ_REQUIRE(relays[i].len > 0 && in_arena(relays[i], arena, arena_len));
+        FZ_REQUIRE(relays[i].len > 0 && fz_inside(relays[i], arena, arena_len));
     }
     /* built again, the list reads back the same */
     cap = sc_nip17_inbox_build_buf_max(need != 0 ? relays : NULL, need);
@@ -176,7 +166,7 @@ static void check_inbox(const sc_event *ev, const uint8_t *arena, size_t arena_l
         FZ_REQUIRE(sc_nip17_inbox_parse(need != 0 ? again : NULL, need, &got, &back) == SC_OK &&
                    got == need);
         for (i = 0; i < need; i++) {
-            FZ_REQUIRE(same_str(relays[i], again[i]));
+            FZ_REQUIRE(fz_same_str(relays[i], again[i]));
         }
         free(again);
     }

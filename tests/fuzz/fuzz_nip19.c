@@ -19,11 +19,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static int same_str(sc_str a, sc_str b)
-{
-    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
-}
-
 static int same_entity(const sc_nip19_entity *a, const sc_nip19_entity *b)
 {
     size_t i;
@@ -31,22 +26,16 @@ static int same_entity(const sc_nip19_entity *a, const sc_nip19_entity *b)
     if (a->type != b->type || memcmp(a->key, b->key, 32) != 0 ||
         a->has_author != b->has_author || a->has_kind != b->has_kind ||
         (a->has_author && memcmp(a->author, b->author, 32) != 0) ||
-        (a->has_kind && a->kind != b->kind) || !same_str(a->identifier, b->identifier) ||
+        (a->has_kind && a->kind != b->kind) || !fz_same_str(a->identifier, b->identifier) ||
         a->n_relays != b->n_relays) {
         return 0;
     }
     for (i = 0; i < a->n_relays; i++) {
-        if (!same_str(a->relays[i], b->relays[i])) {
+        if (!fz_same_str(a->relays[i], b->relays[i])) {
             return 0;
         }
     }
     return 1;
-}
-
-static int inside(const sc_str *s, const uint8_t *base, size_t n)
-{
-    return s->len == 0 ||
-           ((const uint8_t *)s->ptr >= base && (const uint8_t *)s->ptr + s->len <= base + n);
 }
 
 /* Encodes e (valid), decodes the result and requires the same entity. Returns the string. */
@@ -95,9 +84,9 @@ static void decode_case(const uint8_t *data, size_t size)
         FZ_REQUIRE(e.type >= SC_NIP19_NPUB && e.type <= SC_NIP19_NADDR);
         FZ_REQUIRE(used <= bound);
         FZ_REQUIRE(e.n_relays <= SC_NIP19_MAX_RELAYS);
-        FZ_REQUIRE(inside(&e.identifier, scratch, used));
+        FZ_REQUIRE(fz_inside(e.identifier, scratch, used));
         for (i = 0; i < e.n_relays; i++) {
-            FZ_REQUIRE(inside(&e.relays[i], scratch, used));
+            FZ_REQUIRE(fz_inside(e.relays[i], scratch, used));
         }
         FZ_REQUIRE(fz_all_equal(scratch + used, SC_NIP19_DECODE_SCRATCH_MAX - used, FZ_CANARY));
         if (e.type == SC_NIP19_NPUB || e.type == SC_NIP19_NSEC || e.type == SC_NIP19_NOTE) {

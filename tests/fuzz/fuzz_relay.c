@@ -33,7 +33,6 @@
 
 static struct {
     sc_event ev[N_EVENTS]; /* signed by identity 1: kinds 1, 4, 1059 */
-    uint8_t arena[N_EVENTS][512];
 } g;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -64,11 +63,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* ---- parsing ------------------------------------------------------------------------------ */
 
-static int in_arena(sc_str s, const uint8_t *a, size_t used)
-{
-    return s.len == 0 || ((const uint8_t *)s.ptr >= a && (const uint8_t *)s.ptr + s.len <= a + used);
-}
-
 static sc_str str_of(const char *s)
 {
     sc_str r;
@@ -76,11 +70,6 @@ static sc_str str_of(const char *s)
     r.ptr = s;
     r.len = strlen(s);
     return r;
-}
-
-static int same_str(sc_str a, sc_str b)
-{
-    return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
 static int has_sub_id(sc_relay_type t)
@@ -96,10 +85,10 @@ static int has_prefix(sc_relay_type t)
 
 static int same_msg(const sc_relay_msg *a, const sc_relay_msg *b)
 {
-    return a->type == b->type && same_str(a->sub_id, b->sub_id) &&
+    return a->type == b->type && fz_same_str(a->sub_id, b->sub_id) &&
            memcmp(a->event_id, b->event_id, sizeof a->event_id) == 0 &&
            a->accepted == b->accepted && a->prefix == b->prefix &&
-           same_str(a->message, b->message) && same_str(a->reason, b->reason) &&
+           fz_same_str(a->message, b->message) && fz_same_str(a->reason, b->reason) &&
            a->count == b->count && a->neg_len == b->neg_len &&
            (a->neg_len == 0 || memcmp(a->neg, b->neg, a->neg_len) == 0) &&
            (a->type != SC_RELAY_EVENT ||
@@ -112,8 +101,8 @@ static void check_msg(const sc_relay_msg *m, const uint8_t *a, size_t used)
     size_t t, i;
 
     FZ_REQUIRE(m->type >= SC_RELAY_EVENT && m->type <= SC_RELAY_NEG_ERR);
-    FZ_REQUIRE(in_arena(m->sub_id, a, used) && in_arena(m->message, a, used) &&
-               in_arena(m->reason, a, used));
+    FZ_REQUIRE(fz_inside(m->sub_id, a, used) && fz_inside(m->message, a, used) &&
+               fz_inside(m->reason, a, used));
     FZ_REQUIRE(has_sub_id(m->type) ? (m->sub_id.len >= 1 && m->sub_id.len <= SC_RELAY_SUB_ID_MAX)
                                    : m->sub_id.len == 0);
     if (has_prefix(m->type)) {
@@ -139,12 +128,12 @@ static void check_msg(const sc_relay_msg *m, const uint8_t *a, size_t used)
     if (m->type == SC_RELAY_EVENT) {
         FZ_REQUIRE((m->event.flags & SC_EVENT_HAS_ALL) == SC_EVENT_HAS_ALL);
         FZ_REQUIRE(sc_event_check(&m->event) == SC_OK);
-        FZ_REQUIRE(in_arena(m->event.content, a, used));
+        FZ_REQUIRE(fz_inside(m->event.content, a, used));
         for (t = 0; t < m->event.n_tags; t++) {
             FZ_REQUIRE((const uint8_t *)&m->event.tags[t] >= a &&
                        (const uint8_t *)(&m->event.tags[t] + 1) <= a + used);
             for (i = 0; i < m->event.tags[t].n_items; i++) {
-                FZ_REQUIRE(in_arena(m->event.tags[t].items[i], a, used));
+                FZ_REQUIRE(fz_inside(m->event.tags[t].items[i], a, used));
             }
         }
     } else {
@@ -333,7 +322,7 @@ static void apply(sc_ctx *ctx, session *ss, const sc_relay_msg *m, const sc_rela
             FZ_REQUIRE(st == want);
         }
         if (st == SC_OK) {
-            FZ_REQUIRE(u.kind == SC_RELAY_U_EVENT && same_str(u.sub_id, m->sub_id));
+            FZ_REQUIRE(u.kind == SC_RELAY_U_EVENT && fz_same_str(u.sub_id, m->sub_id));
         }
     }
     if (st == SC_OK && m->type == SC_RELAY_AUTH) {
@@ -496,7 +485,7 @@ static int same_filter(const sc_relay_filter *a, const sc_relay_filter *b)
             return 0;
         }
         for (j = 0; j < a->tags[i].n_values; j++) {
-            if (!same_str(a->tags[i].values[j], b->tags[i].values[j])) {
+            if (!fz_same_str(a->tags[i].values[j], b->tags[i].values[j])) {
                 return 0;
             }
         }
