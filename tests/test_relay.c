@@ -78,6 +78,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_parse_rejects, &env),
         cmocka_unit_test_prestate(test_parse_arena, &env),
         cmocka_unit_test_prestate(test_parse_need, &env),
+        cmocka_unit_test_prestate(test_parse_count, &env),
         cmocka_unit_test_prestate(test_filter_match, &env),
         cmocka_unit_test_prestate(test_filter_parse, &env),
         cmocka_unit_test_prestate(test_url_normalize, &env),

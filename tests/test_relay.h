@@ -39,6 +39,7 @@ void test_parse_messages(void **state);
 void test_parse_rejects(void **state);
 void test_parse_arena(void **state);
 void test_parse_need(void **state);
+void test_parse_count(void **state);
 void test_filter_match(void **state);
 void test_filter_parse(void **state);
 void test_url_normalize(void **state);

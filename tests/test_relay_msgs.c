@@ -330,6 +330,78 @@ void test_parse_rejects(void **state)
     }
 }
 
+/* A COUNT's object: its other keys skipped at max_depth with every status checked (a value
+ * nested too deep once sent the scanner past the text and never returned), and every count
+ * that fits in 64 bits. An unknown label is unknown at any length. */
+void test_parse_count(void **state)
+{
+    relay_env *e = *state;
+    static uint8_t arena[1 << 12];
+    char deep[256];
+    sc_relay_parse_opts one;
+    sc_relay_msg m;
+    size_t used = 9, n = 0, i;
+
+    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"count\":18446744073709551615}]", arena,
+                           sizeof arena),
+                     SC_OK);
+    assert_true(m.count == UINT64_MAX);
+    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"count\":18446744073709551616}]", arena,
+                           sizeof arena),
+                     SC_ERR_RELAY_MESSAGE);
+    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"count\":99999999999999999999}]", arena,
+                           sizeof arena),
+                     SC_ERR_RELAY_MESSAGE);
+    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"a\":[[1,{\"b\":2}]],\"count\":3}]", arena,
+                           sizeof arena),
+                     SC_OK);
+    assert_int_equal(m.count, 3);
+    /* 34 arrays deep inside the object: over the default 32 */
+    n += (size_t)snprintf(deep, sizeof deep, "[\"COUNT\",\"s\",{\"a\":");
+    for (i = 0; i < 34; i++) {
+        deep[n++] = '[';
+    }
+    n += (size_t)snprintf(deep + n, sizeof deep - n, "0,\"x\"");
+    for (i = 0; i < 34; i++) {
+        deep[n++] = ']';
+    }
+    n += (size_t)snprintf(deep + n, sizeof deep - n, "}]");
+    VT_ASSERT_STATUS(sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used, deep, n, NULL),
+                     SC_ERR_TOO_LARGE);
+    assert_int_equal(used, 0);
+    assert_int_equal(m.type, 0);
+    memset(&one, 0, sizeof one);
+    one.max_depth = 1;
+    {
+        static const struct {
+            const char *json;
+            sc_status st;
+            uint64_t count;
+        } cases[] = {
+            {"[\"COUNT\",\"s\",{\"a\":[[\"x\"]]}]", SC_ERR_TOO_LARGE, 0},
+            {"[\"COUNT\",\"s\",{\"a\":[[1,\"count\",7]]}]", SC_ERR_TOO_LARGE, 0},
+            {"[\"COUNT\",\"s\",{\"a\":[1],\"count\":2}]", SC_OK, 2},
+        };
+
+        for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            sc_status st = sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used,
+                                          cases[i].json, strlen(cases[i].json), &one);
+
+            if (st != cases[i].st || m.count != cases[i].count) {
+                fail_msg("%s: %s, count %llu", cases[i].json, sc_status_name(st),
+                         (unsigned long long)m.count);
+            }
+        }
+    }
+    VT_ASSERT_STATUS(parse(e, &m, "[\"FUTURE\",1,2,3,4,5,6,7]", arena, sizeof arena),
+                     SC_ERR_RELAY_UNKNOWN);
+    VT_ASSERT_STATUS(parse(e, &m, "[\"EOSE\",\"s\",1,2,3,4,5]", arena, sizeof arena),
+                     SC_ERR_RELAY_MESSAGE);
+    VT_ASSERT_STATUS(parse(e, &m, "[\"OK\",\"abababababababababababababababababababababababababababababababab\",true,\"\",1]",
+                           arena, sizeof arena),
+                     SC_ERR_RELAY_MESSAGE);
+}
+
 void test_parse_arena(void **state)
 {
     relay_env *e = *state;

@@ -213,12 +213,14 @@ SC_API size_t sc_relay_parse_arena_max(size_t json_len);
  *  not empty; an EVENT's sub id is 1..64 bytes); an EVENT's event is parsed with sc_event_parse (all seven fields) and
  *  verified with sc_event_verify before it is handed out; a NEG-MSG's payload is lowercase
  *  hex, at least one byte; an OK's id 64 lowercase hex characters; a COUNT's object has an
- *  integer "count" (other keys are skipped).
+ *  integer "count" of at most UINT64_MAX (other keys are skipped; their values may nest
+ *  max_depth deep).
  *  Returns: SC_OK; SC_ERR_JSON / SC_ERR_UTF8 (the text); SC_ERR_RELAY_MESSAGE (the wrong
  *           shape: not an array, a missing, extra or ill-typed element, a bad id or hex);
- *           SC_ERR_RELAY_UNKNOWN (an array whose first element is a string naming no type
- *           above: callers usually ignore it); an EVENT's event errors (SC_ERR_EVENT_FIELD,
- *           SC_ERR_EVENT_RANGE, ..., SC_ERR_ID_MISMATCH, SC_ERR_INVALID_SIG);
+ *           SC_ERR_RELAY_UNKNOWN (an array of any length whose first element is a string
+ *           naming no type above: callers usually ignore it); an EVENT's event errors
+ *           (SC_ERR_EVENT_FIELD, SC_ERR_EVENT_RANGE, ..., SC_ERR_ID_MISMATCH,
+ *           SC_ERR_INVALID_SIG);
  *           SC_ERR_TOO_LARGE (json_len over opts->max_input; nesting over max_depth);
  *           SC_ERR_BUFFER_TOO_SMALL (*arena_used = the need at this arena address; NULL/0
  *           asks); SC_ERR_ARG (m, arena_used or ctx NULL, json NULL with json_len > 0,

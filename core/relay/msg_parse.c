@@ -14,7 +14,7 @@
 
 #define DEFAULT_MAX_INPUT ((size_t)1 << 20)
 #define DEFAULT_MAX_DEPTH 32u
-#define MAX_ELEMS 5 /* the longest message, OK, has 4 */
+#define MAX_ELEMS 4 /* the longest message, OK, has 4 */
 
 typedef struct span {
     size_t at, end;
@@ -113,16 +113,19 @@ static sc_status split(sc_jscan *s, span *el, size_t *n, unsigned depth)
         return SC_ERR_RELAY_MESSAGE;
     }
     for (;;) {
+        size_t at;
         int c;
 
         sc_jscan_ws(s);
-        if (*n == MAX_ELEMS) {
-            return SC_ERR_RELAY_MESSAGE;
-        }
-        el[*n].at = s->pos;
+        at = s->pos;
         (void)sc_jscan_skip(s, depth); /* checked above */
-        el[*n].end = s->pos;
-        (*n)++;
+        if (*n < MAX_ELEMS) {
+            el[*n].at = at;
+            el[*n].end = s->pos;
+        }
+        if (*n <= MAX_ELEMS) {
+            (*n)++; /* MAX_ELEMS + 1: too many for any type; the label still tells which */
+        }
         sc_jscan_ws(s);
         c = sc_jscan_peek(s);
         s->pos++;
@@ -144,7 +147,9 @@ static sc_status string_at(const sc_jscan *s, span el, uint8_t *dst, size_t cap,
     return sc_jscan_string(&t, dst, cap, len);
 }
 
-/* The integer "count" of a COUNT object. */
+/* The integer "count" of a COUNT object. Pass 1 checked the syntax at a larger depth, so
+ * every status is still checked here: a value nested over depth is SC_ERR_TOO_LARGE, and the
+ * cursor never moves on from a value it did not skip whole. */
 static sc_status count_at(const sc_jscan *s, span el, unsigned depth, uint64_t *count)
 {
     sc_jscan t = *s;
@@ -162,12 +167,22 @@ static sc_status count_at(const sc_jscan *s, span el, unsigned depth, uint64_t *
     for (;;) {
         uint8_t key[8];
         size_t klen = 0;
+        sc_status st;
         int c;
 
         sc_jscan_ws(&t);
-        (void)sc_jscan_string(&t, key, sizeof key, &klen);
+        if (sc_jscan_peek(&t) != '"') {
+            return SC_ERR_JSON;
+        }
+        st = sc_jscan_string(&t, key, sizeof key, &klen);
+        if (st != SC_OK) {
+            return st;
+        }
         sc_jscan_ws(&t);
-        t.pos++; /* ':' (syntax checked in pass 1) */
+        if (sc_jscan_peek(&t) != ':') {
+            return SC_ERR_JSON;
+        }
+        t.pos++;
         sc_jscan_ws(&t);
         if (klen == 5 && memcmp(key, "count", 5) == 0) {
             sc_jnum num;
@@ -178,24 +193,38 @@ static sc_status count_at(const sc_jscan *s, span el, unsigned depth, uint64_t *
             if (seen || (c != '-' && (c < '0' || c > '9'))) {
                 return SC_ERR_RELAY_MESSAGE;
             }
-            (void)sc_jscan_number(&t, &num);
-            if (num.negative || num.fraction || num.exponent || num.n_digits > 19) {
+            st = sc_jscan_number(&t, &num);
+            if (st != SC_OK) {
+                return st;
+            }
+            if (num.negative || num.fraction || num.exponent) {
                 return SC_ERR_RELAY_MESSAGE;
             }
             for (i = 0; i < num.n_digits; i++) {
-                v = v * 10 + (uint64_t)(t.p[num.digits + i] - '0');
+                unsigned dg = (unsigned)(t.p[num.digits + i] - '0');
+
+                if (v > (UINT64_MAX - dg) / 10) {
+                    return SC_ERR_RELAY_MESSAGE;
+                }
+                v = v * 10 + dg;
             }
             *count = v;
             seen = 1;
         } else {
-            (void)sc_jscan_skip(&t, depth);
+            st = sc_jscan_skip(&t, depth);
+            if (st != SC_OK) {
+                return st;
+            }
         }
         sc_jscan_ws(&t);
         c = sc_jscan_peek(&t);
-        t.pos++;
         if (c == '}') {
             return seen ? SC_OK : SC_ERR_RELAY_MESSAGE;
         }
+        if (c != ',') {
+            return SC_ERR_JSON;
+        }
+        t.pos++;
     }
 }
 

@@ -1,6 +1,7 @@
 /* Relay messages, filters and the relay session, driven as a relay (or anyone on the path to
  * it) can drive them. Input: a mode byte (data[0] % 4), then the mode's bytes.
- *   0 raw:     the rest is a relay message text.
+ *   0 raw:     the rest is a relay message text, parsed with the default options or (by
+ *              (data[0] >> 2) % 4) with max_depth 1..3.
  *   1 event:   the rest describes an event (kind, created_at, a tag, content), signed by a
  *              fixed identity and sent as ["EVENT", sub_id, event], possibly with its id or
  *              signature damaged, so that the code after verification is reached.
@@ -141,10 +142,10 @@ static void check_msg(const sc_relay_msg *m, const uint8_t *a, size_t used)
     }
 }
 
-/* Parses json[0..n) with every check above. On SC_OK the message's views point into the
- * returned arena (*arena, to free); otherwise *arena is NULL. */
-static sc_status parse_checked(sc_ctx *ctx, const char *json, size_t n, sc_relay_msg *m,
-                               uint8_t **arena)
+/* Parses json[0..n) with every check above, under o (NULL: the defaults). On SC_OK the
+ * message's views point into the returned arena (*arena, to free); otherwise *arena is NULL. */
+static sc_status parse_checked(sc_ctx *ctx, const char *json, size_t n,
+                               const sc_relay_parse_opts *o, sc_relay_msg *m, uint8_t **arena)
 {
     size_t cap = sc_relay_parse_arena_max(n), used = 7, need = 7;
     sc_relay_msg m0;
@@ -153,9 +154,9 @@ static sc_status parse_checked(sc_ctx *ctx, const char *json, size_t n, sc_relay
 
     *arena = NULL;
     FZ_REQUIRE(cap != 0);
-    st0 = sc_relay_parse(ctx, &m0, NULL, 0, &need, json, n, NULL);
+    st0 = sc_relay_parse(ctx, &m0, NULL, 0, &need, json, n, o);
     a = fz_alloc(cap);
-    st = sc_relay_parse(ctx, m, a, cap, &used, json, n, NULL);
+    st = sc_relay_parse(ctx, m, a, cap, &used, json, n, o);
     FZ_STATUS_IN(st, SC_OK, SC_ERR_JSON, SC_ERR_UTF8, SC_ERR_RELAY_MESSAGE, SC_ERR_RELAY_UNKNOWN,
                  SC_ERR_EVENT_FIELD, SC_ERR_EVENT_RANGE, SC_ERR_ID_MISMATCH, SC_ERR_INVALID_SIG,
                  SC_ERR_TOO_LARGE);
@@ -183,13 +184,13 @@ static sc_status parse_checked(sc_ctx *ctx, const char *json, size_t n, sc_relay
         FZ_REQUIRE(st0 == SC_ERR_BUFFER_TOO_SMALL && need >= used);
         /* the need of the NULL-arena query suffices at another address */
         fitted = fz_alloc(need);
-        FZ_REQUIRE(sc_relay_parse(ctx, &m0, fitted, need, &again, json, n, NULL) == SC_OK);
+        FZ_REQUIRE(sc_relay_parse(ctx, &m0, fitted, need, &again, json, n, o) == SC_OK);
         FZ_REQUIRE(same_msg(m, &m0) && again <= need);
         free(fitted);
         /* one byte short: nothing written */
         small = fz_alloc(used - 1);
         FZ_REQUIRE(sc_relay_parse(ctx, &m0, used - 1 != 0 ? small : NULL, used - 1, &again,
-                                  json, n, NULL) == SC_ERR_BUFFER_TOO_SMALL);
+                                  json, n, o) == SC_ERR_BUFFER_TOO_SMALL);
         FZ_REQUIRE(again >= used && fz_all_zero(&m0, sizeof m0));
         FZ_REQUIRE(fz_all_equal(small, used - 1 != 0 ? used - 1 : 1, FZ_CANARY));
         free(small);
@@ -360,14 +361,18 @@ static void session_with_sub(session *ss, const sc_relay_filter *f, size_t n_f)
 
 /* ---- modes -------------------------------------------------------------------------------- */
 
-static void mode_raw(sc_ctx *ctx, const uint8_t *p, size_t n)
+/* sel: 0 the default options, else max_depth 1..3 (the depth limit within reach). */
+static void mode_raw(sc_ctx *ctx, unsigned sel, const uint8_t *p, size_t n)
 {
     static const sc_relay_filter any = {0};
+    sc_relay_parse_opts o;
     uint8_t *arena = NULL;
     sc_relay_msg m;
     session ss;
 
-    if (parse_checked(ctx, (const char *)p, n, &m, &arena) != SC_OK) {
+    memset(&o, 0, sizeof o);
+    o.max_depth = sel;
+    if (parse_checked(ctx, (const char *)p, n, sel != 0 ? &o : NULL, &m, &arena) != SC_OK) {
         return;
     }
     session_with_sub(&ss, &any, 1);
@@ -438,7 +443,7 @@ static void mode_event(sc_ctx *ctx, const uint8_t *p, size_t n)
     put(text, cap, &text_len, "\",", 2);
     put(text, cap, &text_len, json, json_len);
     put(text, cap, &text_len, "]", 1);
-    st = parse_checked(ctx, text, text_len, &m, &arena);
+    st = parse_checked(ctx, text, text_len, NULL, &m, &arena);
     if (twist % 4 == 0) {
         FZ_REQUIRE(st == SC_OK);
     } else if (twist % 4 == 2) {
@@ -683,7 +688,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ctx = fz_ctx(size % fz_backends());
     switch (data[0] % 4) {
     case 0:
-        mode_raw(ctx, data + 1, size - 1);
+        mode_raw(ctx, (data[0] >> 2) % 4, data + 1, size - 1);
         break;
     case 1:
         mode_event(ctx, data + 1, size - 1);
