@@ -288,6 +288,59 @@ void test_session_reconnect(void **state)
     assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
 }
 
+/* A resumed REQ cut short: what it delivered before its EOSE must not raise since, or the
+ * next connection skips the older stored events the cut one never sent. */
+void test_session_resume_cut(void **state)
+{
+    relay_env *e = *state;
+    static rig r;
+    static const uint32_t k1 = 1;
+    sc_relay_filter f;
+    sc_relay_session_opts o;
+    relay_ev t100, t150, t200;
+    char json[4096];
+    int64_t retry = 0;
+
+    memset(&o, 0, sizeof o);
+    rig_init(&r, 1, 1, &o);
+    memset(&f, 0, sizeof f);
+    f.kinds = &k1;
+    f.n_kinds = 1;
+    relay_make(e, &t100, &e->alice, 1, 1700000100, "a", NULL);
+    relay_make(e, &t150, &e->alice, 1, 1700000150, "b", NULL);
+    relay_make(e, &t200, &e->alice, 1, 1700000200, "c", NULL);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("s"), &f, 1), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1]}]");
+    relay_event_msg(json, sizeof json, "s", &t100.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"s\"]"), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 10, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, retry), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1],\"since\":1700000100}]");
+    /* 200 and 150 were stored meanwhile; 200 comes first, then the socket drops */
+    relay_event_msg(json, sizeof json, "s", &t200.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, retry + 10, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, retry), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1],\"since\":1700000100}]");
+    relay_event_msg(json, sizeof json, "s", &t150.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"s\"]"), SC_OK);
+    /* the EOSE covers what the cut connection sent too */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, retry + 10, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, retry), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1],\"since\":1700000200}]");
+    /* a live event after the EOSE raises it at once */
+    relay_make(e, &t100, &e->alice, 1, 1700000300, "d", NULL);
+    relay_event_msg(json, sizeof json, "s", &t100.ev);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"s\"]"), SC_OK);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, retry + 10, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, retry), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1],\"since\":1700000300}]");
+}
+
 void test_session_auth(void **state)
 {
     relay_env *e = *state;

@@ -371,10 +371,12 @@ SC_API void sc_relay_session_clear(sc_relay_session *s);
 
 /** The socket is open: every open subscription and every publish not yet acknowledged is
  *  queued for sc_relay_session_next. A subscription that saw its EOSE before is resent with
- *  since raised to the newest created_at it delivered minus resume_slack, and without its
- *  limit (a resume wants everything since); one cut short before its EOSE is resent as it
- *  was (stored events come newest first: since would skip the older ones). Events the relay
- *  sends again (since is inclusive) are the application's to drop by id: it owns the store.
+ *  since raised to the newest created_at it delivered, minus resume_slack, and without its
+ *  limit (a resume wants everything since). Stored events come newest first, so since
+ *  would skip older ones a cut connection never sent: events delivered before an EOSE
+ *  count only once an EOSE comes, and a subscription that never saw one is resent as it
+ *  was. Events the relay sends again (since is inclusive) are the application's to drop
+ *  by id: it owns the store.
  *  Returns: SC_OK; SC_ERR_STATE (s not set up, or already connected); SC_ERR_ARG (s NULL).
  *  In/Out: s. In: now_ms (the caller's clock, milliseconds; kept for the backoff).
  *  Constant time: n/a. RNG: no. */

@@ -27,7 +27,11 @@ typedef struct sub_slot {
     size_t id_len;
     const sc_relay_filter *filters;
     size_t n_filters;
-    int64_t newest;  /* the newest created_at delivered, -1 for none */
+    int64_t newest;  /* a resent REQ's floor: the newest created_at delivered up to an EOSE
+                        or live after one, -1 for none */
+    int64_t stored;  /* the newest delivered before the next EOSE, -1 for none: stored
+                        events come newest first, so it counts only once an EOSE says that
+                        the older ones came too (on this connection or a later one) */
     uint8_t state;   /* SUB_* */
     uint8_t queued;  /* its REQ (or CLOSE, when closing) is to be sent */
     uint8_t held;    /* refused with auth-required: waits for the AUTH */
@@ -307,6 +311,7 @@ sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
     b->filters = filters;
     b->n_filters = n_filters;
     b->newest = -1;
+    b->stored = -1;
     b->state = SUB_OPEN;
     b->queued = t->connected;
     return SC_OK;
@@ -620,11 +625,17 @@ sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const
                 memset(u, 0, sizeof *u);
                 return st;
             }
-            if (m->event.created_at > b->newest) {
+            if (b->eose && m->event.created_at > b->newest) {
                 b->newest = m->event.created_at;
+            } else if (!b->eose && m->event.created_at > b->stored) {
+                b->stored = m->event.created_at;
             }
             u->kind = SC_RELAY_U_EVENT;
         } else if (m->type == SC_RELAY_EOSE) {
+            if (!b->eose && b->stored > b->newest) {
+                b->newest = b->stored;
+            }
+            b->stored = -1;
             b->eose = 1;
             b->resumable = 1;
             u->kind = SC_RELAY_U_EOSE;
