@@ -17,9 +17,14 @@ void test_url_normalize(void **state)
         {"ws://127.0.0.1:7777/", "ws://127.0.0.1:7777"},
         {"wss://r.example/Path/?Q=1", "wss://r.example/Path/?Q=1"},
         {"wss://r.example:444", "wss://r.example:444"},
+        {"wss://[::1]/", "wss://[::1]"},
+        {"ws://[2001:DB8::7]:80/x", "ws://[2001:db8::7]/x"},
+        {"wss://[::ffff:192.0.2.1]:7777?a", "wss://[::ffff:192.0.2.1]:7777?a"},
     };
     static const char *const bad[] = {"https://r", "wss://", "wss://:443", "wss://r:0",
-                                      "wss://r:65536", "wss://r:12a", "ws:/r", "r.example"};
+                                      "wss://r:65536", "wss://r:12a", "ws:/r", "r.example",
+                                      "wss://[]", "wss://[::1", "wss://[::1]x", "wss://[::g]",
+                                      "WS://[FE80::1%]"};
     char out[128];
     size_t i, len = 0;
 
@@ -87,6 +92,37 @@ void test_auth_event(void **state)
                      SC_ERR_EVENT_RANGE);
     VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, chal, 5), SC_OK);
     VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, chal, 5, 0), SC_OK);
+    /* times at the ends of int64 fail the window, without overflow */
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, chal, -5, 0), SC_ERR_AUTH_TIME);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, chal, INT64_MAX, 0),
+                     SC_ERR_AUTH_TIME);
+    /* a URL of any length compares (the normalised forms were once built on the stack) */
+    {
+        static char longu[700], longv[700];
+        sc_str lu, lv;
+
+        memcpy(longu, "wss://", 6);
+        memset(longu + 6, 'a', 600);
+        memcpy(longu + 606, "/p", 2);
+        lu.ptr = longu;
+        lu.len = 608;
+        memcpy(longv, "WSS://", 6);
+        memset(longv + 6, 'A', 600);
+        memcpy(longv + 606, ":443/p", 6);
+        lv.ptr = longv;
+        lv.len = 612;
+        VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, lu, chal, 5), SC_OK);
+        VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, lv, chal, 5, 0), SC_OK);
+        longv[606 + 5] = 'q';
+        VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, lv, chal, 5, 0),
+                         SC_ERR_AUTH_RELAY);
+    }
+    VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, SC_STR("wss://[::1]:7777/"),
+                                        chal, 5),
+                     SC_OK);
+    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("WSS://[::1]:7777"), chal,
+                                          5, 0),
+                     SC_OK);
 }
 
 /* A session over static memory. */

@@ -241,8 +241,10 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_parse(sc_ctx *ctx, sc_relay_msg *m, voi
 /** Writes the normalised form of a relay URL, the form NIP-42 relay tags are compared in:
  *  scheme and host lowercase, the scheme's default port dropped (ws 80, wss 443), a path
  *  of "/" alone dropped, a longer path, query and fragment kept as written
- *  ("WSS://Relay.Example:443/" -> "wss://relay.example").
- *  Returns: SC_OK; SC_ERR_ENCODING (not ws:// or wss://, an empty host, a bad port);
+ *  ("WSS://Relay.Example:443/" -> "wss://relay.example"). The host ends at the first ':',
+ *  '/', '?' or '#', or is an IPv6 literal in brackets ("wss://[::1]:7777").
+ *  Returns: SC_OK; SC_ERR_ENCODING (not ws:// or wss://, an empty host, a bracketed host
+ *           other than hex digits, ':' and '.', a bad port);
  *           SC_ERR_BUFFER_TOO_SMALL (*out_len = the exact size; it never exceeds url.len);
  *           SC_ERR_ARG (out_len NULL, out NULL with out_cap > 0, url.ptr NULL with a
  *           length).
@@ -290,9 +292,9 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_auth_sign_with_rand(sc_ctx *ctx, sc_rel
  *  (SC_ERR_AUTH_KIND); a challenge tag equal to `challenge`, the one most recently sent on
  *  this connection (SC_ERR_AUTH_CHALLENGE); a relay tag naming relay_url once both are
  *  normalised by sc_relay_url_normalize (SC_ERR_AUTH_RELAY, also for a tag that does not
- *  normalise); |created_at - now| <= window seconds (0 = SC_RELAY_AUTH_WINDOW;
- *  SC_ERR_AUTH_TIME); then the id and signature (sc_event_verify's statuses). The signer
- *  is ev->pubkey.
+ *  normalise; URLs of any length compare); |created_at - now| <= window seconds
+ *  (0 = SC_RELAY_AUTH_WINDOW; a negative created_at or now fails it: SC_ERR_AUTH_TIME);
+ *  then the id and signature (sc_event_verify's statuses). The signer is ev->pubkey.
  *  Returns: SC_OK; the statuses above; SC_ERR_ENCODING (relay_url itself does not
  *           normalise); SC_ERR_ARG (a NULL argument, a negative window).
  *  In: ev; relay_url; challenge; now (unix seconds); window.

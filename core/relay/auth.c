@@ -13,35 +13,67 @@ static char lower(char c)
     return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
 }
 
-/* Splits url into scheme (ws / wss), host, port digits and the rest; lowercases into out. */
-static sc_status normalize(char *out, size_t cap, size_t *len, sc_str url)
-{
-    size_t i = 0, n = 0, host_at, host_end, port_at = 0, port_end = 0, rest;
+/* A ws / wss URL in the pieces its normalised form is made of: the scheme, the host (written
+ * lowercase), the port digits when not the scheme's default, and the rest (empty for "/"). */
+typedef struct url_parts {
     int secure;
+    sc_str host, port, rest;
+} url_parts;
+
+static int hex_or_colon(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
+           c == ':' || c == '.';
+}
+
+static sc_status parse_url(url_parts *u, sc_str url)
+{
+    size_t i = 0, host_at, port_at = 0, port_end = 0;
     char scheme[6] = {0, 0, 0, 0, 0, 0};
 
+    memset(u, 0, sizeof *u);
     for (i = 0; i < 6 && i < url.len; i++) {
         scheme[i] = lower(url.ptr[i]);
     }
     if (url.len >= 5 && memcmp(scheme, "ws://", 5) == 0) {
-        secure = 0;
         i = 5;
     } else if (url.len >= 6 && memcmp(scheme, "wss://", 6) == 0) {
-        secure = 1;
+        u->secure = 1;
         i = 6;
     } else {
         return SC_ERR_ENCODING;
     }
     host_at = i;
-    while (i < url.len && url.ptr[i] != ':' && url.ptr[i] != '/' && url.ptr[i] != '?' &&
-           url.ptr[i] != '#') {
+    if (i < url.len && url.ptr[i] == '[') {
+        /* an IPv6 literal (RFC 3986 IP-literal): hex digits, ':' and '.' up to ']' */
+        for (i++; i < url.len && url.ptr[i] != ']'; i++) {
+            if (!hex_or_colon(url.ptr[i])) {
+                return SC_ERR_ENCODING;
+            }
+        }
+        if (i >= url.len || i == host_at + 1) {
+            return SC_ERR_ENCODING;
+        }
         i++;
+        if (i < url.len && url.ptr[i] != ':' && url.ptr[i] != '/' && url.ptr[i] != '?' &&
+            url.ptr[i] != '#') {
+            return SC_ERR_ENCODING;
+        }
+    } else {
+        while (i < url.len && url.ptr[i] != ':' && url.ptr[i] != '/' && url.ptr[i] != '?' &&
+               url.ptr[i] != '#') {
+            i++;
+        }
+        if (i == host_at) {
+            return SC_ERR_ENCODING;
+        }
     }
-    host_end = i;
-    if (host_end == host_at) {
-        return SC_ERR_ENCODING;
-    }
+    u->host.ptr = url.ptr + host_at;
+    u->host.len = i - host_at;
     if (i < url.len && url.ptr[i] == ':') {
+        unsigned long port = 0;
+        size_t k;
+
         port_at = ++i;
         while (i < url.len && url.ptr[i] >= '0' && url.ptr[i] <= '9') {
             i++;
@@ -51,8 +83,30 @@ static sc_status normalize(char *out, size_t cap, size_t *len, sc_str url)
             (i < url.len && url.ptr[i] != '/' && url.ptr[i] != '?' && url.ptr[i] != '#')) {
             return SC_ERR_ENCODING;
         }
+        for (k = port_at; k < port_end; k++) {
+            port = port * 10 + (unsigned long)(url.ptr[k] - '0');
+        }
+        if (port == 0 || port > 65535) {
+            return SC_ERR_ENCODING;
+        }
+        if (port != (u->secure ? 443u : 80u)) {
+            u->port.ptr = url.ptr + port_at;
+            u->port.len = port_end - port_at;
+        }
     }
-    rest = i;
+    if (!(url.len - i == 1 && url.ptr[i] == '/')) {
+        u->rest.ptr = url.ptr + i;
+        u->rest.len = url.len - i;
+    }
+    return SC_OK;
+}
+
+/* The normalised form of u into out (NULL: measure); *len its length either way. */
+static void write_url(char *out, size_t cap, size_t *len, const url_parts *u)
+{
+    size_t n = 0, i;
+    const char *s = u->secure ? "wss://" : "ws://";
+
 #define PUT(c)                                                                                 \
     do {                                                                                       \
         if (out != NULL && n < cap) {                                                          \
@@ -60,45 +114,29 @@ static sc_status normalize(char *out, size_t cap, size_t *len, sc_str url)
         }                                                                                      \
         n++;                                                                                   \
     } while (0)
-    {
-        const char *s = secure ? "wss://" : "ws://";
-
-        for (; *s != '\0'; s++) {
-            PUT(*s);
+    for (; *s != '\0'; s++) {
+        PUT(*s);
+    }
+    for (i = 0; i < u->host.len; i++) {
+        PUT(lower(u->host.ptr[i]));
+    }
+    if (u->port.len > 0) {
+        PUT(':');
+        for (i = 0; i < u->port.len; i++) {
+            PUT(u->port.ptr[i]);
         }
     }
-    for (i = host_at; i < host_end; i++) {
-        PUT(lower(url.ptr[i]));
-    }
-    if (port_end > port_at) {
-        unsigned long port = 0;
-
-        for (i = port_at; i < port_end; i++) {
-            port = port * 10 + (unsigned long)(url.ptr[i] - '0');
-        }
-        if (port == 0 || port > 65535) {
-            return SC_ERR_ENCODING;
-        }
-        if (port != (secure ? 443u : 80u)) {
-            PUT(':');
-            for (i = port_at; i < port_end; i++) {
-                PUT(url.ptr[i]);
-            }
-        }
-    }
-    if (!(url.len - rest == 1 && url.ptr[rest] == '/')) {
-        for (i = rest; i < url.len; i++) {
-            PUT(url.ptr[i]);
-        }
+    for (i = 0; i < u->rest.len; i++) {
+        PUT(u->rest.ptr[i]);
     }
 #undef PUT
     *len = n;
-    return SC_OK;
 }
 
 sc_status sc_relay_url_normalize(char *out, size_t out_cap, size_t *out_len, sc_str url)
 {
     size_t need = 0;
+    url_parts u;
     sc_status st;
 
     if (out_len == NULL) {
@@ -108,15 +146,16 @@ sc_status sc_relay_url_normalize(char *out, size_t out_cap, size_t *out_len, sc_
     if ((out == NULL && out_cap > 0) || (url.ptr == NULL && url.len > 0)) {
         return SC_ERR_ARG;
     }
-    st = normalize(NULL, 0, &need, url);
+    st = parse_url(&u, url);
     if (st != SC_OK) {
         return st;
     }
+    write_url(NULL, 0, &need, &u);
     if (need > out_cap) {
         *out_len = need;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    (void)normalize(out, out_cap, out_len, url);
+    write_url(out, out_cap, out_len, &u);
     return SC_OK;
 }
 
@@ -208,21 +247,38 @@ static const sc_str *tag_value(const sc_event *ev, const char *name, size_t name
     return NULL;
 }
 
-/* Whether two URLs agree once normalised (both fit in the stack buffers, or they differ). */
+static int same_str(sc_str a, sc_str b, int fold)
+{
+    size_t i;
+
+    if (a.len != b.len) {
+        return 0;
+    }
+    for (i = 0; i < a.len; i++) {
+        if ((fold ? lower(a.ptr[i]) : a.ptr[i]) != (fold ? lower(b.ptr[i]) : b.ptr[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether two URLs agree once normalised, piece by piece (a host ends at the first ':', '/',
+ * '?' or '#', so equal pieces and equal normalised texts are the same thing), at any length.
+ * A b that does not normalise is not the same relay. */
 static sc_status same_relay(sc_str a, sc_str b, int *same)
 {
-    char na[512], nb[512];
-    size_t la = 0, lb = 0;
-    sc_status st = sc_relay_url_normalize(na, sizeof na, &la, a);
+    url_parts ua, ub;
+    sc_status st = parse_url(&ua, a);
 
     *same = 0;
     if (st != SC_OK) {
-        return st == SC_ERR_BUFFER_TOO_SMALL ? SC_ERR_TOO_LARGE : st;
+        return st;
     }
-    if (sc_relay_url_normalize(nb, sizeof nb, &lb, b) != SC_OK) {
-        return SC_OK; /* the tag does not normalise: not the same relay */
+    if (parse_url(&ub, b) != SC_OK) {
+        return SC_OK;
     }
-    *same = la == lb && memcmp(na, nb, la) == 0;
+    *same = ua.secure == ub.secure && same_str(ua.host, ub.host, 1) &&
+            same_str(ua.port, ub.port, 0) && same_str(ua.rest, ub.rest, 0);
     return SC_OK;
 }
 
@@ -252,13 +308,16 @@ sc_status sc_relay_auth_verify(sc_ctx *ctx, const sc_event *ev, sc_str relay_url
     r = tag_value(ev, k_relay, sizeof k_relay - 1);
     st = same_relay(relay_url, r != NULL ? *r : relay_url, &same);
     if (st != SC_OK) {
-        return st == SC_ERR_TOO_LARGE ? SC_ERR_AUTH_RELAY : st;
+        return st;
     }
     if (r == NULL || !same) {
         return SC_ERR_AUTH_RELAY;
     }
+    if (ev->created_at < 0 || now < 0) {
+        return SC_ERR_AUTH_TIME;
+    }
     d = ev->created_at > now ? ev->created_at - now : now - ev->created_at;
-    if (ev->created_at < 0 || now < 0 || d > window) {
+    if (d > window) {
         return SC_ERR_AUTH_TIME;
     }
     return sc_event_verify(ctx, ev);
