@@ -105,6 +105,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_round_edges, &env),
         cmocka_unit_test_prestate(test_version, &env),
         cmocka_unit_test_prestate(test_malformed, &env),
+        cmocka_unit_test_prestate(test_frame_edges, &env),
         cmocka_unit_test_prestate(test_hostile_idlist, &env),
         cmocka_unit_test_prestate(test_buffers, &env),
         cmocka_unit_test_prestate(test_init_checks, &env),

@@ -37,6 +37,7 @@ void test_round_limits(void **state);
 void test_round_edges(void **state);
 void test_version(void **state);
 void test_malformed(void **state);
+void test_frame_edges(void **state);
 void test_hostile_idlist(void **state);
 void test_buffers(void **state);
 void test_init_checks(void **state);

@@ -320,6 +320,118 @@ void test_malformed(void **state)
     VT_ASSERT_STATUS(respond_hex(&e->ctx, it, 3, "61"), SC_OK);
 }
 
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+    uint8_t r[10];
+    size_t n = 0, i;
+
+    do {
+        r[n++] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+    } while (v != 0);
+    for (i = 0; i < n; i++) {
+        p[i] = (uint8_t)(r[n - 1 - i] | (i + 1 < n ? 0x80 : 0));
+    }
+    return n;
+}
+
+/* The responder's reply to msg must be a message this library's initiator accepts (bounds
+ * strictly increasing, nothing after infinity) and fit the frame. */
+static void reply_accepted(neg_env *e, const sc_negentropy_item *it, size_t n,
+                           const uint8_t *msg, size_t ml, const char *what, size_t case_no)
+{
+    static uint8_t out[8192], out2[1 << 16], need[512][32], first[8192];
+    static size_t have[512];
+    sc_negentropy_opts o;
+    sc_negentropy resp, ini;
+    size_t ol = 0, ol2 = 0, hl = 0, nl = 0, fl = 0;
+    sc_status st;
+
+    memset(&o, 0, sizeof o);
+    o.frame_limit = 4096;
+    VT_ASSERT_STATUS(sc_negentropy_init(&resp, it, n, &o), SC_OK);
+    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &resp, out, sizeof out, &ol, NULL, 0, &hl,
+                                             NULL, 0, &nl, msg, ml),
+                     SC_OK);
+    assert_true(ol <= 4096);
+    VT_ASSERT_STATUS(sc_negentropy_init(&ini, it, n, NULL), SC_OK);
+    VT_ASSERT_STATUS(sc_negentropy_initiate(&e->ctx, &ini, first, sizeof first, &fl), SC_OK);
+    st = sc_negentropy_reconcile(&e->ctx, &ini, out2, sizeof out2, &ol2, have, 512, &hl, need,
+                                 512, &nl, out, ol);
+    if (st != SC_OK) {
+        fail_msg("%s, case %zu: the reply of %zu bytes is refused: %s", what, case_no, ol,
+                 sc_status_name(st));
+    }
+}
+
+/* A responder near its frame limit: an id list cut before its first id wrote the bound of
+ * that id, which can equal the Skip bound before it; a list resolved at infinity was
+ * followed by a remainder at infinity again. Both replies broke the protocol. */
+void test_frame_edges(void **state)
+{
+    neg_env *e = *state;
+    static sc_negentropy_item it[200];
+    uint8_t m[200];
+    size_t n, i, l, cases = 0;
+    int tsb, r1b;
+
+    for (n = 110; n <= 121; n++) {
+        for (tsb = 0; tsb < 63; tsb += 7) {
+            for (r1b = 8; r1b < 62; r1b += 7) {
+                uint64_t r1 = (uint64_t)1 << r1b, skts = r1 + 1 + ((uint64_t)1 << tsb);
+
+                memset(it, 0, sizeof it);
+                for (i = 0; i < n; i++) {
+                    it[i].timestamp = 1 + i;
+                    it[i].id[0] = (uint8_t)(i + 1);
+                }
+                l = 0;
+                m[l++] = 0x61;
+                l += put_varint(m + l, r1 + 1); /* (r1, ""): an empty id list */
+                m[l++] = 0;
+                m[l++] = 2;
+                m[l++] = 0;
+                l += put_varint(m + l, skts - r1 + 1); /* (skts, aa..): skip */
+                m[l++] = 32;
+                memset(m + l, 0xaa, 32);
+                l += 32;
+                m[l++] = 0;
+                m[l++] = 0; /* (infinity): an empty id list */
+                m[l++] = 0;
+                m[l++] = 2;
+                m[l++] = 0;
+                reply_accepted(e, it, n, m, l, "second infinity", cases++);
+            }
+        }
+    }
+    for (n = 100; n <= 125; n++) {
+        memset(it, 0, sizeof it);
+        for (i = 0; i < n; i++) {
+            it[i].timestamp = 1 + i;
+            it[i].id[0] = (uint8_t)(i + 1);
+            it[i].id[1] = 0x55;
+        }
+        it[n].timestamp = 1000;
+        memset(it[n].id, 0xaa, 32);
+        l = 0;
+        m[l++] = 0x61;
+        l += put_varint(m + l, 500 + 1); /* (500, ""): an empty id list */
+        m[l++] = 0;
+        m[l++] = 2;
+        m[l++] = 0;
+        l += put_varint(m + l, 1000 - 500 + 1); /* the last record's own bound: skip */
+        m[l++] = 32;
+        memcpy(m + l, it[n].id, 32);
+        l += 32;
+        m[l++] = 0;
+        m[l++] = 0; /* (infinity): an empty id list */
+        m[l++] = 0;
+        m[l++] = 2;
+        m[l++] = 0;
+        reply_accepted(e, it, n + 1, m, l, "equal bounds", n);
+    }
+}
+
 void test_hostile_idlist(void **state)
 {
     neg_env *e = *state;

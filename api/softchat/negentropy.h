@@ -126,7 +126,8 @@ SC_API size_t sc_negentropy_need_max(size_t msg_len);
  *  Returns: SC_OK; SC_ERR_NEGENTROPY (a malformed message: see the top of this file);
  *           SC_ERR_NEG_VERSION (initiator: the peer answered with another protocol version;
  *           its byte is msg[0]); SC_ERR_EMPTY (msg_len 0); SC_ERR_BUFFER_TOO_SMALL (out:
- *           *out_len = sc_negentropy_reconcile_max(neg, msg_len); have or need below the
+ *           *out_len = the exact size, at most sc_negentropy_reconcile_max(neg, msg_len);
+ *           have or need below the
  *           capacities above: *have_len and *need_len = those capacities; nothing written,
  *           neg unchanged); SC_ERR_STATE (neg not set up); SC_ERR_ARG (a NULL argument
  *           other than those allowed, msg NULL with msg_len > 0); SC_ERR_OVERLAP (msg lies

@@ -368,7 +368,10 @@ static sc_status run_ranges(round *r)
                 }
                 cut = respond_ids(r, lo, &hi, &curr);
                 wrote = 1;
-                resolved = 1; /* kept even when the frame is full */
+                /* kept even when the frame is full; but a list cut before its first id
+                 * resolves nothing, and its bound (that id's) could equal the Skip's: both
+                 * are dropped and the remainder starts where the last range written ended */
+                resolved = hi > lo || !cut;
             }
             r->in.pos += (size_t)count * SC_NEGENTROPY_ID_BYTES;
         } else {
@@ -380,6 +383,9 @@ static sc_status run_ranges(round *r)
 
             if (resolved) {
                 emitted = hi;
+                if (!cut && curr.ts == SC_NEG_INFINITY) {
+                    return SC_OK; /* nothing is left for a remainder (a second infinity) */
+                }
             } else {
                 sc_neg_truncate(&r->o, mark, mark_ts);
             }
@@ -433,8 +439,9 @@ sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out,
     }
     initiator = n->role == SC_NEG_ROLE_INITIATOR;
     if (sc_range_overlap(msg, msg_len, out, out_cap) ||
-        (initiator && (sc_range_overlap(msg, msg_len, have, have_cap * sizeof *have) ||
-                       sc_range_overlap(msg, msg_len, need, need_cap * sizeof *need)))) {
+        (initiator &&
+         (sc_range_overlap(msg, msg_len, have, sc_size_mul(have_cap, sizeof *have)) ||
+          sc_range_overlap(msg, msg_len, need, sc_size_mul(need_cap, sizeof *need))))) {
         return SC_ERR_OVERLAP;
     }
     if (initiator && (have_cap < n->n || need_cap < sc_negentropy_need_max(msg_len))) {
