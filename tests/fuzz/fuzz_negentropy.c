@@ -6,12 +6,13 @@
  *                both), reconciled to the end, each side with or without a frame limit.
  * Checks: only the documented statuses (a first byte outside 0x60..0x6f is no version byte:
  * SC_ERR_NEGENTROPY); sc_negentropy_reconcile_max and initiate_max bound what is written (a
- * first try in at most 64 KiB that is short gets SC_ERR_BUFFER_TOO_SMALL with the bound,
- * nothing left written and the reconciliation unchanged), and the frame limit holds; a failure
+ * first try in at most 64 KiB that is short gets SC_ERR_BUFFER_TOO_SMALL with the exact size,
+ * within the bound, nothing left written and the reconciliation unchanged), and the frame limit holds; a failure
  * leaves out, have and need holding only zeroed or untouched bytes, every length 0; a
  * responder always answers (a message of another version with the single version byte) and
- * gives the same answer twice (a round is a pure function of the set and the message), and
- * once it has answered it cannot initiate; an initiator's have indices lie in its set and
+ * gives the same answer twice (a round is a pure function of the set and the message), an
+ * answer an initiator takes (bounds that increase, nothing after infinity, within the frame),
+ * and once it has answered it cannot initiate; an initiator's have indices lie in its set and
  * every count stays within its capacity (a hostile peer chooses the ranges, so which ids come
  * back is not checked there); a complete reconciliation between two honest sides reports
  * exactly the ids only the initiator has as have, and exactly those only the responder has as
@@ -123,12 +124,13 @@ static sc_status reconcile(sc_ctx *ctx, sc_negentropy *neg, int initiator, size_
         if (st != SC_ERR_BUFFER_TOO_SMALL) {
             break;
         }
-        /* short of the bound: the bound asked for, nothing left written, neg unchanged */
-        FZ_REQUIRE(cap < max && c->out_len == max);
+        /* short of the bound: the exact size asked for (the retry in it must succeed),
+         * nothing left written, neg unchanged */
+        FZ_REQUIRE(cap < max && c->out_len > cap && c->out_len <= max);
         FZ_REQUIRE(fz_all_zero_or(c->out, cap, FZ_CANARY));
         FZ_REQUIRE(memcmp(&before, neg, sizeof before) == 0);
         free(c->out);
-        cap = max;
+        cap = c->out_len;
     }
     if (st != SC_OK) {
         FZ_REQUIRE(c->out_len == 0 && c->have_len == 0 && c->need_len == 0);
@@ -144,6 +146,8 @@ static sc_status reconcile(sc_ctx *ctx, sc_negentropy *neg, int initiator, size_
     }
     return st;
 }
+
+static void initiate(sc_ctx *ctx, sc_negentropy *neg, size_t limit, uint8_t **out, size_t *len);
 
 static void call_free(call *c)
 {
@@ -176,6 +180,19 @@ static void mode_responder(sc_ctx *ctx, fz_in *in, const sc_negentropy_item *ite
     st2 = reconcile(ctx, &fresh, 0, limit_of(limited), n, msg_len != 0 ? msg : NULL, msg_len,
                     &b);
     FZ_REQUIRE(st2 == st && b.out_len == a.out_len && memcmp(a.out, b.out, a.out_len) == 0);
+    /* whatever it was asked, the answer is a well-formed message: an initiator takes it */
+    if (st == SC_OK) {
+        sc_negentropy ini;
+        uint8_t *first = NULL;
+        size_t first_len = 0;
+        call c;
+
+        init_neg(&ini, items, n, 0);
+        initiate(ctx, &ini, 0, &first, &first_len);
+        FZ_REQUIRE(reconcile(ctx, &ini, 1, 0, n, a.out, a.out_len, &c) == SC_OK);
+        call_free(&c);
+        free(first);
+    }
     /* a responder that has answered stays one: it cannot initiate */
     if (st == SC_OK) {
         uint8_t tmp[8];
