@@ -147,6 +147,23 @@ void test_write_errors(void **state)
     f.tags = &tf;
     f.n_tags = 1;
     VT_ASSERT_STATUS(sc_relay_msg_write(out, sizeof out, &len, &m), SC_ERR_FILTER);
+    {
+        /* one letter twice: the REQ would hold "#p" twice, which no parser need accept */
+        sc_relay_tag_filter two[2];
+        sc_str v = SC_STR("a");
+
+        memset(two, 0, sizeof two);
+        two[0].letter = 'p';
+        two[0].values = &v;
+        two[0].n_values = 1;
+        two[1] = two[0];
+        memset(&f, 0, sizeof f);
+        f.tags = two;
+        f.n_tags = 2;
+        VT_ASSERT_STATUS(sc_relay_msg_write(out, sizeof out, &len, &m), SC_ERR_FILTER);
+        two[1].letter = 'P';
+        VT_ASSERT_STATUS(sc_relay_msg_write(out, sizeof out, &len, &m), SC_OK);
+    }
     memset(&f, 0, sizeof f);
     f.since = -1;
     f.has = SC_RELAY_FILTER_SINCE;

@@ -70,9 +70,9 @@ typedef struct sc_relay_filter {
 /** Whether ev matches one of filters[0..n_filters) (OR over filters, AND inside one), the
  *  rule relays apply to REQ; limit plays no part. An empty filter matches every event.
  *  Returns: SC_OK (a match); SC_ERR_NO_MATCH (none); SC_ERR_FILTER (a filter that would not
- *           be written: a tag letter outside a-z/A-Z, a tag condition without values, a NULL
- *           list with a count, a negative since / until, a kind above 65535); SC_ERR_ARG
- *           (ev NULL, filters NULL with n_filters > 0).
+ *           be written: a tag letter outside a-z/A-Z or given twice, a tag condition
+ *           without values, a NULL list with a count, a negative since / until, a kind
+ *           above 65535); SC_ERR_ARG (ev NULL, filters NULL with n_filters > 0).
  *  In: filters[0..n_filters); ev (its id is compared as it is: verify it first).
  *  Constant time: no (public data). RNG: no. No context, no allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_relay_filter_match(const sc_relay_filter *filters,

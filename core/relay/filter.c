@@ -37,6 +37,11 @@ sc_status sc_relay_filter_check(const sc_relay_filter *f)
         if (!letter_ok(t->letter) || t->n_values == 0 || t->values == NULL) {
             return SC_ERR_FILTER;
         }
+        for (j = 0; j < i; j++) {
+            if (f->tags[j].letter == t->letter) {
+                return SC_ERR_FILTER; /* "#x" twice: a key the object may hold once */
+            }
+        }
         for (j = 0; j < t->n_values; j++) {
             if (t->values[j].ptr == NULL && t->values[j].len > 0) {
                 return SC_ERR_FILTER;
