@@ -485,6 +485,17 @@ void test_session_limits(void **state)
     VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("b"), &f, 1), SC_ERR_FULL);
     VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("b"), &f, 0), SC_ERR_EMPTY);
     VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR(""), &f, 1), SC_ERR_EMPTY);
+    {
+        /* clocks at the ends of int64: no overflow, the retry time saturates */
+        int64_t retry = 0;
+
+        VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, INT64_MIN), SC_OK);
+        VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, INT64_MAX - 5, &retry), SC_OK);
+        assert_true(retry == INT64_MAX);
+        VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, INT64_MAX), SC_OK);
+        VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, INT64_MIN, &retry), SC_OK);
+        assert_true(retry > INT64_MIN);
+    }
     VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
     memset(chal, 'c', sizeof chal);
     snprintf(chal, sizeof chal, "[\"AUTH\",\"%0300d\"]", 1);

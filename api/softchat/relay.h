@@ -385,9 +385,9 @@ SC_API void sc_relay_session_clear(sc_relay_session *s);
 SC_API SC_WARN_UNUSED sc_status sc_relay_session_connected(sc_relay_session *s, int64_t now_ms);
 
 /** The socket closed (or failed to open): the AUTH state is dropped, nothing is queued, and
- *  *retry_at_ms says when to reconnect: now_ms plus the backoff delay, which doubles after
- *  each failed attempt from backoff_min_ms up to backoff_max_ms (a connection that lasted
- *  backoff_max_ms resets it).
+ *  *retry_at_ms says when to reconnect: now_ms plus the backoff delay (at most INT64_MAX),
+ *  which doubles after each failed attempt from backoff_min_ms up to backoff_max_ms (a
+ *  connection that lasted backoff_max_ms resets it).
  *  Returns: SC_OK; SC_ERR_STATE (s not set up); SC_ERR_ARG (s or retry_at_ms NULL).
  *  In/Out: s. Out: *retry_at_ms. In: now_ms.
  *  Constant time: n/a. RNG: no. */
@@ -450,7 +450,8 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_next(sc_relay_session *s, char 
 
 /** Applies one parsed relay message (from sc_relay_parse) to the session and says what it
  *  means for the application (see sc_relay_update_kind). An EVENT must name an open
- *  subscription and match its filters; it advances the newest created_at seen there. An OK
+ *  subscription and match its filters; it advances the newest created_at seen there (the
+ *  resume point: see sc_relay_session_connected). An OK
  *  for a pending publish settles it (accepted, "duplicate:" included, or refused), but an
  *  "auth-required:" refusal, which holds it until the AUTH is accepted; a CLOSED with
  *  "auth-required:" likewise holds the REQ. An AUTH challenge is kept (replacing any
@@ -458,7 +459,9 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_next(sc_relay_session *s, char 
  *  nothing.
  *  Returns: SC_OK; SC_ERR_SUBSCRIPTION (an EVENT, EOSE or CLOSED for a subscription not
  *           open: drop it); SC_ERR_NO_MATCH (an EVENT its subscription's filters do not
- *           match: drop it); SC_ERR_TOO_LARGE (a challenge over max_challenge);
+ *           match: drop it); SC_ERR_FILTER (the subscription's filters were changed
+ *           since into ones sc_relay_filter_match refuses); SC_ERR_TOO_LARGE (a challenge
+ *           over max_challenge);
  *           SC_ERR_STATE (s not set up, or disconnected); SC_ERR_ARG (a NULL argument).
  *  Out: u (zeroed first; views into s and m). In/Out: s. In: m.
  *  Constant time: no. RNG: no. No allocation. */
@@ -473,7 +476,8 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_handle(sc_relay_session *s, sc_
  *  Returns: SC_OK; SC_ERR_NOT_FOUND (no challenge on this connection); SC_ERR_BUFFER_TOO_SMALL
  *           (*out_len = the exact size; nothing signed is kept); sc_relay_auth_sign's
  *           statuses; SC_ERR_STATE (s disconnected or not set up); SC_ERR_ARG.
- *  Out: out[0..*out_len) (zeroed on failure). In/Out: s. In: who; now (unix seconds).
+ *  Out: out[0..*out_len); bytes a failing call wrote are zeroed. In/Out: s. In: who; now
+ *       (unix seconds).
  *  Constant time: in the secret key. RNG: yes (SC_AUX_RAND_BYTES). No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_relay_session_auth(sc_relay_session *s, sc_ctx *ctx,
                                                       char *out, size_t out_cap,

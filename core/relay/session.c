@@ -237,7 +237,9 @@ sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int
     if (t == NULL) {
         return SC_ERR_STATE;
     }
-    if (t->connected && now_ms - t->connected_at >= (int64_t)t->backoff_max) {
+    /* the difference in unsigned arithmetic: exact when now_ms >= connected_at, any clocks */
+    if (t->connected && now_ms >= t->connected_at &&
+        (uint64_t)now_ms - (uint64_t)t->connected_at >= (uint64_t)t->backoff_max) {
         t->attempts = 0; /* it held long enough: start over */
     }
     t->connected = 0;
@@ -249,7 +251,7 @@ sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int
     if (t->attempts < 64) {
         t->attempts++;
     }
-    *retry_at_ms = now_ms + (int64_t)delay;
+    *retry_at_ms = now_ms > INT64_MAX - (int64_t)delay ? INT64_MAX : now_ms + (int64_t)delay;
     return SC_OK;
 }
 
