@@ -103,6 +103,7 @@ static jbyteArray nip19_decode(JNIEnv *env, jclass cls, jbyteArray text)
     (*env)->GetByteArrayRegion(env, text, 0, (jsize)n, (jbyte *)in);
     st = sc_nip19_decode(&e, scratch, sizeof scratch, &used, (const char *)in, n);
     if (st != SC_OK) {
+        sc_mem_wipe(in, n); /* an nsec with a typo is still nearly the whole key */
         scj_throw(env, st);
         return NULL;
     }

@@ -55,6 +55,10 @@ static jstring encrypt(JNIEnv *env, jlong slot, const enc_args *a, jbyteArray pt
         scj_throw(env, enc_call(s->ctx, NULL, 0, &len, a, NULL, 0));
         return NULL;
     }
+    if (need > 0x7fffffffu) { /* no Java String holds it: refused before anything is done */
+        scj_throw(env, SC_ERR_TOO_LARGE);
+        return NULL;
+    }
     if (!scj_mem_get(env, s, &m, need + 1)) {
         return NULL;
     }
@@ -150,7 +154,7 @@ static jbyteArray decrypt_from(JNIEnv *env, jclass cls, jlong slot, jlong id, jb
 {
     uint8_t p[32];
     dec_args a = {BY_IDENTITY, (const sc_identity *)(uintptr_t)id, p, NULL, NULL,
-                  (size_t)(unsigned)max};
+                  SCJ_LIMIT(max)};
 
     (void)cls;
     return scj_key(env, peer, p) ? decrypt(env, slot, &a, payload) : NULL;
@@ -247,7 +251,7 @@ static jbyteArray key_decrypt(JNIEnv *env, jclass cls, jlong slot, jbyteArray ck
                               jbyteArray payload, jint max)
 {
     uint8_t k[32];
-    dec_args a = {BY_KEY, NULL, NULL, NULL, k, (size_t)(unsigned)max};
+    dec_args a = {BY_KEY, NULL, NULL, NULL, k, SCJ_LIMIT(max)};
     jbyteArray res = NULL;
 
     (void)cls;
@@ -262,7 +266,7 @@ static jbyteArray conv_decrypt(JNIEnv *env, jclass cls, jlong slot, jlong conv,
                                jbyteArray payload, jint max)
 {
     dec_args a = {BY_CONV, NULL, NULL, (const sc_nip44_conversation *)(uintptr_t)conv, NULL,
-                  (size_t)(unsigned)max};
+                  SCJ_LIMIT(max)};
 
     (void)cls;
     return decrypt(env, slot, &a, payload);

@@ -93,6 +93,9 @@ void scj_event_unload(scj_event_in *e);
 /* The facade's cap on an event's tags + content, before any allocation. */
 #define SCJ_MAX_EVENT_INPUT (1024u * 1024u)
 
+/* A Kotlin limit as the library's size: 0 (the library's default) for 0 or less. */
+#define SCJ_LIMIT(max) ((max) > 0 ? (size_t)(max) : (size_t)0)
+
 /* Registration of each file's natives (onload.c calls them). 0 on success. */
 int scj_register_ctx(JNIEnv *env, jclass c);
 int scj_register_identity(JNIEnv *env, jclass c);

@@ -75,15 +75,19 @@ class UnwrappedRumor internal constructor(
 ) {
     internal companion object {
         fun decode(blob: ByteArray): UnwrappedRumor {
-            val r = BlobReader(blob)
-            val sender = r.hex(32)
-            val wp = r.hex(32)
-            val wid = r.hex(32)
-            val sid = r.hex(32)
-            val wk = r.u32()
-            val wc = r.i64()
-            val sc = r.i64()
-            return UnwrappedRumor(Rumor.read(r), sender, wp, wid, sid, wk, wc, sc)
+            try {
+                val r = BlobReader(blob)
+                val sender = r.hex(32)
+                val wp = r.hex(32)
+                val wid = r.hex(32)
+                val sid = r.hex(32)
+                val wk = r.u32()
+                val wc = r.i64()
+                val sc = r.i64()
+                return UnwrappedRumor(Rumor.read(r), sender, wp, wid, sid, wk, wc, sc)
+            } finally {
+                blob.fill(0) // the private rumor's bytes
+            }
         }
     }
 }

@@ -13,7 +13,14 @@ class Nip44Conversation internal constructor(private val sc: Softchat, handle: L
     private val h = NativeHandle(NativeHandle.KIND_CONVERSATION, handle)
     private val cleanerRef = NativeCleaner.register(this, h::close)
 
-    fun encrypt(plaintext: String): String = encrypt(plaintext.toByteArray(Charsets.UTF_8))
+    fun encrypt(plaintext: String): String {
+        val p = plaintext.toByteArray(Charsets.UTF_8)
+        try {
+            return encrypt(p)
+        } finally {
+            p.fill(0)
+        }
+    }
 
     @JvmOverloads
     fun encrypt(plaintext: ByteArray, extended: Boolean = false): String {

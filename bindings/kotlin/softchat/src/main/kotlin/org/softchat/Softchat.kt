@@ -23,15 +23,25 @@ import org.softchat.internal.NativeCleaner
 class Softchat private constructor(backend: String?, val limits: Limits, maxIdle: Int) :
     AutoCloseable {
 
-    /** Caps applied before anything is allocated: larger inputs give SC_ERR_TOO_LARGE. */
+    /**
+     * Caps on what is received, applied before anything is allocated: larger inputs give
+     * SC_ERR_TOO_LARGE. Each is at least 1 (else SC_ERR_ARG). What this SDK builds (signed
+     * events, rumors, gift wraps, messages) has its own fixed cap of 1 MiB of tags + content.
+     */
     class Limits(
-        /** A NIP-01 event's JSON (parse), and a signed event's tags + content. */
+        /** A NIP-01 event's JSON (parseEvent). */
         val maxEventBytes: Int = 1 shl 20,
         /** A gift wrap's JSON (unwrap, receive): what the app accepts from a relay. */
         val maxWrapBytes: Int = 1 shl 20,
         /** A NIP-44 payload, in characters (the library's default is 1 MiB). */
         val maxNip44Payload: Int = 1 shl 20,
-    )
+    ) {
+        init {
+            if (maxEventBytes < 1 || maxWrapBytes < 1 || maxNip44Payload < 1) {
+                throw SoftchatException(SoftchatException.SC_ERR_ARG)
+            }
+        }
+    }
 
     internal val pool = ContextPool(backend?.toByteArray(Charsets.UTF_8), maxIdle)
     @Volatile internal var closed = false

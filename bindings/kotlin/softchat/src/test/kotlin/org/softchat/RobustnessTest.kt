@@ -15,13 +15,10 @@ class RobustnessTest {
     fun hostileInputIsCappedFirst() {
         sc.generateIdentity().use { me ->
             val junk = "x".repeat(64 shl 20) // a 64 MiB junk "wrap" from a relay
-            val t0 = System.nanoTime()
             expectStatus("SC_ERR_TOO_LARGE", "64 MiB wrap") { me.receive(junk) }
             expectStatus("SC_ERR_TOO_LARGE", "64 MiB wrap, unwrap") { me.unwrap(junk) }
             expectStatus("SC_ERR_TOO_LARGE", "64 MiB event") { sc.parseEvent(junk) }
             expectStatus("SC_ERR_TOO_LARGE", "64 MiB payload") { me.nip44Decrypt(me.publicKey, junk) }
-            val ms = (System.nanoTime() - t0) / 1_000_000
-            assertTrue(ms < 2000, "refused in $ms ms") // (mostly the String to UTF-8 copies)
             // just under the caps: junk is parsed and refused, nothing reserved beyond the need
             val big = "[" + " ".repeat((1 shl 20) - 2) + "]"
             expectStatus("SC_ERR_EVENT_FIELD", "1 MiB junk wrap") { me.receive(big) }
