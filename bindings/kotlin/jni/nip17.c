@@ -110,16 +110,19 @@ static jbyteArray send_rumor(JNIEnv *env, scj_slot *s, const sc_event *rumor,
     return res;
 }
 
-/* send(slot, id, peers, content, createdAt, subject or null, replyTo or null, flags, now):
- * the gift wraps of a kind 14 chat message, receivers first, then the sender's copy. */
+/* send(slot, id, peers, content, createdAt, subject or null, replyTo or null, flags, relay or
+ * null, expiration, now): the gift wraps of a kind 14 chat message, receivers first, then
+ * the sender's copy (relay: its p tag's hint; expiration > 0: NIP-40 on every seal and wrap). */
 static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray peers,
                        jbyteArray content, jlong created_at, jbyteArray subject,
-                       jbyteArray reply_to, jint flags, jlong now)
+                       jbyteArray reply_to, jint flags, jbyteArray relay, jlong expiration,
+                       jlong now)
 {
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)me;
     size_t pl = scj_len(env, peers), cl = scj_len(env, content), sl = scj_len(env, subject);
-    size_t n = 0, a, pn, total, rb;
+    size_t n = 0, a, pn, total, rb, rn = scj_len(env, relay);
+    char rl[256];
     uint8_t pub[32], reply[32];
     sc_nip17_chat m;
     sc_nip59_opts opts;
@@ -132,6 +135,13 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
     if (peers == NULL || content == NULL) {
         scj_throw(env, SC_ERR_ARG);
         return NULL;
+    }
+    if (rn > sizeof rl) {
+        scj_throw(env, SC_ERR_TOO_LARGE);
+        return NULL;
+    }
+    if (rn > 0) {
+        (*env)->GetByteArrayRegion(env, relay, 0, (jsize)rn, (jbyte *)rl);
     }
     if (reply_to != NULL && !scj_key(env, reply_to, reply)) {
         return NULL;
@@ -197,6 +207,9 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
     if (st == SC_OK) {
         memset(&opts, 0, sizeof opts);
         opts.flags = (unsigned)flags;
+        opts.relay.ptr = rl;
+        opts.relay.len = rn;
+        opts.expiration = (int64_t)expiration;
         opts.now = (int64_t)now;
         res = send_rumor(env, s, &rumor, id, pub, &opts);
     } else {
@@ -210,7 +223,7 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
 int scj_register_nip17(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
-        {"send", "(JJ[B[BJ[B[BIJ)[B", (void *)chat_send},
+        {"send", "(JJ[B[BJ[B[BI[BJJ)[B", (void *)chat_send},
     };
     return (*env)->RegisterNatives(env, c, m, (jint)SCJ_COUNT(m));
 }

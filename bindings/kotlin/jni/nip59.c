@@ -88,10 +88,10 @@ static void info_blob(scj_wr *w, const sc_nip59_info *i)
     scj_wr_i64(w, i->seal_created_at);
 }
 
-/* Unwraps (nip17 = 0) or receives (nip17 = 1) wrap for identity me: info + rumor blob (+ u32
- * n_room, n_room * 32 bytes). */
+/* Unwraps (nip17 = 0) or receives (nip17 = 1) wrap for identity me at time now (NIP-40: an
+ * expired wrap or seal is refused): info + rumor blob (+ u32 n_room, n_room * 32 bytes). */
 static jbyteArray open_wrap(JNIEnv *env, jlong slot, jlong me, jbyteArray wrap, jint max,
-                            int nip17)
+                            jlong now, int nip17)
 {
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)me;
@@ -131,12 +131,14 @@ static jbyteArray open_wrap(JNIEnv *env, jlong slot, jlong me, jbyteArray wrap, 
         return NULL;
     }
     if (nip17) {
-        st = sc_nip17_receive(s->ctx, &msg, m.p, m.n, &used, (const char *)in, n, id);
+        st = sc_nip17_receive_at(s->ctx, &msg, m.p, m.n, &used, (const char *)in, n, id,
+                                 (int64_t)now);
         ev = &msg.rumor;
         info = msg.wrap;
         room = msg.n_room;
     } else {
-        st = sc_nip59_unwrap(s->ctx, &rumor, &info, m.p, m.n, &used, (const char *)in, n, id);
+        st = sc_nip59_unwrap_at(s->ctx, &rumor, &info, m.p, m.n, &used, (const char *)in, n,
+                                id, (int64_t)now);
         ev = &rumor;
     }
     (*env)->ReleasePrimitiveArrayCritical(env, wrap, in, JNI_ABORT);
@@ -167,25 +169,26 @@ static jbyteArray open_wrap(JNIEnv *env, jlong slot, jlong me, jbyteArray wrap, 
     return res;
 }
 
-static jbyteArray unwrap(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray wrap, jint max)
+static jbyteArray unwrap(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray wrap, jint max,
+                         jlong now)
 {
     (void)cls;
-    return open_wrap(env, slot, me, wrap, max, 0);
+    return open_wrap(env, slot, me, wrap, max, now, 0);
 }
 
 static jbyteArray receive(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray wrap,
-                          jint max)
+                          jint max, jlong now)
 {
     (void)cls;
-    return open_wrap(env, slot, me, wrap, max, 1);
+    return open_wrap(env, slot, me, wrap, max, now, 1);
 }
 
 int scj_register_nip59(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
         {"giftWrap", "(JJIJ[B[B[BI[BJJ)[B", (void *)gift_wrap},
-        {"unwrap", "(JJ[BI)[B", (void *)unwrap},
-        {"receive", "(JJ[BI)[B", (void *)receive},
+        {"unwrap", "(JJ[BIJ)[B", (void *)unwrap},
+        {"receive", "(JJ[BIJ)[B", (void *)receive},
     };
     return (*env)->RegisterNatives(env, c, m, (jint)SCJ_COUNT(m));
 }

@@ -47,8 +47,14 @@ class SoftchatIdentity internal constructor(
     // ---- NIP-44 v2 -------------------------------------------------------------------------
 
     /** NIP-44 v2 payload of UTF-8 text for peer (32-byte x-only key); 1..65535 bytes. */
-    fun nip44Encrypt(peer: ByteArray, plaintext: String): String =
-        nip44Encrypt(peer, plaintext.toByteArray(Charsets.UTF_8))
+    fun nip44Encrypt(peer: ByteArray, plaintext: String): String {
+        val p = plaintext.toByteArray(Charsets.UTF_8)
+        try {
+            return nip44Encrypt(peer, p)
+        } finally {
+            p.fill(0)
+        }
+    }
 
     /** NIP-44 v2 payload of bytes; [extended] allows 65536+ bytes (the 6-byte prefix). */
     @JvmOverloads
@@ -123,10 +129,17 @@ class SoftchatIdentity internal constructor(
     // ---- NIP-59 ----------------------------------------------------------------------------
 
     /** A rumor (unsigned event with its id) by this identity. */
-    fun rumor(kind: Int, createdAt: Long, tags: List<List<String>>, content: String): Rumor =
-        Rumor.decode(sc.withSlot {
-            NativeBridge.eventRumor(it, pub, kind, createdAt, BlobWriter.tags(tags), content.toByteArray(Charsets.UTF_8))
-        })
+    fun rumor(kind: Int, createdAt: Long, tags: List<List<String>>, content: String): Rumor {
+        val t = BlobWriter.tags(tags)
+        val c = content.toByteArray(Charsets.UTF_8)
+        h.acquire() // an erased identity makes no rumor either (SC_ERR_STATE)
+        try {
+            return Rumor.decode(sc.withSlot { NativeBridge.eventRumor(it, pub, kind, createdAt, t, c) })
+        } finally {
+            h.release()
+            c.fill(0)
+        }
+    }
 
     /** Seals and gift-wraps rumor (by this identity) for recipient: the wrap's JSON. */
     @JvmOverloads
@@ -147,12 +160,19 @@ class SoftchatIdentity internal constructor(
         }
     }
 
-    /** Unwraps and authenticates a gift wrap addressed to this identity (every check). */
-    fun unwrap(giftWrapJson: String): UnwrappedRumor {
+    /**
+     * Unwraps and authenticates a gift wrap addressed to this identity (every check), and
+     * applies NIP-40 at time [now] (unix seconds; 0 reads the clock): an expired wrap or seal
+     * throws SC_ERR_WRAP_EXPIRED / SC_ERR_SEAL_EXPIRED, so a disappearing message is not
+     * shown after its time.
+     */
+    @JvmOverloads
+    fun unwrap(giftWrapJson: String, now: Long = 0): UnwrappedRumor {
         val w = giftWrapJson.toByteArray(Charsets.UTF_8)
+        val t = clock(now)
         val id = h.acquire()
         try {
-            return UnwrappedRumor.decode(sc.withSlot { NativeBridge.unwrap(it, id, w, sc.limits.maxWrapBytes) })
+            return UnwrappedRumor.decode(sc.withSlot { NativeBridge.unwrap(it, id, w, sc.limits.maxWrapBytes, t) })
         } finally {
             h.release()
         }
@@ -192,26 +212,35 @@ class SoftchatIdentity internal constructor(
     ): List<GiftWrap> {
         val peers = Receiver.encode(to)
         val s = subject?.toByteArray(Charsets.UTF_8)
+        val relay = options.relay?.toByteArray(Charsets.UTF_8)
         val id = h.acquire()
         try {
             return GiftWrap.decodeList(sc.withSlot {
-                NativeBridge.send(it, id, peers, content, createdAt, s, replyTo, options.flags(), options.now)
+                NativeBridge.send(it, id, peers, content, createdAt, s, replyTo, options.flags(), relay, options.expiration, options.now)
             })
         } finally {
             h.release()
         }
     }
 
-    /** Receives a NIP-17 gift wrap: every unwrap check, a kind 14 or 15 rumor, its room. */
-    fun receive(giftWrapJson: String): PrivateMessage {
+    /**
+     * Receives a NIP-17 gift wrap: every unwrap check, a kind 14 or 15 rumor, its room; NIP-40
+     * at time [now] as for [unwrap] (an expired message throws).
+     */
+    @JvmOverloads
+    fun receive(giftWrapJson: String, now: Long = 0): PrivateMessage {
         val w = giftWrapJson.toByteArray(Charsets.UTF_8)
+        val t = clock(now)
         val id = h.acquire()
         try {
-            return PrivateMessage.decode(sc.withSlot { NativeBridge.receive(it, id, w, sc.limits.maxWrapBytes) })
+            return PrivateMessage.decode(sc.withSlot { NativeBridge.receive(it, id, w, sc.limits.maxWrapBytes, t) })
         } finally {
             h.release()
         }
     }
+
+    /** now, or the clock for 0 (a negative now reaches the library: SC_ERR_ARG). */
+    private fun clock(now: Long): Long = if (now == 0L) System.currentTimeMillis() / 1000 else now
 
     /** Wipes the secret key; later calls give SC_ERR_STATE. */
     fun erase() {

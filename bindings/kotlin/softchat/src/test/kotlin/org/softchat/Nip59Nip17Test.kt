@@ -107,4 +107,36 @@ class Nip59Nip17Test {
             }
         }
     }
+    @Test
+    fun expiredMessagesAreRefused() {
+        sc.generateIdentity().use { alice ->
+            sc.generateIdentity().use { bob ->
+                val opts = WrapOptions(expiration = 2_000_000_000, now = 1_700_000_000, relay = "wss://alice.example")
+                val wraps = alice.sendMessage(listOf(Receiver(bob.publicKey)), "gone soon", 1_700_000_000, options = opts)
+                for (w in wraps) {
+                    val tags = JsonParser.parseString(w.json).asJsonObject.getAsJsonArray("tags").toString()
+                    assertEquals(true, tags.contains("[\"expiration\",\"2000000000\"]"), tags)
+                }
+                // the sender's own copy carries the relay hint of the options
+                val own = JsonParser.parseString(wraps[1].json).asJsonObject.getAsJsonArray("tags").toString()
+                assertEquals("[[\"p\",\"${alice.publicKeyHex}\",\"wss://alice.example\"],[\"expiration\",\"2000000000\"]]", own)
+                bob.receive(wraps[0].json, now = 1_999_999_999).use { assertEquals("gone soon", it.content) }
+                bob.receive(wraps[0].json).use { assertEquals("gone soon", it.content) } // the clock: before 2033
+                expectStatus("SC_ERR_WRAP_EXPIRED", "at its time") { bob.receive(wraps[0].json, now = 2_000_000_000) }
+                expectStatus("SC_ERR_ARG", "a negative time") { bob.receive(wraps[0].json, now = -1) }
+                val w = alice.giftWrap(alice.rumor(1, 1, emptyList(), "x"), bob.publicKey, opts)
+                assertEquals("x", bob.unwrap(w, now = 1_800_000_000).rumor.content)
+                expectStatus("SC_ERR_WRAP_EXPIRED", "unwrap after its time") { bob.unwrap(w, now = 2_100_000_000) }
+            }
+        }
+    }
+
+    @Test
+    fun erasedIdentityAndBadLimits() {
+        val gone = sc.generateIdentity()
+        gone.erase()
+        expectStatus("SC_ERR_STATE", "rumor of an erased identity") { gone.rumor(1, 1, emptyList(), "x") }
+        expectStatus("SC_ERR_ARG", "a negative limit") { Softchat.Limits(maxNip44Payload = -1) }
+        expectStatus("SC_ERR_ARG", "a zero limit") { Softchat.Limits(maxWrapBytes = 0) }
+    }
 }

@@ -48,9 +48,9 @@ internal object NativeBridge {
     @JvmStatic external fun eventParseVerify(slot: Long, json: ByteArray, max: Int): ByteArray
 
     @JvmStatic external fun giftWrap(slot: Long, author: Long, kind: Int, createdAt: Long, tags: ByteArray?, content: ByteArray, recipient: ByteArray, flags: Int, relay: ByteArray?, expiration: Long, now: Long): ByteArray
-    @JvmStatic external fun unwrap(slot: Long, id: Long, wrap: ByteArray, max: Int): ByteArray
-    @JvmStatic external fun receive(slot: Long, id: Long, wrap: ByteArray, max: Int): ByteArray
-    @JvmStatic external fun send(slot: Long, id: Long, peers: ByteArray, content: ByteArray, createdAt: Long, subject: ByteArray?, replyTo: ByteArray?, flags: Int, now: Long): ByteArray
+    @JvmStatic external fun unwrap(slot: Long, id: Long, wrap: ByteArray, max: Int, now: Long): ByteArray
+    @JvmStatic external fun receive(slot: Long, id: Long, wrap: ByteArray, max: Int, now: Long): ByteArray
+    @JvmStatic external fun send(slot: Long, id: Long, peers: ByteArray, content: ByteArray, createdAt: Long, subject: ByteArray?, replyTo: ByteArray?, flags: Int, relay: ByteArray?, expiration: Long, now: Long): ByteArray
 
     @JvmStatic external fun nip19Encode(type: Int, key: ByteArray?, author: ByteArray?, kind: Int, hasKind: Boolean, identifier: ByteArray?, relays: ByteArray?): ByteArray
     @JvmStatic external fun nip19Decode(text: ByteArray): ByteArray
