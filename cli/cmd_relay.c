@@ -4,6 +4,7 @@
 #include "relay_client.h"
 
 #include <fcntl.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -521,6 +522,11 @@ static int sync_next_batch(sync_state *s, cli_relay *r)
     return st == SC_OK ? CLI_RELAY_CONTINUE : cli_fail_status(st, "cannot subscribe");
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+    return memcmp(a, b, 32);
+}
+
 static int sync_reconcile(sync_state *s, cli_relay *r, const sc_relay_msg *m)
 {
     size_t out_cap = sc_negentropy_reconcile_max(&s->neg, m->neg_len), len = 0, hl = 0, nl = 0;
@@ -570,28 +576,44 @@ static int sync_reconcile(sync_state *s, cli_relay *r, const sc_relay_msg *m)
             return CLI_ERROR;
         }
     }
-    /* a frame limit may report an id twice: keep each once */
-    {
-        cli_idset u;
-        size_t w = 0;
+    /* a frame limit may report an id twice: keep each once. Sorted, not hashed: the relay
+     * chooses these bytes, and ids built to collide in a hash table cost quadratic time */
+    if (s->n_need > 1) {
+        size_t w = 1;
 
-        memset(&u, 0, sizeof u);
-        for (k = 0; k < s->n_need; k++) {
-            int a = cli_idset_add(&u, s->need[k]);
-
-            if (a < 0) {
-                cli_idset_free(&u);
-                return cli_fail(CLI_ERROR, "out of memory");
-            }
-            if (a == 1) {
-                memmove(s->need[w++], s->need[k], 32);
+        qsort(s->need, s->n_need, sizeof s->need[0], cmp_id);
+        for (k = 1; k < s->n_need; k++) {
+            if (memcmp(s->need[k], s->need[w - 1], 32) != 0) {
+                if (k != w) {
+                    memcpy(s->need[w], s->need[k], 32);
+                }
+                w++;
             }
         }
         s->n_need = w;
-        cli_idset_free(&u);
     }
     s->phase = 1;
     return sync_next_batch(s, r);
+}
+
+/* Whether a NOTICE is about Negentropy ("negentropy" or "NEG-" in any case). */
+static int mentions_negentropy(sc_str text)
+{
+    static const char *const words[] = {"negentropy", "neg-"};
+    size_t w, i, j;
+
+    for (w = 0; w < 2; w++) {
+        size_t n = strlen(words[w]);
+
+        for (i = 0; i + n <= text.len; i++) {
+            for (j = 0; j < n && tolower((unsigned char)text.ptr[i + j]) == words[w][j]; j++) {
+            }
+            if (j == n) {
+                return 1;
+            }
+        }
+    }
+    return 0;
 }
 
 static int sync_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc_relay_update *u)
@@ -625,6 +647,11 @@ static int sync_handler(void *user, cli_relay *r, const sc_relay_msg *m, const s
                         m->message.ptr);
     }
     if (m->type == SC_RELAY_NOTICE && s->phase == 0) {
+        /* a relay without NIP-77 may answer NEG-OPEN with a NOTICE instead of a NEG-ERR */
+        if (mentions_negentropy(m->message)) {
+            return cli_fail(CLI_INVALID, "the relay refused the sync: %.*s",
+                            (int)m->message.len, m->message.ptr);
+        }
         cli_fail(CLI_OK, "relay notice: %.*s", (int)m->message.len, m->message.ptr);
         return CLI_RELAY_CONTINUE;
     }

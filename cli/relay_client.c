@@ -118,6 +118,7 @@ static int answer_auth(cli_relay *r)
 static int receive(cli_relay *r, cli_relay_handler fn, void *user)
 {
     size_t need = sc_relay_parse_arena_max(r->in.len), used = 0;
+    sc_relay_parse_opts opts = {MAX_MESSAGE, 0}; /* whatever the socket took, not 1 MiB */
     sc_relay_msg m;
     sc_relay_update u;
     sc_status st;
@@ -127,7 +128,7 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
         return CLI_ERROR;
     }
     st = sc_relay_parse(r->ctx, &m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
-                        r->in.len, NULL);
+                        r->in.len, &opts);
     if (st == SC_ERR_RELAY_UNKNOWN) {
         return CLI_RELAY_CONTINUE; /* a message type of a later NIP: not ours to judge */
     }

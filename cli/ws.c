@@ -26,6 +26,7 @@ struct cli_ws {
     cli_buf frag; /* the text frame being reassembled */
     size_t max_message;
     char host[256], path[512];
+    lws_sorted_usec_list_t wake; /* bounds each lws_service wait (see cli_ws_service) */
 };
 
 static void set_error(cli_ws *w, const char *msg)
@@ -156,6 +157,7 @@ cli_ws *cli_ws_new(size_t max_message)
 static void drop_context(cli_ws *w)
 {
     if (w->ctx != NULL) {
+        lws_sul_cancel(&w->wake);
         lws_context_destroy(w->ctx);
         w->ctx = NULL;
     }
@@ -241,10 +243,19 @@ int cli_ws_send(cli_ws *w, const char *text, size_t len)
     return 0;
 }
 
+static void wake_up(lws_sorted_usec_list_t *sul)
+{
+    (void)sul; /* nothing to do: being called ends the wait */
+}
+
 void cli_ws_service(cli_ws *w, int timeout_ms)
 {
     if (w->ctx != NULL && w->in_head == NULL) {
-        lws_service(w->ctx, timeout_ms);
+        /* lws_service waits until lws's next scheduled event (its timeout argument is
+         * ignored since v3.2: a silent relay kept it in poll for about 30 s, past
+         * --timeout); a timer of our own bounds the wait */
+        lws_sul_schedule(w->ctx, 0, &w->wake, wake_up, (lws_usec_t)timeout_ms * LWS_US_PER_MS);
+        lws_service(w->ctx, 0);
     }
 }
 

@@ -262,6 +262,39 @@ def scenario_sync(cli, relay, tag, frame_limits):
               "rc %d, %d events: %s" % (s.returncode, len(got), s.stderr.decode()[-400:]))
 
 
+def silent_relay():
+    """A relay that completes the WebSocket handshake and then never says a word: the port,
+    and the thread serving it (one connection)."""
+    import base64
+    import hashlib
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+
+    def serve():
+        c, _ = srv.accept()
+        req = b""
+        while b"\r\n\r\n" not in req:
+            chunk = c.recv(4096)
+            if not chunk:
+                return
+            req += chunk
+        key = [l.split(b":", 1)[1].strip() for l in req.split(b"\r\n")
+               if l.lower().startswith(b"sec-websocket-key:")][0]
+        acc = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+        c.sendall(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                  b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + acc + b"\r\n\r\n")
+        time.sleep(40)
+        c.close()
+        srv.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return srv.getsockname()[1]
+
+
 def scenario_errors(cli, relay, tag):
     """Usage, connection and protocol failures: clear messages and the usual exit codes."""
     alice, _, _ = cli.key("alice")
@@ -275,6 +308,15 @@ def scenario_errors(cli, relay, tag):
                  "--timeout", "5"])
     check("%s errors: a refused connection is exit 2, named" % tag,
           r.returncode == 2 and b"127.0.0.1" in r.stderr, r.stderr.decode())
+    # --timeout bounds the whole command, also when the relay is silent (lws_service once
+    # waited for its own next event, about 30 s, whatever the timeout)
+    port = silent_relay()
+    t0 = time.monotonic()
+    r = cli.run(["relay", "fetch", "--url", "ws://127.0.0.1:%d" % port, "--filter", "{}",
+                 "--timeout", "2"])
+    took = time.monotonic() - t0
+    check("%s errors: a silent relay times out at --timeout (exit 2, %.1f s)" % (tag, took),
+          r.returncode == 2 and b"timed out" in r.stderr and took < 15, r.stderr.decode())
     r = cli.run(["relay", "fetch", "--url", relay.url.replace("ws://", "wss://"), "--filter",
                  "{}", "--timeout", "5"])
     check("%s errors: wss:// to a plain relay fails the TLS handshake, exit 2" % tag,
