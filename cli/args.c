@@ -75,7 +75,7 @@ int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts
         }
         if (only_operands || a[0] != '-' || a[1] == '\0') {
             if (*n_pos >= pos_cap) {
-                return cli_usage_error(usage, "unexpected argument '%s'", a);
+                return cli_usage_error(usage, "unexpected argument '%s'", cli_shown(a));
             }
             pos[(*n_pos)++] = a;
             continue;

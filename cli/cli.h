@@ -44,6 +44,10 @@ int cli_fail(int status, const char *fmt, ...)
 #endif
     ;
 
+/* text as it may appear in a message: a placeholder instead when it looks like a secret
+ * key (an nsec, or 64 hex digits), which a mistyped command line must not echo into logs. */
+const char *cli_shown(const char *text);
+
 /* Prints "softchat: <msg>" and then the usage text to stderr; returns CLI_ERROR. */
 int cli_usage_error(const char *usage, const char *fmt, ...)
 #if defined(__GNUC__)

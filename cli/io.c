@@ -154,7 +154,9 @@ int cli_read_small_file(const char *path, char *buf, size_t cap, size_t *len)
     *len = 0;
     fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
-        return cli_fail(CLI_ERROR, "cannot open %s: %s", path, strerror(errno));
+        int err = errno;
+
+        return cli_fail(CLI_ERROR, "cannot open %s: %s", cli_shown(path), strerror(err));
     }
     while (total < cap) {
         ssize_t n = read(fd, buf + total, cap - total);

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <signal.h>
+#include <errno.h>
 #include <string.h>
 
 static const cli_command commands[] = {
@@ -55,14 +56,21 @@ static void print_usage(FILE *f)
                "environment error\n");
 }
 
-int main(int argc, char **argv)
+/* Whatever a command printed through stdio must have reached stdout: a write error (a full
+ * disk, a closed pipe) is exit 2, as for the commands that write with write(2). */
+static int flushed(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_fail(CLI_ERROR, "cannot write the output: %s", strerror(errno));
+        return CLI_ERROR;
+    }
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     cli_globals g = {NULL};
     size_t i;
-
-    /* A closed stdout must surface as a write error (exit 2) after the secrets are wiped,
-     * not as a signal that kills the process midway. */
-    signal(SIGPIPE, SIG_IGN);
 
     argc = cli_take_backend(&g, argc - 1, argv + 1);
     argv++;
@@ -87,7 +95,15 @@ int main(int argc, char **argv)
             return commands[i].run(&g, argc, argv);
         }
     }
-    cli_fail(CLI_ERROR, "unknown command '%s'", argv[0]);
+    cli_fail(CLI_ERROR, "unknown command '%s'", cli_shown(argv[0]));
     print_usage(stderr);
     return CLI_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+    /* A closed stdout must surface as a write error (exit 2) after the secrets are wiped,
+     * not as a signal that kills the process midway. */
+    signal(SIGPIPE, SIG_IGN);
+    return flushed(run(argc, argv));
 }

@@ -3,14 +3,47 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
-/* "softchat: <message>\n" on stderr. */
+const char *cli_shown(const char *text)
+{
+    size_t n = strlen(text), i, hex = 0;
+
+    for (i = 0; i < n; i++) {
+        char c = text[i];
+
+        hex += (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+    if ((n >= 5 && strncasecmp(text, "nsec1", 5) == 0) || (n == 64 && hex == 64)) {
+        return "(what looks like a secret key: not shown)";
+    }
+    return text;
+}
+
+/* "softchat: <message>\n" on stderr, at most 1 KiB of it. Messages quote relay text
+ * (NOTICE, CLOSED, OK reasons), which a relay chooses: control bytes (ESC, BEL, CR, ...)
+ * are written as '?' so that it cannot drive the terminal or forge lines. */
 static void vreport(const char *fmt, va_list ap)
 {
+    char buf[1024];
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    size_t i, len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)buf[i];
+
+        if (c < 0x20 || c == 0x7f) {
+            buf[i] = '?';
+        }
+    }
     fputs("softchat: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    fwrite(buf, 1, len, stderr);
+    if (n > 0 && (size_t)n >= sizeof buf) {
+        fputs("...", stderr);
+    }
     fputc('\n', stderr);
+    sc_mem_wipe(buf, sizeof buf); /* a message may name what it refused */
 }
 
 int cli_fail(int status, const char *fmt, ...)

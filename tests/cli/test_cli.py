@@ -386,6 +386,14 @@ def test_key(s):
             expect_usage(r, "secret key", "stdin")
             check(NSEC_SPEC[5:21] not in r.err and NSEC_SPEC_HEX[:16] not in r.err,
                   "the nsec is echoed: " + r.err)
+        # a secret typed where it does not belong (an extra operand, a file name) is not
+        # echoed in the error either
+        for args in (["key", "pub", NSEC_SPEC], ["nip19", "decode", "-", NSEC_SPEC],
+                     ["key", "pub", "--sec-file", NSEC_SPEC], ["key", "pub", "--sec-file", SEC3],
+                     [NSEC_SPEC]):
+            r = s.run(*args)
+            check(r.rc == 2 and NSEC_SPEC[5:21] not in r.err and SEC3[:16] not in r.err,
+                  "%s: the secret is echoed: %s" % (args[:2], r.err))
     s.case(g, "a secret key on the command line is refused (exit 2)", argv_secret_refused)
 
     def key_usage():
@@ -1087,7 +1095,9 @@ def test_general(s):
         with open("/dev/full", "wb") as full:
             for args, stdin in ((["key", "pub", "--sec-file", s.key_file(SEC3)], b""),
                                 (["key", "new"], b""),
-                                (["nip19", "decode", "-"], NSEC_SPEC.encode())):
+                                (["nip19", "decode", "-"], NSEC_SPEC.encode()),
+                                (["backends"], b""), (["selftest"], b""), (["--help"], b""),
+                                (["--version"], b""), (["nip19", "decode", "--help"], b"")):
                 p = subprocess.run(s.argv(args), input=stdin, stdout=full,
                                    stderr=subprocess.PIPE)
                 check(p.returncode == 2 and b"cannot write" in p.stderr,
