@@ -270,6 +270,7 @@ static int cmd_publish(sc_ctx *ctx, const common_args *a, const sc_identity *who
     int rc;
 
     memset(&p, 0, sizeof p);
+    memset(&r, 0, sizeof r); /* closable whichever step fails */
     rc = events_read(ctx, &p.events, 0, "stdin", 1);
     if (rc != CLI_OK || p.events.n == 0) {
         events_free(&p.events);
@@ -295,9 +296,7 @@ static int cmd_publish(sc_ctx *ctx, const common_args *a, const sc_identity *who
             rc = CLI_INVALID;
         }
     }
-    if (p.answered != NULL) {
-        cli_relay_close(&r);
-    }
+    cli_relay_close(&r);
     for (i = 0; p.message != NULL && i < p.events.n; i++) {
         free(p.message[i]);
     }
