@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "negentropy/negentropy_internal.h"
+
 static uint64_t next(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -320,19 +322,36 @@ void test_malformed(void **state)
     VT_ASSERT_STATUS(respond_hex(&e->ctx, it, 3, "61"), SC_OK);
 }
 
-static size_t put_varint(uint8_t *p, uint64_t v)
+/* The message "(first_ts, ""): an empty id list; (skip_ts, skip_id): Skip; (infinity): an
+ * empty id list", written with the library's own wire writers into m. Returns its length. */
+static size_t skip_between_lists(uint8_t *m, size_t cap, uint64_t first_ts, uint64_t skip_ts,
+                                 const uint8_t skip_id[32])
 {
-    uint8_t r[10];
-    size_t n = 0, i;
+    static const uint8_t version = SC_NEGENTROPY_VERSION;
+    sc_neg_out o;
+    sc_neg_bound b;
 
-    do {
-        r[n++] = (uint8_t)(v & 0x7f);
-        v >>= 7;
-    } while (v != 0);
-    for (i = 0; i < n; i++) {
-        p[i] = (uint8_t)(r[n - 1 - i] | (i + 1 < n ? 0x80 : 0));
-    }
-    return n;
+    memset(&o, 0, sizeof o);
+    o.out = m;
+    o.cap = cap;
+    sc_neg_put(&o, &version, 1);
+    memset(&b, 0, sizeof b);
+    b.ts = first_ts;
+    sc_neg_put_bound(&o, &b);
+    sc_neg_put_varint(&o, SC_NEG_MODE_IDLIST);
+    sc_neg_put_varint(&o, 0);
+    b.ts = skip_ts;
+    b.len = 32;
+    memcpy(b.id, skip_id, 32);
+    sc_neg_put_bound(&o, &b);
+    sc_neg_put_varint(&o, SC_NEG_MODE_SKIP);
+    memset(&b, 0, sizeof b);
+    b.ts = SC_NEG_INFINITY;
+    sc_neg_put_bound(&o, &b);
+    sc_neg_put_varint(&o, SC_NEG_MODE_IDLIST);
+    sc_neg_put_varint(&o, 0);
+    assert_false(o.over);
+    return o.len;
 }
 
 /* The responder's reply to msg must be a message this library's initiator accepts (bounds
@@ -371,10 +390,11 @@ void test_frame_edges(void **state)
 {
     neg_env *e = *state;
     static sc_negentropy_item it[200];
-    uint8_t m[200];
+    uint8_t m[200], aa[32];
     size_t n, i, l, cases = 0;
     int tsb, r1b;
 
+    memset(aa, 0xaa, sizeof aa);
     for (n = 110; n <= 121; n++) {
         for (tsb = 0; tsb < 63; tsb += 7) {
             for (r1b = 8; r1b < 62; r1b += 7) {
@@ -385,21 +405,7 @@ void test_frame_edges(void **state)
                     it[i].timestamp = 1 + i;
                     it[i].id[0] = (uint8_t)(i + 1);
                 }
-                l = 0;
-                m[l++] = 0x61;
-                l += put_varint(m + l, r1 + 1); /* (r1, ""): an empty id list */
-                m[l++] = 0;
-                m[l++] = 2;
-                m[l++] = 0;
-                l += put_varint(m + l, skts - r1 + 1); /* (skts, aa..): skip */
-                m[l++] = 32;
-                memset(m + l, 0xaa, 32);
-                l += 32;
-                m[l++] = 0;
-                m[l++] = 0; /* (infinity): an empty id list */
-                m[l++] = 0;
-                m[l++] = 2;
-                m[l++] = 0;
+                l = skip_between_lists(m, sizeof m, r1, skts, aa);
                 reply_accepted(e, it, n, m, l, "second infinity", cases++);
             }
         }
@@ -413,21 +419,7 @@ void test_frame_edges(void **state)
         }
         it[n].timestamp = 1000;
         memset(it[n].id, 0xaa, 32);
-        l = 0;
-        m[l++] = 0x61;
-        l += put_varint(m + l, 500 + 1); /* (500, ""): an empty id list */
-        m[l++] = 0;
-        m[l++] = 2;
-        m[l++] = 0;
-        l += put_varint(m + l, 1000 - 500 + 1); /* the last record's own bound: skip */
-        m[l++] = 32;
-        memcpy(m + l, it[n].id, 32);
-        l += 32;
-        m[l++] = 0;
-        m[l++] = 0; /* (infinity): an empty id list */
-        m[l++] = 0;
-        m[l++] = 2;
-        m[l++] = 0;
+        l = skip_between_lists(m, sizeof m, 500, 1000, it[n].id); /* the last record's bound */
         reply_accepted(e, it, n + 1, m, l, "equal bounds", n);
     }
 }
