@@ -26,6 +26,12 @@ static int hex_or_colon(char c)
            c == ':' || c == '.';
 }
 
+/* Whether the byte at i of url ends the host or the port (or the text ends there). */
+static int at_rest(sc_str url, size_t i)
+{
+    return i >= url.len || url.ptr[i] == '/' || url.ptr[i] == '?' || url.ptr[i] == '#';
+}
+
 static sc_status parse_url(url_parts *u, sc_str url)
 {
     size_t i = 0, host_at, port_at = 0, port_end = 0;
@@ -55,13 +61,11 @@ static sc_status parse_url(url_parts *u, sc_str url)
             return SC_ERR_ENCODING;
         }
         i++;
-        if (i < url.len && url.ptr[i] != ':' && url.ptr[i] != '/' && url.ptr[i] != '?' &&
-            url.ptr[i] != '#') {
+        if (!at_rest(url, i) && url.ptr[i] != ':') {
             return SC_ERR_ENCODING;
         }
     } else {
-        while (i < url.len && url.ptr[i] != ':' && url.ptr[i] != '/' && url.ptr[i] != '?' &&
-               url.ptr[i] != '#') {
+        while (!at_rest(url, i) && url.ptr[i] != ':') {
             i++;
         }
         if (i == host_at) {
@@ -79,8 +83,7 @@ static sc_status parse_url(url_parts *u, sc_str url)
             i++;
         }
         port_end = i;
-        if (port_end == port_at || port_end - port_at > 5 ||
-            (i < url.len && url.ptr[i] != '/' && url.ptr[i] != '?' && url.ptr[i] != '#')) {
+        if (port_end == port_at || port_end - port_at > 5 || !at_rest(url, i)) {
             return SC_ERR_ENCODING;
         }
         for (k = port_at; k < port_end; k++) {
