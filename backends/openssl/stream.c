@@ -10,9 +10,9 @@
  * EVP_CIPHER stays fetched for the context's lifetime: it holds the provider loaded, so the
  * function pointers stay valid.
  *
- * No key material stays in the context after a call: it is re-keyed with the all-zero key and
- * IV before returning (stream_forget), and the last partial block is run as a whole block of
- * our own, so the provider keeps no keystream. */
+ * No key material stays in the context after a call: it is re-keyed with the all-zero key
+ * before returning (stream_forget), and the last partial block is run as a whole block of our
+ * own, so the provider keeps no keystream. */
 #include <softchat/backend.h>
 #include <softchat/mem.h>
 
@@ -152,13 +152,15 @@ static int stream_run(const stream_state *s, uint8_t *out, const uint8_t *in, si
     return 1;
 }
 
-/* Overwrites the key, counter and nonce the context holds with the all-zero ones. */
+/* Overwrites the key the context holds with the all-zero key. A key-only init (no IV) is
+ * enough: the counter and nonce it leaves are public (they travel with the message), the
+ * implementation resets its partial-block count with the key, and no partial keystream is
+ * ever left (stream_chacha20_xor). It costs about half an init with an IV. */
 static void stream_forget(const stream_state *s)
 {
     static const uint8_t zero_key[STREAM_KEY_BYTES] = {0};
-    static const uint8_t zero_iv[STREAM_IV_BYTES] = {0};
 
-    (void)s->init(s->pctx, zero_key, sizeof zero_key, zero_iv, sizeof zero_iv, NULL);
+    (void)s->init(s->pctx, zero_key, sizeof zero_key, NULL, 0, NULL);
 }
 
 static sc_status stream_chacha20_xor(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
