@@ -28,7 +28,7 @@ class Nip44Conversation internal constructor(private val sc: Softchat, handle: L
         try {
             return sc.withSlot { NativeBridge.convEncrypt(it, c, plaintext, if (extended) 1 else 0) }
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -48,7 +48,7 @@ class Nip44Conversation internal constructor(private val sc: Softchat, handle: L
         try {
             return sc.withSlot { NativeBridge.convDecrypt(it, c, p, sc.limits.maxNip44Payload) }
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 

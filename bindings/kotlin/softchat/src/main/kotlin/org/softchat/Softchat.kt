@@ -3,6 +3,7 @@ package org.softchat
 import org.softchat.internal.ContextPool
 import org.softchat.internal.NativeBridge
 import org.softchat.internal.NativeCleaner
+import org.softchat.internal.Reachability
 
 /**
  * The SDK's entry point: one crypto backend of libsoftchat and a pool of its native contexts.
@@ -58,7 +59,11 @@ class Softchat private constructor(backend: String?, val limits: Limits, maxIdle
 
     private val cleanerRef: NativeCleaner.Ref = pool.let { p -> NativeCleaner.register(this) { p.close() } }
 
-    /** Runs block with a native context of this instance (one thread at a time). */
+    /**
+     * Runs block with a native context of this instance (one thread at a time). The fence
+     * keeps this instance reachable until the context is back, so the cleaner of a temporary
+     * instance cannot close its pool mid-call.
+     */
     internal inline fun <T> withSlot(block: (Long) -> T): T {
         if (closed) throw SoftchatException(SoftchatException.SC_ERR_STATE)
         val s = pool.acquire()
@@ -66,6 +71,7 @@ class Softchat private constructor(backend: String?, val limits: Limits, maxIdle
             return block(s)
         } finally {
             pool.release(s)
+            Reachability.fence(this)
         }
     }
 

@@ -39,7 +39,7 @@ class SoftchatIdentity internal constructor(
         try {
             NativeBridge.identitySecret(id, out)
         } finally {
-            h.release()
+            h.release(this)
         }
         return out
     }
@@ -63,7 +63,7 @@ class SoftchatIdentity internal constructor(
         try {
             return sc.withSlot { NativeBridge.nip44EncryptTo(it, id, peer, plaintext, if (extended) 1 else 0) }
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -84,7 +84,7 @@ class SoftchatIdentity internal constructor(
         try {
             return sc.withSlot { NativeBridge.nip44DecryptFrom(it, id, peer, p, sc.limits.maxNip44Payload) }
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -94,7 +94,7 @@ class SoftchatIdentity internal constructor(
         try {
             return Nip44Conversation(sc, sc.withSlot { NativeBridge.convNew(it, id, peer) })
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -111,7 +111,7 @@ class SoftchatIdentity internal constructor(
         try {
             return NostrEvent.decodeSigned(sc.withSlot { NativeBridge.eventSign(it, id, kind, createdAt, t, c, aux) })
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -122,7 +122,7 @@ class SoftchatIdentity internal constructor(
         try {
             return sc.withSlot { NativeBridge.schnorrSign(it, id, msg, aux) }
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -136,7 +136,7 @@ class SoftchatIdentity internal constructor(
         try {
             return Rumor.decode(sc.withSlot { NativeBridge.eventRumor(it, pub, kind, createdAt, t, c) })
         } finally {
-            h.release()
+            h.release(this)
             c.fill(0)
         }
     }
@@ -155,7 +155,7 @@ class SoftchatIdentity internal constructor(
             }
             return String(out, Charsets.UTF_8)
         } finally {
-            h.release()
+            h.release(this)
             c.fill(0)
         }
     }
@@ -174,7 +174,7 @@ class SoftchatIdentity internal constructor(
         try {
             return UnwrappedRumor.decode(sc.withSlot { NativeBridge.unwrap(it, id, w, sc.limits.maxWrapBytes, t) })
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -219,7 +219,7 @@ class SoftchatIdentity internal constructor(
                 NativeBridge.send(it, id, peers, content, createdAt, s, replyTo, options.flags(), relay, options.expiration, options.now)
             })
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 
@@ -235,7 +235,7 @@ class SoftchatIdentity internal constructor(
         try {
             return PrivateMessage.decode(sc.withSlot { NativeBridge.receive(it, id, w, sc.limits.maxWrapBytes, t) })
         } finally {
-            h.release()
+            h.release(this)
         }
     }
 

@@ -9,6 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger
  * memory once the last call in flight has released it. After close, [acquire] throws
  * SC_ERR_STATE. Nothing here takes a monitor, so a long call on one thread never blocks
  * another thread's call or the close (which returns at once; the free follows the last user).
+ *
+ * [release] takes the owner (the object whose cleaner closes this handle) and fences it
+ * ([Reachability]): called in the finally block after the native call, it keeps the owner
+ * reachable from the start of the call to its end, so the cleaner of a temporary owner
+ * cannot close the handle mid-call (which would give a spurious SC_ERR_STATE).
  */
 internal class NativeHandle(private val kind: Int, private val handle: Long) {
     private val state = AtomicInteger(0) // users in flight, plus CLOSED once closed
@@ -22,8 +27,9 @@ internal class NativeHandle(private val kind: Int, private val handle: Long) {
         }
     }
 
-    fun release() {
+    fun release(owner: Any) {
         if (state.decrementAndGet() == CLOSED) freeOnce()
+        Reachability.fence(owner)
     }
 
     val isClosed: Boolean get() = state.get() and CLOSED != 0
