@@ -159,8 +159,8 @@ int cli_write_fd(int fd, const void *p, size_t n);
  * only when complete: readers of the final path never see a partial (or, for decryption,
  * unauthenticated) file, and a failure leaves nothing behind. An existing final path is
  * never replaced. SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the temporary file before the
- * process dies of the signal (one open cli_outfile per process: the CLI writes one file at
- * a time). */
+ * process dies of the signal (at most two open cli_outfiles per process: file decrypt of an
+ * input it cannot read twice writes one per IV candidate; opening a third fails). */
 typedef struct cli_outfile {
     int fd;          /* the temporary file, or -1 */
     const char *path; /* the final path */

@@ -27,8 +27,12 @@ static const char usage[] =
     "                decryption-nonce of a kind 15 message. --nonce: 24 or 32 hex characters\n"
     "                (a 12- or 16-byte IV); with 32, if the tag does not verify, the legacy\n"
     "                IV of early 0xChat (those 32 ASCII characters themselves) is tried\n"
-    "                next, IN being read again. OUT receives the plaintext only after a tag\n"
-    "                has verified; nothing is written to stdout.\n"
+    "                next, IN being read again. An IN that cannot be read again (a pipe or\n"
+    "                a FIFO, e.g. /dev/stdin in a pipeline) is decrypted under both IVs in\n"
+    "                one pass, each into its own temporary file in OUT's directory (twice\n"
+    "                the space meanwhile); the one whose tag verifies becomes OUT, the other\n"
+    "                is removed. OUT receives the plaintext only after a tag has verified;\n"
+    "                nothing is written to stdout.\n"
     "                --key-file FILE: a file holding the 64 hex characters of the key\n"
     "                (surrounding whitespace ignored). --key HEX takes the key on the\n"
     "                command line instead, where other local users can read it (ps, /proc)\n"
@@ -39,10 +43,10 @@ static const char usage[] =
     "Both stream the file in 64 KiB chunks (memory does not grow with the file) and write OUT\n"
     "atomically: into a temporary file in OUT's directory (mode 0600, which OUT keeps), synced,\n"
     "then moved to OUT. An existing OUT is never replaced (exit 2). On any failure, and on\n"
-    "SIGINT, SIGTERM, SIGHUP or SIGQUIT, the temporary file is removed and OUT is not created.\n"
-    "A progress line is shown on stderr when stderr is a terminal and the file is over 8 MiB.\n"
-    "The plain sodium backend cannot run these commands (libsodium has no streaming AES-GCM\n"
-    "and no 16-byte IVs): exit 2.\n";
+    "SIGINT, SIGTERM, SIGHUP or SIGQUIT, the temporary files are removed and OUT is not\n"
+    "created. A progress line is shown on stderr when stderr is a terminal and the file is\n"
+    "over 8 MiB. The plain sodium backend cannot run these commands (libsodium has no\n"
+    "streaming AES-GCM and no 16-byte IVs): exit 2.\n";
 
 /* What one encryption produced. */
 typedef struct enc_result {

@@ -1,11 +1,14 @@
 /* softchat file decrypt: a kind 15 blob (ciphertext || tag) streamed through AES-256-GCM into
  * a sink that holds the unauthenticated plaintext in a temporary file beside OUT and moves it
  * to OUT only once the tag has verified; a failed tag removes it. The IV candidates of the
- * decryption-nonce are tried in order, reading IN again for each. */
+ * decryption-nonce are tried in order, reading IN again for each; an IN that cannot be read
+ * again (a pipe, a FIFO) is decrypted under every candidate at once, in one pass, each into
+ * its own temporary file, and the first whose tag verifies becomes OUT. */
 #include "cli.h"
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A key file holds one key and some whitespace. */
@@ -81,40 +84,91 @@ static void sink_discard(void *user)
     cli_outfile_discard(&s->of);
 }
 
-/* One attempt with IV number c. Returns CLI_OK (OUT written), CLI_INVALID (the tag did not
- * verify: nothing left behind, nothing printed) or CLI_ERROR (message printed). */
+/* One decryption operation under one IV candidate, on a context of its own (one streaming
+ * operation per context), into its own sink. */
+typedef struct dec_op {
+    sc_file_dec d;
+    dec_sink s;
+} dec_op;
+
+/* Opens the temporary file beside OUT and starts decrypting under IV number c. Returns CLI_OK
+ * (the operation is live: it ends in op_finish or op_end) or CLI_ERROR (message printed,
+ * nothing left behind). */
+static int op_start(dec_op *o, sc_ctx *ctx, const dec_job *j, size_t c)
+{
+    sc_file_sink sink;
+    sc_status st;
+
+    memset(o, 0, sizeof *o);
+    if (cli_buf_reserve(&o->s.stage, CLI_FILE_CHUNK) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    if (cli_outfile_open(&o->s.of, j->out_path) != CLI_OK) {
+        cli_buf_free(&o->s.stage);
+        return CLI_ERROR;
+    }
+    sink.user = &o->s;
+    sink.write = sink_write;
+    sink.commit = sink_commit;
+    sink.discard = sink_discard;
+    st = sc_file_decrypt_init(ctx, &o->d, j->key, j->ivs[c], j->iv_lens[c], &sink);
+    if (st != SC_OK) {
+        cli_outfile_discard(&o->s.of); /* a failed init calls no callback */
+        cli_buf_free(&o->s.stage);
+        return cli_fail_status(st, "cannot start the decryption");
+    }
+    return CLI_OK;
+}
+
+/* The exit status for st, the failure of an update or of final: CLI_INVALID for a tag that
+ * did not verify (nothing printed: the caller may try another IV), else the error, printed. */
+static int op_status(const dec_op *o, const dec_job *j, sc_status st)
+{
+    if (st == SC_ERR_AUTH) {
+        return CLI_INVALID;
+    }
+    if (st == SC_ERR_IO && o->s.reported) {
+        return CLI_ERROR; /* commit printed it */
+    }
+    if (st == SC_ERR_IO) {
+        return cli_fail(CLI_ERROR, "cannot write %s: %s", j->out_path, strerror(o->s.err));
+    }
+    return cli_fail_status(st, j->in_path);
+}
+
+/* Verifies the tag: OUT committed (CLI_OK), or CLI_INVALID (discarded, nothing printed), or
+ * CLI_ERROR (printed). The operation has ended either way. */
+static int op_finish(dec_op *o, const dec_job *j)
+{
+    sc_status st = sc_file_decrypt_final(&o->d, NULL, NULL);
+
+    return st == SC_OK ? CLI_OK : op_status(o, j, st);
+}
+
+/* Ends the operation if it still runs (its temporary file removed) and frees the stage. */
+static void op_end(dec_op *o)
+{
+    sc_file_decrypt_abort(&o->d); /* a no-op once the operation ended */
+    cli_buf_free(&o->s.stage);
+}
+
+/* One attempt with IV number c, reading IN from its start. Returns CLI_OK (OUT written),
+ * CLI_INVALID (the tag did not verify: nothing left behind, nothing printed) or CLI_ERROR
+ * (message printed). */
 static int try_iv(sc_ctx *ctx, dec_job *j, size_t c, cli_buf *chunk)
 {
-    dec_sink s;
-    sc_file_sink sink;
-    sc_file_dec d;
+    dec_op o;
     cli_progress prog;
     size_t n = 0;
     sc_status st = SC_OK;
     int err = 0, rc;
 
-    memset(&s, 0, sizeof s);
-    memset(&d, 0, sizeof d);
     if (c > 0 && lseek(j->in_fd, 0, SEEK_SET) != 0) {
         return cli_fail(CLI_ERROR, "cannot read %s again to try the legacy IV: %s", j->in_path,
                         strerror(errno));
     }
-    if (cli_buf_reserve(&s.stage, CLI_FILE_CHUNK) != CLI_OK) {
+    if (op_start(&o, ctx, j, c) != CLI_OK) {
         return CLI_ERROR;
-    }
-    if (cli_outfile_open(&s.of, j->out_path) != CLI_OK) {
-        cli_buf_free(&s.stage);
-        return CLI_ERROR;
-    }
-    sink.user = &s;
-    sink.write = sink_write;
-    sink.commit = sink_commit;
-    sink.discard = sink_discard;
-    st = sc_file_decrypt_init(ctx, &d, j->key, j->ivs[c], j->iv_lens[c], &sink);
-    if (st != SC_OK) {
-        cli_outfile_discard(&s.of); /* a failed init calls no callback */
-        cli_buf_free(&s.stage);
-        return cli_fail_status(st, "cannot start the decryption");
     }
     cli_progress_start(&prog, c == 0 ? "decrypting" : "decrypting (legacy IV)", j->size);
     for (;;) {
@@ -122,7 +176,7 @@ static int try_iv(sc_ctx *ctx, dec_job *j, size_t c, cli_buf *chunk)
         if (err != 0 || n == 0) {
             break;
         }
-        st = sc_file_decrypt_update(&d, chunk->p, n);
+        st = sc_file_decrypt_update(&o.d, chunk->p, n);
         if (st != SC_OK) {
             break; /* the sink is discarded */
         }
@@ -130,27 +184,79 @@ static int try_iv(sc_ctx *ctx, dec_job *j, size_t c, cli_buf *chunk)
     }
     cli_progress_end(&prog);
     if (err != 0) {
-        sc_file_decrypt_abort(&d); /* discards the sink */
         rc = cli_fail(CLI_ERROR, "cannot read %s: %s", j->in_path, strerror(err));
+    } else if (st != SC_OK) {
+        rc = op_status(&o, j, st);
     } else {
-        if (st == SC_OK) {
-            st = sc_file_decrypt_final(&d, NULL, NULL);
+        rc = op_finish(&o, j);
+    }
+    op_end(&o); /* on a read error: discards the sink */
+    return rc;
+}
+
+/* Every IV candidate at once, for an IN read only once: one operation per candidate (each on
+ * its own context) over the same chunks, each into its own temporary file beside OUT. The
+ * first whose tag verifies is committed to OUT and the others are discarded, so the result is
+ * that of try_iv over each candidate in turn. Returns as try_iv. */
+static int try_all_ivs(sc_ctx *ctxs, dec_job *j, cli_buf *chunk)
+{
+    dec_op ops[2];
+    cli_progress prog;
+    size_t n = 0, c, started = 0, failed = 0;
+    sc_status st = SC_OK;
+    int err = 0, rc = CLI_OK;
+
+    for (c = 0; c < j->n_ivs && rc == CLI_OK; c++) {
+        rc = op_start(&ops[c], &ctxs[c], j, c);
+        started += rc == CLI_OK;
+    }
+    if (rc != CLI_OK) {
+        for (c = 0; c < started; c++) {
+            op_end(&ops[c]);
         }
-        if (st == SC_OK) {
-            rc = CLI_OK;
-        } else if (st == SC_ERR_AUTH) {
-            rc = CLI_INVALID;
-        } else if (st == SC_ERR_IO && s.reported) {
-            rc = CLI_ERROR;
-        } else if (st == SC_ERR_IO) {
-            rc = cli_fail(CLI_ERROR, "cannot write %s: %s", j->out_path, strerror(s.err));
-        } else {
-            rc = cli_fail_status(st, j->in_path);
+        return rc;
+    }
+    cli_progress_start(&prog, "decrypting", j->size);
+    for (;;) {
+        err = cli_file_read(j->in_fd, chunk->p, CLI_FILE_CHUNK, &n);
+        if (err != 0 || n == 0) {
+            break;
+        }
+        for (c = 0; c < j->n_ivs && st == SC_OK; c++) {
+            st = sc_file_decrypt_update(&ops[c].d, chunk->p, n);
+            failed = c; /* its sink is discarded */
+        }
+        if (st != SC_OK) {
+            break;
+        }
+        cli_progress_add(&prog, n);
+    }
+    cli_progress_end(&prog);
+    if (err != 0) {
+        rc = cli_fail(CLI_ERROR, "cannot read %s: %s", j->in_path, strerror(err));
+    } else if (st != SC_OK) {
+        rc = op_status(&ops[failed], j, st); /* the same for every candidate: stop */
+    } else {
+        rc = CLI_INVALID;
+        for (c = 0; c < j->n_ivs && rc == CLI_INVALID; c++) {
+            rc = op_finish(&ops[c], j); /* the first that verifies is committed */
         }
     }
-    sc_file_decrypt_abort(&d); /* a no-op once the operation ended */
-    cli_buf_free(&s.stage);
+    for (c = 0; c < j->n_ivs; c++) {
+        op_end(&ops[c]); /* the candidates not finished: their temporary files removed */
+    }
     return rc;
+}
+
+/* 1 when IN can be read again from its start (a regular file or a block device): then the
+ * IV candidates are tried one after the other, which costs one decryption in the common case
+ * (the first candidate verifies). */
+static int rereadable(int fd)
+{
+    struct stat st;
+
+    return fstat(fd, &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) &&
+           lseek(fd, 0, SEEK_CUR) == 0;
 }
 
 /* Reads the 64 hex characters of a file key. */
@@ -223,19 +329,19 @@ int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *us
     const char *key_file = NULL;
     cli_buf chunk = CLI_BUF_INIT;
     dec_job j;
-    sc_ctx ctx;
+    sc_ctx ctx[2]; /* the second only for a one-pass decryption under both IVs */
     size_t c;
     int rc, auth_failed = 0;
 
     memset(&j, 0, sizeof j);
-    memset(&ctx, 0, sizeof ctx);
+    memset(ctx, 0, sizeof ctx);
     j.in_fd = -1;
     rc = parse(&j, &key_file, argc, argv, usage);
     if (rc == CLI_OK) {
-        rc = cli_ctx_init(&ctx, g);
+        rc = cli_ctx_init(&ctx[0], g);
     }
     if (rc == CLI_OK) {
-        rc = cli_file_supported(&ctx);
+        rc = cli_file_supported(&ctx[0]);
     }
     if (rc == CLI_OK && key_file != NULL) {
         rc = load_key_file(j.key, key_file);
@@ -246,14 +352,22 @@ int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *us
     if (rc == CLI_OK) {
         rc = cli_buf_reserve(&chunk, CLI_FILE_CHUNK);
     }
-    for (c = 0; rc == CLI_OK && c < j.n_ivs; c++) {
-        rc = try_iv(&ctx, &j, c, &chunk);
-        auth_failed = rc == CLI_INVALID;
-        if (!auth_failed) {
-            break; /* decrypted, or an error (printed) */
+    if (rc == CLI_OK && j.n_ivs > 1 && !rereadable(j.in_fd)) {
+        rc = cli_ctx_init(&ctx[1], g);
+        if (rc == CLI_OK) {
+            rc = try_all_ivs(ctx, &j, &chunk);
+            auth_failed = rc == CLI_INVALID;
         }
-        if (c + 1 < j.n_ivs) {
-            rc = CLI_OK; /* the next IV */
+    } else {
+        for (c = 0; rc == CLI_OK && c < j.n_ivs; c++) {
+            rc = try_iv(&ctx[0], &j, c, &chunk);
+            auth_failed = rc == CLI_INVALID;
+            if (!auth_failed) {
+                break; /* decrypted, or an error (printed) */
+            }
+            if (c + 1 < j.n_ivs) {
+                rc = CLI_OK; /* the next IV */
+            }
         }
     }
     if (auth_failed) {
@@ -267,6 +381,7 @@ int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *us
     cli_buf_free(&chunk); /* it held ciphertext only, but costs nothing to wipe */
     sc_mem_wipe(j.key, sizeof j.key);
     sc_mem_wipe(j.ivs, sizeof j.ivs);
-    sc_ctx_clear(&ctx);
+    sc_ctx_clear(&ctx[1]);
+    sc_ctx_clear(&ctx[0]);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* Output files that appear whole or not at all: written under a temporary name in the final
  * directory (so the move is a single link or rename on one file system), fsynced, then moved
  * into place without ever replacing an existing file. Signals that end the process remove
- * the temporary file first: for file decrypt it holds plaintext that is not authenticated. */
+ * the temporary files first: for file decrypt they hold plaintext that is not authenticated. */
 #include "cli.h"
 
 #include <errno.h>
@@ -12,12 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary path a fatal signal removes. A signal handler can reach nothing but static
- * storage, hence this one static; path is complete before armed is set. */
+/* The temporary paths a fatal signal removes, one slot per open cli_outfile (file decrypt of
+ * an input it cannot read twice holds two at once). A signal handler can reach nothing but
+ * static storage, hence this one static; a slot's path is complete before armed is set. */
+#define PENDING_SLOTS 2
+
 static struct {
-    volatile sig_atomic_t armed;
     volatile sig_atomic_t installed;
-    char path[4096];
+    struct {
+        volatile sig_atomic_t armed;
+        char path[4096];
+    } slot[PENDING_SLOTS];
 } pending;
 
 static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -25,15 +30,28 @@ static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static void on_fatal_signal(int sig)
 {
     int saved = errno;
+    size_t i;
 
-    if (pending.armed) {
-        pending.armed = 0;
-        unlink(pending.path); /* async-signal-safe */
+    for (i = 0; i < PENDING_SLOTS; i++) {
+        if (pending.slot[i].armed) {
+            pending.slot[i].armed = 0;
+            unlink(pending.slot[i].path); /* async-signal-safe */
+        }
     }
     /* SA_RESETHAND restored the default action; the signal is blocked while this handler
      * runs, so the re-raised one is delivered, and ends the process, when it returns */
     raise(sig);
     errno = saved;
+}
+
+static void fatal_set(sigset_t *set)
+{
+    size_t i;
+
+    sigemptyset(set);
+    for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        sigaddset(set, fatal_signals[i]);
+    }
 }
 
 static void install_handlers(void)
@@ -48,7 +66,7 @@ static void install_handlers(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal_signal;
     sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
+    fatal_set(&sa.sa_mask); /* one handler at a time: a second signal waits for the first */
     for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         /* a signal the caller ignores (nohup) stays ignored */
         if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
@@ -57,20 +75,37 @@ static void install_handlers(void)
     }
 }
 
-static void arm(const char *path)
+/* Takes a free slot for path; -1 when every slot is taken (a bug of the caller) or the path
+ * does not fit (the kernel refuses such paths anyway). */
+static int arm(const char *path)
 {
-    size_t n = strlen(path);
+    size_t n = strlen(path), i;
 
-    pending.armed = 0;
-    if (n < sizeof pending.path) {
-        memcpy(pending.path, path, n + 1);
-        pending.armed = 1;
+    for (i = 0; i < PENDING_SLOTS; i++) {
+        if (!pending.slot[i].armed && n < sizeof pending.slot[i].path) {
+            memcpy(pending.slot[i].path, path, n + 1);
+            pending.slot[i].armed = 1;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Frees the slot that holds path (a no-op for NULL or a path no slot holds). */
+static void disarm(const char *path)
+{
+    size_t i;
+
+    for (i = 0; path != NULL && i < PENDING_SLOTS; i++) {
+        if (pending.slot[i].armed && strcmp(pending.slot[i].path, path) == 0) {
+            pending.slot[i].armed = 0;
+        }
     }
 }
 
 static void release(cli_outfile *f)
 {
-    pending.armed = 0;
+    disarm(f->tmp);
     free(f->tmp);
     free(f->dir);
     f->tmp = NULL;
@@ -107,6 +142,8 @@ static int make_names(cli_outfile *f)
 int cli_outfile_open(cli_outfile *f, const char *path)
 {
     struct stat st;
+    sigset_t block, saved;
+    int err;
 
     f->fd = -1;
     f->path = path;
@@ -123,14 +160,23 @@ int cli_outfile_open(cli_outfile *f, const char *path)
         return CLI_ERROR;
     }
     install_handlers();
+    /* no fatal signal between the file's creation and its slot: it would be left behind */
+    fatal_set(&block);
+    sigprocmask(SIG_BLOCK, &block, &saved);
     f->fd = mkstemp(f->tmp); /* O_CREAT | O_EXCL, mode 0600 */
+    err = f->fd < 0 ? errno : 0;
+    if (f->fd >= 0 && arm(f->tmp) != 0) {
+        close(f->fd);
+        unlink(f->tmp);
+        f->fd = -1;
+        err = EMFILE;
+    }
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     if (f->fd < 0) {
-        int err = errno;
         cli_fail(CLI_ERROR, "cannot create a temporary file in %s: %s", f->dir, strerror(err));
         release(f);
         return CLI_ERROR;
     }
-    arm(f->tmp);
     return CLI_OK;
 }
 
@@ -202,7 +248,7 @@ int cli_outfile_commit(cli_outfile *f)
         release(f);
         return CLI_ERROR;
     }
-    pending.armed = 0;
+    disarm(f->tmp);
     /* the new directory entry is durable once the directory is synced (best effort: some
      * file systems cannot sync a directory, and the file's own data is already durable) */
     dfd = open(f->dir, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_DIRECTORY);

@@ -16,6 +16,7 @@ Python standard library only (the driver of test_cli.py is reused). Exit status:
 case failed, 1 otherwise.
 """
 
+import errno
 import hashlib
 import json
 import os
@@ -512,6 +513,119 @@ def run_bad_subject(s, key, to):
     return Result(p.returncode, p.stdout, p.stderr.decode(errors="replace"))
 
 
+# ==== AES-256-GCM with any IV length, for legacy-IV blobs (the CLI makes 16-byte IVs only) ====
+def _xtime(a):
+    a <<= 1
+    return a ^ 0x11b if a & 0x100 else a
+
+
+def _aes_tables():
+    exp, log = [0] * 256, [0] * 256
+    x = 1
+    for i in range(255):  # powers of the generator 3
+        exp[i], log[x] = x, i
+        x ^= _xtime(x)
+    exp[255] = 1
+    sbox = []
+    for a in range(256):
+        b = exp[255 - log[a]] if a else 0  # the inverse in GF(2^8)
+        s = b
+        for k in range(1, 5):
+            s ^= ((b << k) | (b >> (8 - k))) & 0xff
+        sbox.append(s ^ 0x63)
+    t0 = [(_xtime(s) << 24) | (s << 16) | (s << 8) | (_xtime(s) ^ s) for s in sbox]
+    rot = [[((w >> r) | (w << (32 - r))) & 0xffffffff for w in t0] for r in (8, 16, 24)]
+    return sbox, t0, rot[0], rot[1], rot[2]
+
+
+_SBOX, _T0, _T1, _T2, _T3 = _aes_tables()
+
+
+def _aes256_schedule(key):
+    w = [int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(8)]
+    rcon = 1
+    for i in range(8, 60):
+        t = w[i - 1]
+        if i % 8 == 0:
+            t = ((t << 8) & 0xffffffff) | (t >> 24)
+        if i % 4 == 0:
+            t = (_SBOX[t >> 24] << 24) | (_SBOX[(t >> 16) & 255] << 16) | \
+                (_SBOX[(t >> 8) & 255] << 8) | _SBOX[t & 255]
+        if i % 8 == 0:
+            t ^= rcon << 24
+            rcon = _xtime(rcon)
+        w.append(w[i - 8] ^ t)
+    return w
+
+
+def _aes256_block(w, x):
+    """AES-256 of the 128-bit integer x under the schedule w (FIPS-197, T-table form)."""
+    s0, s1, s2, s3 = ((x >> 96) ^ w[0], ((x >> 64) & 0xffffffff) ^ w[1],
+                      ((x >> 32) & 0xffffffff) ^ w[2], (x & 0xffffffff) ^ w[3])
+    t0, t1, t2, t3, sb = _T0, _T1, _T2, _T3, _SBOX
+    for r in range(4, 56, 4):
+        s0, s1, s2, s3 = (
+            t0[s0 >> 24] ^ t1[(s1 >> 16) & 255] ^ t2[(s2 >> 8) & 255] ^ t3[s3 & 255] ^ w[r],
+            t0[s1 >> 24] ^ t1[(s2 >> 16) & 255] ^ t2[(s3 >> 8) & 255] ^ t3[s0 & 255] ^ w[r + 1],
+            t0[s2 >> 24] ^ t1[(s3 >> 16) & 255] ^ t2[(s0 >> 8) & 255] ^ t3[s1 & 255] ^ w[r + 2],
+            t0[s3 >> 24] ^ t1[(s0 >> 16) & 255] ^ t2[(s1 >> 8) & 255] ^ t3[s2 & 255] ^ w[r + 3])
+    out = 0
+    for a, b, c, d, k in ((s0, s1, s2, s3, w[56]), (s1, s2, s3, s0, w[57]),
+                          (s2, s3, s0, s1, w[58]), (s3, s0, s1, s2, w[59])):
+        out = (out << 32) | (((sb[a >> 24] << 24) | (sb[(b >> 16) & 255] << 16) |
+                              (sb[(c >> 8) & 255] << 8) | sb[d & 255]) ^ k)
+    return out
+
+
+def _ghash_table(h):
+    """m[k][b]: the GF(2^128) product with h of byte b at position k of a block (GCM bit
+    order: the first byte's high bit is the coefficient of x^0)."""
+    p = [0] * 128  # p[i]: h times the block whose only set bit is int bit i
+    v = h
+    for i in range(127, -1, -1):
+        p[i] = v
+        v = (v >> 1) ^ (0xE1 << 120 if v & 1 else 0)
+    m = []
+    for k in range(16):
+        row = [0] * 256
+        for b in range(1, 256):
+            low = (b & -b).bit_length() - 1
+            row[b] = row[b & (b - 1)] ^ p[120 - 8 * k + low]
+        m.append(row)
+    return m
+
+
+def _ghash(m, data):
+    y = 0
+    for i in range(0, len(data), 16):
+        x = y ^ int.from_bytes(data[i:i + 16].ljust(16, b"\0"), "big")
+        y = 0
+        for k in range(16):
+            y ^= m[k][(x >> (120 - 8 * k)) & 255]
+    return y
+
+
+def aes256gcm_encrypt(key, iv, plaintext):
+    """ciphertext || tag (no AAD) under a 32-byte key and an IV of any length (SP 800-38D)."""
+    w = _aes256_schedule(key)
+    m = _ghash_table(_aes256_block(w, 0))
+    if len(iv) == 12:
+        j0 = (int.from_bytes(iv, "big") << 32) | 1
+    else:
+        j0 = _ghash(m, iv.ljust((len(iv) + 15) // 16 * 16, b"\0") +
+                    (len(iv) * 8).to_bytes(16, "big"))
+    out = bytearray()
+    ctr = j0
+    for i in range(0, len(plaintext), 16):
+        ctr = (ctr & ~0xffffffff) | ((ctr + 1) & 0xffffffff)
+        block = plaintext[i:i + 16]
+        ks = _aes256_block(w, ctr).to_bytes(16, "big")
+        out += bytes(a ^ b for a, b in zip(block, ks))
+    ct = bytes(out)
+    s = _ghash(m, ct.ljust((len(ct) + 15) // 16 * 16, b"\0") + (len(ct) * 8).to_bytes(16, "big"))
+    return ct + (s ^ _aes256_block(w, j0)).to_bytes(16, "big")
+
+
 # ==== file ====================================================================================
 class Dir:
     """A fresh directory for one file case; listing() is what it holds."""
@@ -547,8 +661,42 @@ def encrypt(s, d, data, *extra, name="plain.bin"):
     return tags, d.read("blob.bin")
 
 
-def decrypt(s, key, nonce, src, dst, *extra):
-    return s.run("file", "decrypt", "--key", key, "--nonce", nonce, src, dst, *extra)
+def decrypt(s, key, nonce, src, dst, *extra, stdin=b""):
+    return s.run("file", "decrypt", "--key", key, "--nonce", nonce, src, dst, *extra,
+                 stdin=stdin)
+
+
+def run_from_fifo(s, args, fifo, data):
+    """Runs the CLI while this process writes data into the FIFO it reads; returns a Result."""
+    p = subprocess.Popen(s.argv(args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    w = None
+    try:
+        while w is None and p.poll() is None:
+            try:
+                w = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)  # once the CLI opened it
+            except OSError as e:
+                if e.errno != errno.ENXIO:
+                    raise
+                time.sleep(0.01)
+        if w is not None:
+            os.set_blocking(w, True)
+            view = memoryview(data)
+            try:
+                while view:
+                    view = view[os.write(w, view):]
+            except BrokenPipeError:
+                pass
+            os.close(w)
+            w = None
+        out, err = p.communicate(timeout=600)
+    finally:
+        if w is not None:
+            os.close(w)
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return Result(p.returncode, out, err.decode(errors="replace"))
 
 
 def check_tags(tags, data, blob, mime="application/octet-stream"):
@@ -586,8 +734,9 @@ def test_file(s):
             check(d.listing() == ["p"], "files created: %r" % d.listing())
         s.case(g, "plain sodium: file commands exit 2 naming the missing capability",
                unsupported)
-        s.skip(g, "round trips, options, tampering, I/O, usage, progress, signals, memory",
-               "the plain sodium backend has no streaming AES-256-GCM (checked above)", 8)
+        s.skip(g, "round trips, options, tampering, pipes, I/O, usage, progress, signals, "
+               "memory", "the plain sodium backend has no streaming AES-256-GCM (checked above)",
+               10)
         data = s.vector("nip17.kind15-aesgcm.json")
         if data is None:
             s.missing_file("nip17.kind15-aesgcm.json")
@@ -672,6 +821,71 @@ def test_file(s):
     s.case(g, "a flipped ciphertext or tag byte, a truncated or extended blob, a wrong key or "
               "IV: exit 1, no OUT and no temporary file", tampering)
 
+    def pipes():
+        # IN read once (a pipe, a FIFO): both IVs of a 32-digit nonce run in one pass, and the
+        # result is that of a regular file. 3 chunks and a part: the IVs' plaintexts differ
+        # from the first block on, across chunk boundaries.
+        d = Dir(s)
+        data = os.urandom(3 * 65536 + 1000)
+        tags, blob = encrypt(s, d, data)
+        key, nonce = tags["decryption-key"], tags["decryption-nonce"]
+        check(aes256gcm_encrypt(bytes.fromhex(key), bytes.fromhex(nonce), data) == blob,
+              "test setup: the driver's AES-GCM differs from the CLI's")
+        legacy = aes256gcm_encrypt(bytes.fromhex(key), nonce.encode(), data)
+        d.write("legacy.bin", legacy)
+        for name, b in (("blob.bin", blob), ("legacy.bin", legacy)):
+            expect_ok(decrypt(s, key, nonce, d(name), d(name + ".file")), lambda o: o == b"")
+            r = decrypt(s, key, nonce, "/dev/stdin", d(name + ".pipe"), stdin=b)
+            expect_ok(r, lambda o: o == b"")
+            check(r.err == "", "%s: stderr %r" % (name, r.err))
+            check(d.read(name + ".pipe") == d.read(name + ".file") == data,
+                  "%s: the plaintext through a pipe differs" % name)
+            check(stat.S_IMODE(os.stat(d(name + ".pipe")).st_mode) == 0o600, "OUT mode")
+        os.mkfifo(d("fifo"))
+        r = run_from_fifo(s, ["file", "decrypt", "--key", key, "--nonce", nonce, d("fifo"),
+                              d("legacy.fifo")], d("fifo"), legacy)
+        expect_ok(r, lambda o: o == b"")
+        check(d.read("legacy.fifo") == data, "legacy blob from a FIFO: the plaintext differs")
+        check(d.listing() == ["blob.bin", "blob.bin.file", "blob.bin.pipe", "fifo",
+                              "legacy.bin", "legacy.bin.file", "legacy.bin.pipe", "legacy.fifo",
+                              "plain.bin"], "left behind: %r" % d.listing())
+        # an existing OUT is kept (exit 2), as for a regular IN
+        r = decrypt(s, key, nonce, "/dev/stdin", d("blob.bin.file"), stdin=blob)
+        expect_error(r, "already exists")
+        check(d.read("blob.bin.file") == data, "OUT touched")
+    s.case(g, "a pipe or FIFO as IN: the 16-byte and the legacy IV decrypt in one pass, "
+              "the same bytes as from a file", pipes)
+
+    def pipes_tampered():
+        d = Dir(s)
+        data = os.urandom(2 * 65536 + 7)
+        tags, blob = encrypt(s, d, data)
+        key, nonce = tags["decryption-key"], tags["decryption-nonce"]
+        legacy = aes256gcm_encrypt(bytes.fromhex(key), nonce.encode(), data)
+        before = d.listing()
+        for label, good in (("16-byte IV", blob), ("legacy IV", legacy)):
+            variants = {
+                "flipped ciphertext byte in the second chunk":
+                    good[:70000] + bytes([good[70000] ^ 1]) + good[70001:],
+                "flipped tag byte": good[:-1] + bytes([good[-1] ^ 1]),
+                "truncated by one byte": good[:-1],
+                "one byte appended": good + b"\x00",
+                "shorter than a tag": good[:15],
+                "empty": b"",
+            }
+            for name, bad in variants.items():
+                r = decrypt(s, key, nonce, "/dev/stdin", d("out.bin"), stdin=bad)
+                try:
+                    expect_refused(s, r, d, before, "auth", "SC_ERR_AUTH", "legacy")
+                    check(len(r.err.splitlines()) == 1, "one line: %r" % r.err)
+                except CaseFailure as e:
+                    raise CaseFailure("%s, %s: %s" % (label, name, e))
+        # the right blob under another key: neither IV verifies
+        r = decrypt(s, "00" * 32, nonce, "/dev/stdin", d("out.bin"), stdin=legacy)
+        expect_refused(s, r, d, before, "auth")
+    s.case(g, "a tampered blob through a pipe, either IV: exit 1, one line, no OUT and no "
+              "temporary file", pipes_tampered)
+
     def io_errors():
         d = Dir(s)
         tags, _ = encrypt(s, d, b"content")
@@ -730,7 +944,7 @@ def test_file(s):
     else:
         s.case(g, "a progress line on a terminal for files over 8 MiB, cleared at the end",
                lambda: progress(s))
-        s.case(g, "SIGTERM mid-stream removes the temporary file (encrypt and decrypt)",
+        s.case(g, "SIGTERM mid-stream removes the temporary files (encrypt and decrypt)",
                lambda: signals(s))
         s.case(g, "memory does not grow with the file (1 MiB vs 48 MiB)", lambda: memory(s))
 
@@ -755,6 +969,11 @@ def test_file(s):
             check(hashlib.sha256(blob).hexdigest() == tags["x"] and
                   hashlib.sha256(d.read("out")).hexdigest() == tags["ox"] and
                   str(len(blob)) == tags["size"], "x/ox/size of the vector")
+            # through a pipe (IN read once): the same bytes
+            r = decrypt(s, tags["decryption-key"], nonce, "/dev/stdin", d("piped"), stdin=blob)
+            expect_ok(r)
+            check(d.read("piped") == d.read("out"), "through a pipe: the plaintext differs")
+            check(d.listing() == ["blob", "out", "piped"], "left behind: %r" % d.listing())
             # the same blob with its tag flipped is refused, leaving nothing
             d.write("bad", blob[:-1] + bytes([blob[-1] ^ 1]))
             before = d.listing()
@@ -801,10 +1020,10 @@ def progress(s):
     expect_ok(r)
 
 
-def wait_for_temp(d, proc, timeout=20):
+def wait_for_temp(d, proc, count=1, timeout=20):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if any(".softchat-" in n for n in d.listing()):
+        if sum(".softchat-" in n for n in d.listing()) >= count:
             return
         if proc.poll() is not None:
             raise CaseFailure("the CLI exited early: rc=%d" % proc.returncode)
@@ -815,11 +1034,12 @@ def wait_for_temp(d, proc, timeout=20):
 def signals(s):
     d = Dir(s)
     tags, blob = encrypt(s, d, os.urandom(300000))
-    for args in (["file", "encrypt", d("fifo"), d("out")],
-                 ["file", "decrypt", "--key", tags["decryption-key"], "--nonce",
-                  tags["decryption-nonce"][:24], d("fifo"), d("out")],
-                 ["file", "decrypt", "--key", tags["decryption-key"], "--nonce",
-                  tags["decryption-nonce"], d("fifo"), d("out")]):
+    # a FIFO is read once: with a 32-digit nonce, decrypt holds a temporary file per IV
+    for args, temps in ((["file", "encrypt", d("fifo"), d("out")], 1),
+                        (["file", "decrypt", "--key", tags["decryption-key"], "--nonce",
+                          tags["decryption-nonce"][:24], d("fifo"), d("out")], 1),
+                        (["file", "decrypt", "--key", tags["decryption-key"], "--nonce",
+                          tags["decryption-nonce"], d("fifo"), d("out")], 2)):
         os.mkfifo(d("fifo"))
         before = d.listing()
         p = subprocess.Popen(s.argv(args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -827,7 +1047,7 @@ def signals(s):
         w = os.open(d("fifo"), os.O_WRONLY)  # waits for the CLI to open it
         try:
             os.write(w, blob[:200000])
-            wait_for_temp(d, p)
+            wait_for_temp(d, p, temps)
             p.send_signal(signal.SIGTERM)
             p.wait(timeout=20)
         finally:
