@@ -28,6 +28,9 @@ static const char usage[] =
     "  past what was already delivered and unacknowledged events are sent again.\n"
     "  relay publish  stdin: signed events, one JSON object per line (JSON Lines), each\n"
     "                 verified before anything is sent (a bad one: exit 1, nothing sent).\n"
+    "                 A stdin without any event (empty, or blank lines only) is exit 1\n"
+    "                 without connecting: nothing to publish is taken for a failure\n"
+    "                 upstream (a producer in a pipeline that wrote nothing).\n"
     "                 stdout: one line per event, in input order, once the relay answered:\n"
     "                   {\"id\":HEX,\"accepted\":BOOL,\"message\":STR}\n"
     "                 Exit 0 when every event was accepted (a duplicate counts), 1 when the\n"
@@ -272,7 +275,11 @@ static int cmd_publish(sc_ctx *ctx, const common_args *a, const sc_identity *who
     memset(&p, 0, sizeof p);
     memset(&r, 0, sizeof r); /* closable whichever step fails */
     rc = events_read(ctx, &p.events, 0, "stdin", 1);
-    if (rc != CLI_OK || p.events.n == 0) {
+    if (rc == CLI_OK && p.events.n == 0) {
+        /* most likely a producer upstream in a pipeline failed: not a successful publish */
+        rc = cli_fail(CLI_INVALID, "no event on stdin: nothing published");
+    }
+    if (rc != CLI_OK) {
         events_free(&p.events);
         return rc;
     }

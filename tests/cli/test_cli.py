@@ -26,6 +26,7 @@ import os
 import select
 import shlex
 import shutil
+import socket
 import stat
 import subprocess
 import sys
@@ -1108,6 +1109,35 @@ def test_general(s):
         s.skip(g, "write errors", "no /dev/full on this system")
 
 
+# ==== relay ===================================================================================
+def test_relay(s):
+    g = "relay"
+
+    def publish_nothing():
+        # a listening socket stands in for the relay: a connection attempt would complete in
+        # its backlog, so an accept() that finds none proves none was made
+        srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            srv.bind(("127.0.0.1", 0))
+            srv.listen(8)
+            url = "ws://127.0.0.1:%d" % srv.getsockname()[1]
+            for stdin in (b"", b"\n", b"\n \t\r\n\n"):
+                for extra in ([], ["--sec-file", s.key_file(SEC3)]):
+                    r = s.run("relay", "publish", "--url", url, *extra, stdin=stdin)
+                    expect_invalid(r, "no event on stdin", "nothing published")
+            srv.setblocking(False)
+            try:
+                c, _ = srv.accept()
+                c.close()
+                raise CaseFailure("relay publish connected with nothing to publish")
+            except BlockingIOError:
+                pass
+        finally:
+            srv.close()
+    s.case(g, "publish with no event on stdin (empty, blank lines): exit 1, one line, no "
+              "connection, nothing on stdout", publish_nothing)
+
+
 MEMCHECK_WRAP = "%s -q --error-exitcode=97 --leak-check=full " \
                 "--errors-for-leak-kinds=definite,indirect --track-origins=yes"
 
@@ -1162,7 +1192,7 @@ def run_suite(doc, tests, vector_kinds):
 
 def main():
     return run_suite(__doc__, (test_general, test_key, test_event_sign, test_event_verify,
-                               test_nip44, test_nip19),
+                               test_nip44, test_nip19, test_relay),
                      "the NIP-44, NIP-19, NIP-01 and BIP-340")
 
 
