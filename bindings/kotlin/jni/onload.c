@@ -1,11 +1,37 @@
 /* JNI_OnLoad: registers every native of org.softchat.internal.NativeBridge and caches the
- * class and constructor native code uses, as global references. A Kotlin declaration that
- * drifts from its C function fails here, at load time (NoSuchMethodError), not at first
- * use. Returns JNI_VERSION_1_6, which every Android release accepts. */
+ * class and constructor native code uses, as global references, with one
+ * SoftchatException(SC_ERR_NOMEM) made in advance for when the heap is too full to make
+ * another (scj_throw). A Kotlin declaration that drifts from its C function fails here, at
+ * load time (NoSuchMethodError), not at first use. Returns JNI_VERSION_1_6, which every
+ * Android release accepts. */
 #include "scj.h"
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved);
 JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved);
+
+/* SoftchatException(SC_ERR_NOMEM, "SC_ERR_NOMEM", false, false) as a global reference. */
+static jthrowable make_nomem(JNIEnv *env, jclass ex)
+{
+    jmethodID init = (*env)->GetMethodID(env, ex, "<init>", "(ILjava/lang/String;ZZ)V");
+    jstring name;
+    jobject obj;
+    jthrowable g = NULL;
+
+    if (init == NULL) {
+        return NULL;
+    }
+    name = (*env)->NewStringUTF(env, sc_status_name(SC_ERR_NOMEM));
+    if (name == NULL) {
+        return NULL;
+    }
+    obj = (*env)->NewObject(env, ex, init, (jint)SC_ERR_NOMEM, name, JNI_FALSE, JNI_FALSE);
+    if (obj != NULL) {
+        g = (jthrowable)(*env)->NewGlobalRef(env, obj);
+        (*env)->DeleteLocalRef(env, obj);
+    }
+    (*env)->DeleteLocalRef(env, name);
+    return g;
+}
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
 {
@@ -22,8 +48,9 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
     }
     scj_exception_init = (*env)->GetMethodID(env, ex, "<init>", "(ILjava/lang/String;)V");
     scj_exception_class = (jclass)(*env)->NewGlobalRef(env, ex);
+    scj_nomem = scj_exception_init != NULL ? make_nomem(env, ex) : NULL;
     (*env)->DeleteLocalRef(env, ex);
-    if (scj_exception_init == NULL || scj_exception_class == NULL) {
+    if (scj_exception_init == NULL || scj_exception_class == NULL || scj_nomem == NULL) {
         return JNI_ERR;
     }
     bridge = (*env)->FindClass(env, SCJ_CLASS);
@@ -45,8 +72,14 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved)
     JNIEnv *env;
 
     (void)reserved;
-    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) == JNI_OK &&
-        scj_exception_class != NULL) {
+    if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) {
+        return;
+    }
+    if (scj_nomem != NULL) {
+        (*env)->DeleteGlobalRef(env, scj_nomem);
+        scj_nomem = NULL;
+    }
+    if (scj_exception_class != NULL) {
         (*env)->DeleteGlobalRef(env, scj_exception_class);
         scj_exception_class = NULL;
     }

@@ -11,7 +11,8 @@
  * Failures: every failure throws SoftchatException with the library's status. An input over
  * the facade's cap is SC_ERR_TOO_LARGE before anything is allocated; a native or Java
  * allocation failure is SC_ERR_NOMEM (a pending OutOfMemoryError from NewByteArray is
- * cleared and replaced), so hostile input never surfaces as an Error. */
+ * cleared and replaced; with no memory left to make that exception, a preallocated one is
+ * thrown), so hostile input never surfaces as an Error. */
 #ifndef SOFTCHAT_KOTLIN_SCJ_H
 #define SOFTCHAT_KOTLIN_SCJ_H
 
@@ -44,7 +45,9 @@ typedef struct scj_mem {
 } scj_mem;
 
 /* Throws SoftchatException(st). Returns 0. Any pending exception is cleared first, so an
- * OutOfMemoryError from a JNI allocation becomes the SDK's exception. */
+ * OutOfMemoryError from a JNI allocation becomes the SDK's exception; when even the new
+ * exception cannot be made (the heap is full), the error that caused it is cleared and the
+ * SoftchatException(SC_ERR_NOMEM) made by JNI_OnLoad (scj_nomem) is thrown instead. */
 int scj_throw(JNIEnv *env, sc_status st);
 
 /* The slot behind a handle. */
@@ -109,6 +112,10 @@ int scj_register_file(JNIEnv *env, jclass c);
 /* SoftchatException, cached by JNI_OnLoad. */
 extern jclass scj_exception_class;
 extern jmethodID scj_exception_init; /* (ILjava/lang/String;)V */
+/* SoftchatException(SC_ERR_NOMEM), made by JNI_OnLoad through the (ILjava/lang/String;ZZ)V
+ * constructor (no suppression, no stack trace, no cause: it cannot change, so every thread
+ * may throw the same one); a global reference, released by JNI_OnUnload. */
+extern jthrowable scj_nomem;
 
 #define SCJ_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 

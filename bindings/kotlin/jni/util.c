@@ -6,6 +6,7 @@
 
 jclass scj_exception_class;
 jmethodID scj_exception_init;
+jthrowable scj_nomem;
 
 int scj_throw(JNIEnv *env, sc_status st)
 {
@@ -23,6 +24,9 @@ int scj_throw(JNIEnv *env, sc_status st)
     if (ex != NULL) {
         (*env)->Throw(env, (jthrowable)ex);
         (*env)->DeleteLocalRef(env, ex);
+    } else { /* no memory for the exception itself: the one made at load time, not the OOM */
+        (*env)->ExceptionClear(env);
+        (*env)->Throw(env, scj_nomem);
     }
     if (name != NULL) {
         (*env)->DeleteLocalRef(env, name);

@@ -9,13 +9,32 @@ import org.softchat.internal.NativeBridge
  * out, "SC_ERR_STATE" for an erased identity or a closed instance, "SC_ERR_ARG" for a key of
  * the wrong length. Hostile input never surfaces as another exception or an Error.
  */
-class SoftchatException @JvmOverloads internal constructor(
-    val status: Int,
-    statusName: String? = null,
-    cause: Throwable? = null,
-) : RuntimeException(null, cause) {
+class SoftchatException : RuntimeException {
+    /** The library's sc_status value (frozen once released). */
+    val status: Int
+
     /** The stable name of [status] (names never change once released). */
-    val statusName: String = statusName ?: nameOf(status)
+    val statusName: String
+
+    /** The constructors the SDK throws with (JNI code uses the (int, String) one). */
+    @JvmOverloads
+    internal constructor(status: Int, statusName: String? = null, cause: Throwable? = null) : super(null, cause) {
+        this.status = status
+        this.statusName = statusName ?: nameOf(status)
+    }
+
+    /**
+     * The one instance JNI_OnLoad makes in advance (SC_ERR_NOMEM), which native code throws
+     * when memory is too short to make a new exception. Shared by every thread that runs out,
+     * so it has no cause, no suppressed exceptions and no stack trace (false, false): nothing
+     * about it can change once made.
+     */
+    @Suppress("unused") // called by native code only
+    internal constructor(status: Int, statusName: String, enableSuppression: Boolean, writableStackTrace: Boolean) :
+        super(null, null, enableSuppression, writableStackTrace) {
+        this.status = status
+        this.statusName = statusName
+    }
 
     override val message: String get() = statusName
 

@@ -1,10 +1,14 @@
 package org.softchat
 
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Assertions.fail
 import org.junit.jupiter.api.Test
 import org.softchat.TestData.expectStatus
 import org.softchat.internal.NativeCleaner
+import java.io.File
+import java.util.concurrent.TimeUnit
 
 /** Hostile and wrong inputs give the SDK's exception with their status, before any big
  *  allocation; lifetimes (erase, close, the cleaner); every compiled backend. */
@@ -103,10 +107,56 @@ class RobustnessTest {
             .readBytes().toString(Charsets.UTF_8)
         val kept = Regex("-keep class ([\\w.]+)").findAll(rules).map { it.groupValues[1] }.toList()
         assertEquals(listOf("org.softchat.internal.NativeBridge", "org.softchat.SoftchatException"), kept)
-        // the names JNI_OnLoad looks up exist, with the natives and the constructor it calls
+        // the names JNI_OnLoad looks up exist, with the natives and the constructors it calls
         val bridge = Class.forName(kept[0])
         assertTrue(bridge.declaredMethods.count { java.lang.reflect.Modifier.isNative(it.modifiers) } >= 40)
-        Class.forName(kept[1]).getDeclaredConstructor(Int::class.javaPrimitiveType, String::class.java)
+        val int = Int::class.javaPrimitiveType
+        val bool = Boolean::class.javaPrimitiveType
+        Class.forName(kept[1]).getDeclaredConstructor(int, String::class.java)
+        Class.forName(kept[1]).getDeclaredConstructor(int, String::class.java, bool, bool)
+        assertTrue("<init>(int, java.lang.String);" in rules && "<init>(int, java.lang.String, boolean, boolean);" in rules)
+    }
+
+    /**
+     * Out of memory in native code is SoftchatException, never OutOfMemoryError: a JVM of its
+     * own with a 32 MiB heap (OutOfMemoryChild) fills the heap until even a one-element array
+     * fails, so the glue cannot make the exception it means to throw, and calls nip19Decode on
+     * invalid text. It must catch SoftchatException: SC_ERR_NOMEM (the one made at load
+     * time) or, when the heap had room after all, the real status.
+     */
+    @Test
+    fun outOfMemoryInNativeCodeIsSoftchatException() {
+        val javaBin = File(System.getProperty("java.home"), "bin/java").path
+        val cmd = mutableListOf(javaBin, "-Xmx32m", "-XX:+UseSerialGC", "-Xint", "-Xcheck:jni")
+        for (p in listOf("softchat.jni.path", "java.library.path")) {
+            val v = System.getProperty(p)
+            if (!v.isNullOrEmpty()) cmd += "-D$p=$v"
+        }
+        cmd += listOf("-cp", System.getProperty("java.class.path"), OutOfMemoryChild::class.java.name, "3")
+        val log = File.createTempFile("softchat-oom", ".txt")
+        try {
+            val p = ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log).start()
+            // a bound against a hung child only, not a timing check
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly()
+                fail<Unit>("the child JVM did not finish")
+            }
+            val out = log.readText()
+            assertEquals(0, p.exitValue(), out)
+            assertFalse("WARNING in native method" in out, "-Xcheck:jni: $out")
+            val rounds = out.lines().filter { it.startsWith("round ") }.map { it.split(' ') }
+            assertEquals(4, rounds.size, out)
+            // with memory to spare: the function's real status
+            assertEquals(listOf("round", "0", SoftchatException::class.java.name, "SC_ERR_BECH32", "false"), rounds[0], out)
+            for (r in rounds.drop(1)) {
+                assertEquals(SoftchatException::class.java.name, r[2], out)
+                assertTrue(r[3] == "SC_ERR_NOMEM" || r[3] == "SC_ERR_BECH32", out)
+            }
+            // the heap was full at least once when native code threw (every round, here)
+            assertTrue(rounds.drop(1).any { it[3] == "SC_ERR_NOMEM" && it[4] == "true" }, out)
+        } finally {
+            log.delete()
+        }
     }
 
     @Test
