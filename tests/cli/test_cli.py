@@ -90,6 +90,7 @@ class Suite:
         self.vectors = opts.vectors
         self.vectors_arg = opts.vectors_arg
         self.wrap = shlex.split(opts.wrap) if opts.wrap else []
+        self.seal_path = opts.seal
         self.tmp = tempfile.TemporaryDirectory(prefix="softchat-cli-")
         self.counts = {}  # group -> [passed, failed, skipped]
         self.notes = {}   # group -> skip reasons
@@ -1160,6 +1161,8 @@ def run_suite(doc, tests, vector_kinds):
     ap.add_argument("--vectors", default=UPSTREAM_DEFAULT,
                     help="folder of upstream conformance data (default: %(default)s)")
     ap.add_argument("--wrap", help="command prefix for every CLI run (e.g. valgrind -q ...)")
+    ap.add_argument("--seal", help="path of seal_blob (tests/cli/seal_blob.c): AES-256-GCM "
+                                   "under any IV, for the kind 15 legacy-IV cases")
     opts = ap.parse_args()
     opts.vectors_arg = opts.vectors
     if opts.wrap is None and under_valgrind():

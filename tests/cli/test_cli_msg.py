@@ -513,117 +513,21 @@ def run_bad_subject(s, key, to):
     return Result(p.returncode, p.stdout, p.stderr.decode(errors="replace"))
 
 
-# ==== AES-256-GCM with any IV length, for legacy-IV blobs (the CLI makes 16-byte IVs only) ====
-def _xtime(a):
-    a <<= 1
-    return a ^ 0x11b if a & 0x100 else a
+# ==== AES-256-GCM under any IV, for legacy-IV blobs (the CLI makes 16-byte IVs only) ====
+SEAL_BACKENDS = ("openssl", "mbedtls", "sodium+mbedtls", "psa", "sodium")
 
 
-def _aes_tables():
-    exp, log = [0] * 256, [0] * 256
-    x = 1
-    for i in range(255):  # powers of the generator 3
-        exp[i], log[x] = x, i
-        x ^= _xtime(x)
-    exp[255] = 1
-    sbox = []
-    for a in range(256):
-        b = exp[255 - log[a]] if a else 0  # the inverse in GF(2^8)
-        s = b
-        for k in range(1, 5):
-            s ^= ((b << k) | (b >> (8 - k))) & 0xff
-        sbox.append(s ^ 0x63)
-    t0 = [(_xtime(s) << 24) | (s << 16) | (s << 8) | (_xtime(s) ^ s) for s in sbox]
-    rot = [[((w >> r) | (w << (32 - r))) & 0xffffffff for w in t0] for r in (8, 16, 24)]
-    return sbox, t0, rot[0], rot[1], rot[2]
-
-
-_SBOX, _T0, _T1, _T2, _T3 = _aes_tables()
-
-
-def _aes256_schedule(key):
-    w = [int.from_bytes(key[4 * i:4 * i + 4], "big") for i in range(8)]
-    rcon = 1
-    for i in range(8, 60):
-        t = w[i - 1]
-        if i % 8 == 0:
-            t = ((t << 8) & 0xffffffff) | (t >> 24)
-        if i % 4 == 0:
-            t = (_SBOX[t >> 24] << 24) | (_SBOX[(t >> 16) & 255] << 16) | \
-                (_SBOX[(t >> 8) & 255] << 8) | _SBOX[t & 255]
-        if i % 8 == 0:
-            t ^= rcon << 24
-            rcon = _xtime(rcon)
-        w.append(w[i - 8] ^ t)
-    return w
-
-
-def _aes256_block(w, x):
-    """AES-256 of the 128-bit integer x under the schedule w (FIPS-197, T-table form)."""
-    s0, s1, s2, s3 = ((x >> 96) ^ w[0], ((x >> 64) & 0xffffffff) ^ w[1],
-                      ((x >> 32) & 0xffffffff) ^ w[2], (x & 0xffffffff) ^ w[3])
-    t0, t1, t2, t3, sb = _T0, _T1, _T2, _T3, _SBOX
-    for r in range(4, 56, 4):
-        s0, s1, s2, s3 = (
-            t0[s0 >> 24] ^ t1[(s1 >> 16) & 255] ^ t2[(s2 >> 8) & 255] ^ t3[s3 & 255] ^ w[r],
-            t0[s1 >> 24] ^ t1[(s2 >> 16) & 255] ^ t2[(s3 >> 8) & 255] ^ t3[s0 & 255] ^ w[r + 1],
-            t0[s2 >> 24] ^ t1[(s3 >> 16) & 255] ^ t2[(s0 >> 8) & 255] ^ t3[s1 & 255] ^ w[r + 2],
-            t0[s3 >> 24] ^ t1[(s0 >> 16) & 255] ^ t2[(s1 >> 8) & 255] ^ t3[s2 & 255] ^ w[r + 3])
-    out = 0
-    for a, b, c, d, k in ((s0, s1, s2, s3, w[56]), (s1, s2, s3, s0, w[57]),
-                          (s2, s3, s0, s1, w[58]), (s3, s0, s1, s2, w[59])):
-        out = (out << 32) | (((sb[a >> 24] << 24) | (sb[(b >> 16) & 255] << 16) |
-                              (sb[(c >> 8) & 255] << 8) | sb[d & 255]) ^ k)
-    return out
-
-
-def _ghash_table(h):
-    """m[k][b]: the GF(2^128) product with h of byte b at position k of a block (GCM bit
-    order: the first byte's high bit is the coefficient of x^0)."""
-    p = [0] * 128  # p[i]: h times the block whose only set bit is int bit i
-    v = h
-    for i in range(127, -1, -1):
-        p[i] = v
-        v = (v >> 1) ^ (0xE1 << 120 if v & 1 else 0)
-    m = []
-    for k in range(16):
-        row = [0] * 256
-        for b in range(1, 256):
-            low = (b & -b).bit_length() - 1
-            row[b] = row[b & (b - 1)] ^ p[120 - 8 * k + low]
-        m.append(row)
-    return m
-
-
-def _ghash(m, data):
-    y = 0
-    for i in range(0, len(data), 16):
-        x = y ^ int.from_bytes(data[i:i + 16].ljust(16, b"\0"), "big")
-        y = 0
-        for k in range(16):
-            y ^= m[k][(x >> (120 - 8 * k)) & 255]
-    return y
-
-
-def aes256gcm_encrypt(key, iv, plaintext):
-    """ciphertext || tag (no AAD) under a 32-byte key and an IV of any length (SP 800-38D)."""
-    w = _aes256_schedule(key)
-    m = _ghash_table(_aes256_block(w, 0))
-    if len(iv) == 12:
-        j0 = (int.from_bytes(iv, "big") << 32) | 1
-    else:
-        j0 = _ghash(m, iv.ljust((len(iv) + 15) // 16 * 16, b"\0") +
-                    (len(iv) * 8).to_bytes(16, "big"))
-    out = bytearray()
-    ctr = j0
-    for i in range(0, len(plaintext), 16):
-        ctr = (ctr & ~0xffffffff) | ((ctr + 1) & 0xffffffff)
-        block = plaintext[i:i + 16]
-        ks = _aes256_block(w, ctr).to_bytes(16, "big")
-        out += bytes(a ^ b for a, b in zip(block, ks))
-    ct = bytes(out)
-    s = _ghash(m, ct.ljust((len(ct) + 15) // 16 * 16, b"\0") + (len(ct) * 8).to_bytes(16, "big"))
-    return ct + (s ^ _aes256_block(w, j0)).to_bytes(16, "big")
+def seal(s, key_hex, iv_text, plaintext):
+    """ciphertext || tag of plaintext under key_hex and the IV iv_text (its ASCII bytes, any
+    length; "hex:" then hex digits for raw bytes), made by seal_blob with the library's one-shot AES-256-GCM: this suite's backend
+    first, then the first other compiled one that takes the IV's length."""
+    check(s.seal_path is not None, "this case needs --seal (the seal_blob helper)")
+    order = [s.backend] + [b for b in SEAL_BACKENDS if b != s.backend]
+    p = subprocess.run(s.wrap + [s.seal_path, key_hex, iv_text] + order, input=plaintext,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    check(p.returncode == 0, "seal_blob failed: %r" % p.stderr)
+    check(len(p.stdout) == len(plaintext) + 16, "seal_blob: %d bytes" % len(p.stdout))
+    return p.stdout
 
 
 # ==== file ====================================================================================
@@ -829,9 +733,9 @@ def test_file(s):
         data = os.urandom(3 * 65536 + 1000)
         tags, blob = encrypt(s, d, data)
         key, nonce = tags["decryption-key"], tags["decryption-nonce"]
-        check(aes256gcm_encrypt(bytes.fromhex(key), bytes.fromhex(nonce), data) == blob,
-              "test setup: the driver's AES-GCM differs from the CLI's")
-        legacy = aes256gcm_encrypt(bytes.fromhex(key), nonce.encode(), data)
+        check(seal(s, key, "hex:" + nonce, data) == blob,
+              "test setup: seal_blob's blob differs from the CLI's")
+        legacy = seal(s, key, nonce, data)
         d.write("legacy.bin", legacy)
         for name, b in (("blob.bin", blob), ("legacy.bin", legacy)):
             expect_ok(decrypt(s, key, nonce, d(name), d(name + ".file")), lambda o: o == b"")
@@ -861,7 +765,7 @@ def test_file(s):
         data = os.urandom(2 * 65536 + 7)
         tags, blob = encrypt(s, d, data)
         key, nonce = tags["decryption-key"], tags["decryption-nonce"]
-        legacy = aes256gcm_encrypt(bytes.fromhex(key), nonce.encode(), data)
+        legacy = seal(s, key, nonce, data)
         before = d.listing()
         for label, good in (("16-byte IV", blob), ("legacy IV", legacy)):
             variants = {

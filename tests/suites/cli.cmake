@@ -53,6 +53,11 @@ if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
   set(_sc_cli_wrap --wrap "${_sc_emu}")
 endif()
 
+# seal_blob: AES-256-GCM under any IV through the library's one-shot call, for the legacy-IV
+# blobs of early clients that `softchat file encrypt` never writes (test_cli_msg.py --seal).
+add_executable(softchat_seal_blob "${PROJECT_SOURCE_DIR}/tests/cli/seal_blob.c")
+target_link_libraries(softchat_seal_blob PRIVATE softchat_static softchat_warnings)
+
 foreach(b IN LISTS SOFTCHAT_DRIVER_BACKEND_LIST)
   add_test(NAME "cli.${b}"
            COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/cli/test_cli.py"
@@ -62,6 +67,7 @@ foreach(b IN LISTS SOFTCHAT_DRIVER_BACKEND_LIST)
   add_test(NAME "cli.msg.${b}"
            COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/cli/test_cli_msg.py"
                    --cli "$<TARGET_FILE:softchat_cli>" --backend "${b}"
+                   --seal "$<TARGET_FILE:softchat_seal_blob>"
                    --vectors "${SOFTCHAT_VECTORS_DIR}" ${_sc_cli_wrap})
   set_tests_properties("cli.msg.${b}" PROPERTIES TIMEOUT 600 LABELS "cli")
 endforeach()
@@ -77,5 +83,6 @@ set_tests_properties(cli.no-upstream PROPERTIES TIMEOUT 600 LABELS "cli")
 add_test(NAME cli.msg.no-upstream
          COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/tests/cli/test_cli_msg.py"
                  --cli "$<TARGET_FILE:softchat_cli>" --backend "${SOFTCHAT_DRIVER_DEFAULT}"
+                 --seal "$<TARGET_FILE:softchat_seal_blob>"
                  --vectors "${CMAKE_CURRENT_BINARY_DIR}/no-upstream-vectors" ${_sc_cli_wrap})
 set_tests_properties(cli.msg.no-upstream PROPERTIES TIMEOUT 600 LABELS "cli")
