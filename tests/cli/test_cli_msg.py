@@ -565,6 +565,17 @@ def encrypt(s, d, data, *extra, name="plain.bin"):
     return tags, d.read("blob.bin")
 
 
+def blob_pair(s, d, size):
+    """size random bytes encrypted by the CLI (d/plain.bin into d/blob.bin, a 16-byte IV) and
+    sealed again under the legacy IV of the same nonce: (key, nonce, data, blob, legacy)."""
+    data = os.urandom(size)
+    tags, blob = encrypt(s, d, data)
+    key, nonce = tags["decryption-key"], tags["decryption-nonce"]
+    check(seal(s, key, "hex:" + nonce, data) == blob,
+          "test setup: seal_blob's blob differs from the CLI's")
+    return key, nonce, data, blob, seal(s, key, nonce, data)
+
+
 def decrypt(s, key, nonce, src, dst, *extra, stdin=b""):
     return s.run("file", "decrypt", "--key", key, "--nonce", nonce, src, dst, *extra,
                  stdin=stdin)
@@ -730,12 +741,7 @@ def test_file(s):
         # result is that of a regular file. 3 chunks and a part: the IVs' plaintexts differ
         # from the first block on, across chunk boundaries.
         d = Dir(s)
-        data = os.urandom(3 * 65536 + 1000)
-        tags, blob = encrypt(s, d, data)
-        key, nonce = tags["decryption-key"], tags["decryption-nonce"]
-        check(seal(s, key, "hex:" + nonce, data) == blob,
-              "test setup: seal_blob's blob differs from the CLI's")
-        legacy = seal(s, key, nonce, data)
+        key, nonce, data, blob, legacy = blob_pair(s, d, 3 * 65536 + 1000)
         d.write("legacy.bin", legacy)
         for name, b in (("blob.bin", blob), ("legacy.bin", legacy)):
             expect_ok(decrypt(s, key, nonce, d(name), d(name + ".file")), lambda o: o == b"")
@@ -762,10 +768,7 @@ def test_file(s):
 
     def pipes_tampered():
         d = Dir(s)
-        data = os.urandom(2 * 65536 + 7)
-        tags, blob = encrypt(s, d, data)
-        key, nonce = tags["decryption-key"], tags["decryption-nonce"]
-        legacy = seal(s, key, nonce, data)
+        key, nonce, _, blob, legacy = blob_pair(s, d, 2 * 65536 + 7)
         before = d.listing()
         for label, good in (("16-byte IV", blob), ("legacy IV", legacy)):
             variants = {
