@@ -147,6 +147,7 @@ typedef struct plan_item {
     const bench_op *op;
     int floor;
     int secp; /* backend-independent floor: measured once per run, as "libsecp256k1" */
+    size_t first_row; /* its first row in the result */
 } plan_item;
 
 /* The threads a row of op records (0 in the table: every online core). */
@@ -242,52 +243,47 @@ static void show_progress(const bench_config *cfg, int tty, size_t step, size_t 
     }
 }
 
-/* Measures one item in every run, A B A B ...: each run visits every backend and lane before
- * the next run starts; then aggregates its rows. *step counts the workers spawned so far. */
-static void measure_item(const bench_config *cfg, const plan_item *it, bench_row *rows,
-                         size_t *step, size_t steps, int tty)
+/* Measures run r of one item: every backend and lane in turn, A B A B, so a lane's process
+ * runs next to ours. *step counts the workers spawned so far. */
+static void measure_run(const bench_config *cfg, const plan_item *it, bench_row *rows,
+                        unsigned r, size_t *step, size_t steps, int tty)
 {
     size_t b, nb = item_backends(cfg, it);
-    unsigned r;
 
-    for (r = 0; r < cfg->runs && r < BENCH_MAX_RUNS; r++) {
-        for (b = 0; b < nb; b++) {
-            bench_row *row = &rows[b];
-            char *own[5];
-            char *const *prefix = own;
-            bench_run run;
-            int unsupported = 0;
-
-            if (b < cfg->n_backends) { /* this build: softchat-bench worker BACKEND op|floor */
-                own[0] = (char *)cfg->self;
-                own[1] = (char *)"worker";
-                own[2] = (char *)cfg->backends[it->secp ? 0 : b];
-                own[3] = (char *)(it->floor ? "floor" : "op");
-                own[4] = NULL;
-            } else {
-                prefix = cfg->lanes[b - cfg->n_backends].argv;
-            }
-            show_progress(cfg, tty, ++*step, steps, row, r);
-            memset(&run, 0, sizeof run);
-            if (spawn_worker(cfg, prefix, row, &run, &unsupported) == 0) {
-                if (unsupported) {
-                    row->unsupported = 1;
-                } else {
-                    row->runs[row->n_runs++] = run;
-                }
-            } else {
-                row->failed = 1;
-            }
-        }
-    }
     for (b = 0; b < nb; b++) {
-        bench_row_aggregate(&rows[b]);
+        bench_row *row = &rows[b];
+        char *own[5];
+        char *const *prefix = own;
+        bench_run run;
+        int unsupported = 0;
+
+        if (b < cfg->n_backends) { /* this build: softchat-bench worker BACKEND op|floor */
+            own[0] = (char *)cfg->self;
+            own[1] = (char *)"worker";
+            own[2] = (char *)cfg->backends[it->secp ? 0 : b];
+            own[3] = (char *)(it->floor ? "floor" : "op");
+            own[4] = NULL;
+        } else {
+            prefix = cfg->lanes[b - cfg->n_backends].argv;
+        }
+        show_progress(cfg, tty, ++*step, steps, row, r);
+        memset(&run, 0, sizeof run);
+        if (spawn_worker(cfg, prefix, row, &run, &unsupported) == 0) {
+            if (unsupported) {
+                row->unsupported = 1;
+            } else {
+                row->runs[row->n_runs++] = run;
+            }
+        } else {
+            row->failed = 1;
+        }
     }
 }
 
 int bench_run_all(const bench_config *cfg, bench_row **rows_out, size_t *n_rows)
 {
     size_t n_ops = 0, n_floor = 0, n_plan, n_alloc, i, k = 0, steps, step = 0;
+    unsigned r;
     bench_op *ops = bench_ops_all(&n_ops);
     bench_op *floors = bench_floor_all(&n_floor);
     plan_item *plan = NULL;
@@ -311,9 +307,20 @@ int bench_run_all(const bench_config *cfg, bench_row **rows_out, size_t *n_rows)
     }
     steps = count_steps(cfg, plan, n_plan);
     for (i = 0; i < n_plan; i++) {
+        plan[i].first_row = k;
         label_rows(cfg, &plan[i], &rows[k]);
-        measure_item(cfg, &plan[i], &rows[k], &step, steps, tty);
         k += item_backends(cfg, &plan[i]);
+    }
+    /* Rounds over the whole plan: run r of every item before run r + 1 of any, so an item's
+     * runs lie a round apart and a burst of load on a shared machine reaches at most one or
+     * two of them, not all three; a row's operation and its floors share every round. */
+    for (r = 0; r < cfg->runs && r < BENCH_MAX_RUNS; r++) {
+        for (i = 0; i < n_plan; i++) {
+            measure_run(cfg, &plan[i], &rows[plan[i].first_row], r, &step, steps, tty);
+        }
+    }
+    for (i = 0; i < k; i++) {
+        bench_row_aggregate(&rows[i]);
     }
     if (cfg->progress && tty) {
         fprintf(stderr, "\r%*s\r", 78, "");
