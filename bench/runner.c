@@ -312,8 +312,8 @@ int bench_run_all(const bench_config *cfg, bench_row **rows_out, size_t *n_rows)
         k += item_backends(cfg, &plan[i]);
     }
     /* Rounds over the whole plan: run r of every item before run r + 1 of any, so an item's
-     * runs lie a round apart and a burst of load on a shared machine reaches at most one or
-     * two of them, not all three; a row's operation and its floors share every round. */
+     * runs lie a round apart and a burst of load on a shared machine shorter than a round
+     * reaches one of them, not all; a row's operation and its floors share every round. */
     for (r = 0; r < cfg->runs && r < BENCH_MAX_RUNS; r++) {
         for (i = 0; i < n_plan; i++) {
             measure_run(cfg, &plan[i], &rows[plan[i].first_row], r, &step, steps, tty);

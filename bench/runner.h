@@ -43,10 +43,10 @@ typedef struct bench_config {
 } bench_config;
 
 /* Runs everything, in rounds: run 1 of every planned row (each operation's backends and
- * lanes side by side, A B A B), then run 2 of every row, and so on. *rows receives a new array (free it) of *n_rows rows: for each planned
- * operation one row per backend, then one per lane (labelled with the lane's label); then
- * the floors. Returns 0, or -1 when nothing could be run (a row whose runs failed is marked
- * failed). */
+ * lanes side by side, A B A B), then run 2 of every row, and so on. *rows receives a new
+ * array (free it) of *n_rows rows: for each planned operation one row per backend, then one
+ * per lane (labelled with the lane's label); then the floors. Returns 0, or -1 when nothing
+ * could be run (a row whose runs failed is marked failed). */
 int bench_run_all(const bench_config *cfg, bench_row **rows, size_t *n_rows);
 
 #endif
