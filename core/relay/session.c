@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "relay/relay_internal.h"
+#include "relay/session_internal.h"
 
 /* what a signed event carries (the other flags only say what a parse found) */
 #define SIGNED_FLAGS (SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG)
@@ -20,50 +21,9 @@
 #define DEFAULT_BACKOFF_MAX 30000u
 #define DEFAULT_MAX_CHALLENGE 256u
 
-enum { SUB_FREE = 0, SUB_OPEN = 1, SUB_CLOSING = 2 };
-
-typedef struct sub_slot {
-    char id[SC_RELAY_SUB_ID_MAX];
-    size_t id_len;
-    const sc_relay_filter *filters;
-    size_t n_filters;
-    int64_t newest;  /* a resent REQ's floor: the newest created_at delivered up to an EOSE
-                        or live after one, -1 for none */
-    int64_t stored;  /* the newest delivered before the next EOSE, -1 for none: stored
-                        events come newest first, so it counts only once an EOSE says that
-                        the older ones came too (on this connection or a later one) */
-    uint8_t state;   /* SUB_* */
-    uint8_t queued;  /* its REQ (or CLOSE, when closing) is to be sent */
-    uint8_t held;    /* refused with auth-required: waits for the AUTH */
-    uint8_t eose;    /* EOSE seen on this connection */
-    uint8_t resumable; /* EOSE seen once: a resent REQ may move since up */
-} sub_slot;
-
-typedef struct pend_slot {
-    const sc_event *ev;
-    uint8_t id[SC_EVENT_ID_BYTES];
-    uint8_t used, queued, held;
-} pend_slot;
-
-typedef struct sess {
-    sub_slot *subs;
-    pend_slot *pend;
-    size_t max_subs, max_pending, n_pending;
-    char *url;
-    size_t url_len;
-    char *challenge;
-    size_t challenge_len, max_challenge;
-    uint32_t backoff_min, backoff_max, attempts;
-    int64_t connected_at, resume_slack;
-    uint8_t auth_id[SC_EVENT_ID_BYTES];
-    uint8_t connected, authed, auth_pending;
-    void *mem;
-    size_t mem_len;
-} sess;
-
 typedef struct handle {
     uint64_t magic;
-    sess *s;
+    sc_sess *s;
 } handle;
 
 typedef char sc_session_handle_fits[(sizeof(handle) <= sizeof(sc_relay_session)) ? 1 : -1];
@@ -75,7 +35,7 @@ static size_t pad(uintptr_t p)
     return (size_t)((ALIGN - p % ALIGN) % ALIGN);
 }
 
-static sess *sess_of(const sc_relay_session *s)
+sc_sess *sc_sess_of(const sc_relay_session *s)
 {
     const handle *h = (const handle *)(const void *)s;
 
@@ -87,10 +47,10 @@ size_t sc_relay_session_mem_max(size_t max_subs, size_t max_pending, size_t url_
 {
     size_t chal = opts != NULL && opts->max_challenge != 0 ? opts->max_challenge
                                                             : DEFAULT_MAX_CHALLENGE;
-    size_t n = sizeof(sess) + 3 * ALIGN;
+    size_t n = sizeof(sc_sess) + 3 * ALIGN;
 
-    n = sc_size_add(n, sc_size_mul(max_subs, sizeof(sub_slot)));
-    n = sc_size_add(n, sc_size_mul(max_pending, sizeof(pend_slot)));
+    n = sc_size_add(n, sc_size_mul(max_subs, sizeof(sc_sess_sub)));
+    n = sc_size_add(n, sc_size_mul(max_pending, sizeof(sc_sess_pend)));
     n = sc_size_add(n, url_len);
     n = sc_size_add(n, chal);
     return sc_size_public(n);
@@ -104,7 +64,7 @@ sc_status sc_relay_session_init(sc_relay_session *s, void *mem, size_t mem_cap, 
     handle *h = (handle *)(void *)s;
     size_t need, off;
     uint8_t *base;
-    sess *t;
+    sc_sess *t;
 
     if (s == NULL) {
         return SC_ERR_ARG;
@@ -135,14 +95,14 @@ sc_status sc_relay_session_init(sc_relay_session *s, void *mem, size_t mem_cap, 
     memset(mem, 0, mem_cap);
     base = (uint8_t *)mem;
     off = pad((uintptr_t)base);
-    t = (sess *)(void *)(base + off);
-    off += sizeof(sess);
+    t = (sc_sess *)(void *)(base + off);
+    off += sizeof(sc_sess);
     off += pad((uintptr_t)(base + off));
-    t->subs = (sub_slot *)(void *)(base + off);
-    off += max_subs * sizeof(sub_slot);
+    t->subs = (sc_sess_sub *)(void *)(base + off);
+    off += max_subs * sizeof(sc_sess_sub);
     off += pad((uintptr_t)(base + off));
-    t->pend = (pend_slot *)(void *)(base + off);
-    off += max_pending * sizeof(pend_slot);
+    t->pend = (sc_sess_pend *)(void *)(base + off);
+    off += max_pending * sizeof(sc_sess_pend);
     t->url = (char *)(base + off);
     memcpy(t->url, relay_url.ptr, relay_url.len);
     t->url_len = relay_url.len;
@@ -166,7 +126,7 @@ sc_status sc_relay_session_init(sc_relay_session *s, void *mem, size_t mem_cap, 
 
 void sc_relay_session_clear(sc_relay_session *s)
 {
-    sess *t = sess_of(s);
+    sc_sess *t = sc_sess_of(s);
 
     if (t != NULL) {
         sc_mem_wipe(t->mem, t->mem_len);
@@ -177,7 +137,7 @@ void sc_relay_session_clear(sc_relay_session *s)
 }
 
 /* Drops the AUTH state and queues everything that must go out on a fresh connection. */
-static void reset_connection(sess *t, int queue)
+static void reset_connection(sc_sess *t, int queue)
 {
     size_t i;
 
@@ -187,11 +147,11 @@ static void reset_connection(sess *t, int queue)
     t->auth_pending = 0;
     memset(t->auth_id, 0, sizeof t->auth_id);
     for (i = 0; i < t->max_subs; i++) {
-        sub_slot *b = &t->subs[i];
+        sc_sess_sub *b = &t->subs[i];
 
-        if (b->state == SUB_CLOSING) {
+        if (b->state == SC_SESS_SUB_CLOSING) {
             memset(b, 0, sizeof *b); /* a new connection has nothing to close */
-        } else if (b->state == SUB_OPEN) {
+        } else if (b->state == SC_SESS_SUB_OPEN) {
             b->queued = (uint8_t)queue;
             b->held = 0;
             b->eose = 0;
@@ -207,12 +167,12 @@ static void reset_connection(sess *t, int queue)
 
 sc_status sc_relay_session_connected(sc_relay_session *s, int64_t now_ms)
 {
-    sess *t;
+    sc_sess *t;
 
     if (s == NULL) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL || t->connected) {
         return SC_ERR_STATE;
     }
@@ -224,7 +184,7 @@ sc_status sc_relay_session_connected(sc_relay_session *s, int64_t now_ms)
 
 sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int64_t *retry_at_ms)
 {
-    sess *t;
+    sc_sess *t;
     uint64_t delay;
 
     if (retry_at_ms != NULL) {
@@ -233,7 +193,7 @@ sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int
     if (s == NULL || retry_at_ms == NULL) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL) {
         return SC_ERR_STATE;
     }
@@ -255,12 +215,12 @@ sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int
     return SC_OK;
 }
 
-static sub_slot *find_sub(sess *t, sc_str id, int state)
+static sc_sess_sub *find_sub(sc_sess *t, sc_str id, int state)
 {
     size_t i;
 
     for (i = 0; i < t->max_subs; i++) {
-        sub_slot *b = &t->subs[i];
+        sc_sess_sub *b = &t->subs[i];
 
         if (b->state == state && b->id_len == id.len && memcmp(b->id, id.ptr, id.len) == 0) {
             return b;
@@ -272,15 +232,15 @@ static sub_slot *find_sub(sess *t, sc_str id, int state)
 sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
                                      const sc_relay_filter *filters, size_t n_filters)
 {
-    sess *t;
-    sub_slot *b;
+    sc_sess *t;
+    sc_sess_sub *b;
     size_t i;
     sc_status st;
 
     if (s == NULL || filters == NULL || (sub_id.ptr == NULL && sub_id.len > 0)) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL) {
         return SC_ERR_STATE;
     }
@@ -295,12 +255,12 @@ sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
             return st;
         }
     }
-    b = find_sub(t, sub_id, SUB_OPEN);
+    b = find_sub(t, sub_id, SC_SESS_SUB_OPEN);
     if (b == NULL) {
-        b = find_sub(t, sub_id, SUB_CLOSING);
+        b = find_sub(t, sub_id, SC_SESS_SUB_CLOSING);
     }
     for (i = 0; b == NULL && i < t->max_subs; i++) {
-        if (t->subs[i].state == SUB_FREE) {
+        if (t->subs[i].state == SC_SESS_SUB_FREE) {
             b = &t->subs[i];
         }
     }
@@ -314,29 +274,29 @@ sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
     b->n_filters = n_filters;
     b->newest = -1;
     b->stored = -1;
-    b->state = SUB_OPEN;
+    b->state = SC_SESS_SUB_OPEN;
     b->queued = t->connected;
     return SC_OK;
 }
 
 sc_status sc_relay_session_unsubscribe(sc_relay_session *s, sc_str sub_id)
 {
-    sess *t;
-    sub_slot *b;
+    sc_sess *t;
+    sc_sess_sub *b;
 
     if (s == NULL || (sub_id.ptr == NULL && sub_id.len > 0)) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL) {
         return SC_ERR_STATE;
     }
-    b = sub_id.len > 0 && sub_id.len <= SC_RELAY_SUB_ID_MAX ? find_sub(t, sub_id, SUB_OPEN) : NULL;
+    b = sub_id.len > 0 && sub_id.len <= SC_RELAY_SUB_ID_MAX ? find_sub(t, sub_id, SC_SESS_SUB_OPEN) : NULL;
     if (b == NULL) {
         return SC_ERR_SUBSCRIPTION;
     }
     if (t->connected) {
-        b->state = SUB_CLOSING;
+        b->state = SC_SESS_SUB_CLOSING;
         b->queued = 1;
         b->filters = NULL;
         b->n_filters = 0;
@@ -346,7 +306,7 @@ sc_status sc_relay_session_unsubscribe(sc_relay_session *s, sc_str sub_id)
     return SC_OK;
 }
 
-static pend_slot *find_pending(sess *t, const uint8_t id[SC_EVENT_ID_BYTES])
+static sc_sess_pend *find_pending(sc_sess *t, const uint8_t id[SC_EVENT_ID_BYTES])
 {
     size_t i;
 
@@ -360,14 +320,14 @@ static pend_slot *find_pending(sess *t, const uint8_t id[SC_EVENT_ID_BYTES])
 
 sc_status sc_relay_session_publish(sc_relay_session *s, const sc_event *ev)
 {
-    sess *t;
+    sc_sess *t;
     size_t i;
     sc_status st;
 
     if (s == NULL || ev == NULL) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL) {
         return SC_ERR_STATE;
     }
@@ -381,7 +341,7 @@ sc_status sc_relay_session_publish(sc_relay_session *s, const sc_event *ev)
         return SC_OK;
     }
     for (i = 0; i < t->max_pending; i++) {
-        pend_slot *p = &t->pend[i];
+        sc_sess_pend *p = &t->pend[i];
 
         if (!p->used) {
             p->used = 1;
@@ -398,18 +358,18 @@ sc_status sc_relay_session_publish(sc_relay_session *s, const sc_event *ev)
 
 size_t sc_relay_session_pending(const sc_relay_session *s)
 {
-    const sess *t = sess_of(s);
+    const sc_sess *t = sc_sess_of(s);
 
     return t != NULL ? t->n_pending : 0;
 }
 
 /* The next queued item: a sub slot (REQ or CLOSE) or a pending publish. */
 typedef struct item {
-    sub_slot *sub;
-    pend_slot *pend;
+    sc_sess_sub *sub;
+    sc_sess_pend *pend;
 } item;
 
-static int next_item(sess *t, item *it)
+static int next_item(sc_sess *t, item *it)
 {
     size_t i;
 
@@ -419,13 +379,13 @@ static int next_item(sess *t, item *it)
         return 0;
     }
     for (i = 0; i < t->max_subs; i++) {
-        if (t->subs[i].state == SUB_CLOSING && t->subs[i].queued) {
+        if (t->subs[i].state == SC_SESS_SUB_CLOSING && t->subs[i].queued) {
             it->sub = &t->subs[i];
             return 1;
         }
     }
     for (i = 0; i < t->max_subs; i++) {
-        if (t->subs[i].state == SUB_OPEN && t->subs[i].queued && !t->subs[i].held) {
+        if (t->subs[i].state == SC_SESS_SUB_OPEN && t->subs[i].queued && !t->subs[i].held) {
             it->sub = &t->subs[i];
             return 1;
         }
@@ -439,7 +399,7 @@ static int next_item(sess *t, item *it)
     return 0;
 }
 
-static sc_status emit_item(const sess *t, const item *it, sc_jw *w)
+static sc_status emit_item(const sc_sess *t, const item *it, sc_jw *w)
 {
     sc_relay_client_msg m;
     int64_t floor = -1;
@@ -452,7 +412,7 @@ static sc_status emit_item(const sess *t, const item *it, sc_jw *w)
     }
     m.sub_id.ptr = it->sub->id;
     m.sub_id.len = it->sub->id_len;
-    if (it->sub->state == SUB_CLOSING) {
+    if (it->sub->state == SC_SESS_SUB_CLOSING) {
         m.type = SC_RELAY_CLIENT_CLOSE;
         return sc_relay_msg_emit(w, &m, -1);
     }
@@ -467,7 +427,7 @@ static sc_status emit_item(const sess *t, const item *it, sc_jw *w)
 
 size_t sc_relay_session_next_len(const sc_relay_session *s)
 {
-    sess *t = sess_of(s);
+    sc_sess *t = sc_sess_of(s);
     item it;
     sc_jw w;
 
@@ -479,19 +439,19 @@ size_t sc_relay_session_next_len(const sc_relay_session *s)
 }
 
 /* The item was sent: clear its queue mark (a CLOSE frees its slot). */
-static void mark_sent(sess *t, const item *it)
+static void mark_sent(sc_sess *t, const item *it)
 {
     (void)t;
     if (it->pend != NULL) {
         it->pend->queued = 0;
-    } else if (it->sub->state == SUB_CLOSING) {
+    } else if (it->sub->state == SC_SESS_SUB_CLOSING) {
         memset(it->sub, 0, sizeof *it->sub);
     } else {
         it->sub->queued = 0;
     }
 }
 
-static void drop_item(sess *t, const item *it)
+static void drop_item(sc_sess *t, const item *it)
 {
     if (it->pend != NULL) {
         memset(it->pend, 0, sizeof *it->pend);
@@ -503,7 +463,7 @@ static void drop_item(sess *t, const item *it)
 
 sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, size_t *out_len)
 {
-    sess *t;
+    sc_sess *t;
     item it;
     sc_jw w;
     sc_status st;
@@ -515,7 +475,7 @@ sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, 
     if (s == NULL || (out == NULL && out_cap > 0)) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL) {
         return SC_ERR_STATE;
     }
@@ -543,12 +503,12 @@ sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, 
 }
 
 /* After an accepted AUTH: everything held goes out again. */
-static void release_held(sess *t)
+static void release_held(sc_sess *t)
 {
     size_t i;
 
     for (i = 0; i < t->max_subs; i++) {
-        if (t->subs[i].state == SUB_OPEN && t->subs[i].held) {
+        if (t->subs[i].state == SC_SESS_SUB_OPEN && t->subs[i].held) {
             t->subs[i].held = 0;
             t->subs[i].queued = 1;
         }
@@ -561,9 +521,9 @@ static void release_held(sess *t)
     }
 }
 
-static sc_status handle_ok(sess *t, sc_relay_update *u, const sc_relay_msg *m)
+static sc_status handle_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
 {
-    pend_slot *p;
+    sc_sess_pend *p;
 
     if (t->auth_pending && memcmp(m->event_id, t->auth_id, SC_EVENT_ID_BYTES) == 0) {
         t->auth_pending = 0;
@@ -597,8 +557,8 @@ static sc_status handle_ok(sess *t, sc_relay_update *u, const sc_relay_msg *m)
 
 sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const sc_relay_msg *m)
 {
-    sess *t;
-    sub_slot *b;
+    sc_sess *t;
+    sc_sess_sub *b;
     sc_status st;
 
     if (u != NULL) {
@@ -607,7 +567,7 @@ sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const
     if (s == NULL || u == NULL || m == NULL) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL || !t->connected) {
         return SC_ERR_STATE;
     }
@@ -615,7 +575,7 @@ sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const
     case SC_RELAY_EVENT:
     case SC_RELAY_EOSE:
     case SC_RELAY_CLOSED:
-        b = find_sub(t, m->sub_id, SUB_OPEN);
+        b = find_sub(t, m->sub_id, SC_SESS_SUB_OPEN);
         if (b == NULL) {
             return SC_ERR_SUBSCRIPTION;
         }
@@ -682,7 +642,7 @@ sc_status sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char
     sc_relay_client_msg m;
     sc_relay_auth a;
     sc_str url, chal;
-    sess *t;
+    sc_sess *t;
     sc_jw w;
     sc_status st;
 
@@ -693,7 +653,7 @@ sc_status sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char
     if (s == NULL || ctx == NULL || who == NULL || aux == NULL || (out == NULL && out_cap > 0)) {
         return SC_ERR_ARG;
     }
-    t = sess_of(s);
+    t = sc_sess_of(s);
     if (t == NULL || !t->connected) {
         return SC_ERR_STATE;
     }

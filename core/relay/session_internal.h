@@ -1,0 +1,58 @@
+/* The relay session's state in the caller's memory, and the interface between the files that
+ * keep it: session.c (the layout, the connection, the dispatch of relay messages). */
+#ifndef SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
+#define SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
+
+#include <softchat/relay.h>
+
+#include "util/json_write.h"
+
+enum { SC_SESS_SUB_FREE = 0, SC_SESS_SUB_OPEN = 1, SC_SESS_SUB_CLOSING = 2 };
+
+/* A subscription. */
+typedef struct sc_sess_sub {
+    char id[SC_RELAY_SUB_ID_MAX];
+    size_t id_len;
+    const sc_relay_filter *filters;
+    size_t n_filters;
+    int64_t newest;  /* a resent REQ's floor: the newest created_at delivered up to an EOSE
+                        or live after one, -1 for none */
+    int64_t stored;  /* the newest delivered before the next EOSE, -1 for none: stored
+                        events come newest first, so it counts only once an EOSE says that
+                        the older ones came too (on this connection or a later one) */
+    uint8_t state;   /* SC_SESS_SUB_* */
+    uint8_t queued;  /* its REQ (or CLOSE, when closing) is to be sent */
+    uint8_t held;    /* refused with auth-required: waits for the AUTH */
+    uint8_t eose;    /* EOSE seen on this connection */
+    uint8_t resumable; /* EOSE seen once: a resent REQ may move since up */
+} sc_sess_sub;
+
+/* A publish awaiting its OK. */
+typedef struct sc_sess_pend {
+    const sc_event *ev;
+    uint8_t id[SC_EVENT_ID_BYTES];
+    uint8_t used, queued, held;
+} sc_sess_pend;
+
+typedef struct sc_sess {
+    sc_sess_sub *subs;
+    sc_sess_pend *pend;
+    size_t max_subs, max_pending, n_pending;
+    char *url;
+    size_t url_len;
+    char *challenge;
+    size_t challenge_len, max_challenge;
+    uint32_t backoff_min, backoff_max, attempts;
+    int64_t connected_at, resume_slack;
+    uint8_t auth_id[SC_EVENT_ID_BYTES];
+    uint8_t connected, authed, auth_pending;
+    void *mem;
+    size_t mem_len;
+} sc_sess;
+
+/* ---- session.c ---- */
+
+/* The state behind a session set up by sc_relay_session_init; NULL for NULL or another. */
+sc_sess *sc_sess_of(const sc_relay_session *s);
+
+#endif
