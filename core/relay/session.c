@@ -146,17 +146,7 @@ static void reset_connection(sc_sess *t, int queue)
     t->authed = 0;
     t->auth_pending = 0;
     memset(t->auth_id, 0, sizeof t->auth_id);
-    for (i = 0; i < t->max_subs; i++) {
-        sc_sess_sub *b = &t->subs[i];
-
-        if (b->state == SC_SESS_SUB_CLOSING) {
-            memset(b, 0, sizeof *b); /* a new connection has nothing to close */
-        } else if (b->state == SC_SESS_SUB_OPEN) {
-            b->queued = (uint8_t)queue;
-            b->held = 0;
-            b->eose = 0;
-        }
-    }
+    sc_sess_subs_reset(t, queue);
     for (i = 0; i < t->max_pending; i++) {
         if (t->pend[i].used) {
             t->pend[i].queued = (uint8_t)queue;
@@ -212,97 +202,6 @@ sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int
         t->attempts++;
     }
     *retry_at_ms = now_ms > INT64_MAX - (int64_t)delay ? INT64_MAX : now_ms + (int64_t)delay;
-    return SC_OK;
-}
-
-static sc_sess_sub *find_sub(sc_sess *t, sc_str id, int state)
-{
-    size_t i;
-
-    for (i = 0; i < t->max_subs; i++) {
-        sc_sess_sub *b = &t->subs[i];
-
-        if (b->state == state && b->id_len == id.len && memcmp(b->id, id.ptr, id.len) == 0) {
-            return b;
-        }
-    }
-    return NULL;
-}
-
-sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
-                                     const sc_relay_filter *filters, size_t n_filters)
-{
-    sc_sess *t;
-    sc_sess_sub *b;
-    size_t i;
-    sc_status st;
-
-    if (s == NULL || filters == NULL || (sub_id.ptr == NULL && sub_id.len > 0)) {
-        return SC_ERR_ARG;
-    }
-    t = sc_sess_of(s);
-    if (t == NULL) {
-        return SC_ERR_STATE;
-    }
-    if ((st = sc_relay_sub_id_check(sub_id)) != SC_OK) {
-        return st;
-    }
-    if (n_filters == 0) {
-        return SC_ERR_EMPTY;
-    }
-    for (i = 0; i < n_filters; i++) {
-        if ((st = sc_relay_filter_check(&filters[i])) != SC_OK) {
-            return st;
-        }
-    }
-    b = find_sub(t, sub_id, SC_SESS_SUB_OPEN);
-    if (b == NULL) {
-        b = find_sub(t, sub_id, SC_SESS_SUB_CLOSING);
-    }
-    for (i = 0; b == NULL && i < t->max_subs; i++) {
-        if (t->subs[i].state == SC_SESS_SUB_FREE) {
-            b = &t->subs[i];
-        }
-    }
-    if (b == NULL) {
-        return SC_ERR_FULL;
-    }
-    memset(b, 0, sizeof *b);
-    memcpy(b->id, sub_id.ptr, sub_id.len);
-    b->id_len = sub_id.len;
-    b->filters = filters;
-    b->n_filters = n_filters;
-    b->newest = -1;
-    b->stored = -1;
-    b->state = SC_SESS_SUB_OPEN;
-    b->queued = t->connected;
-    return SC_OK;
-}
-
-sc_status sc_relay_session_unsubscribe(sc_relay_session *s, sc_str sub_id)
-{
-    sc_sess *t;
-    sc_sess_sub *b;
-
-    if (s == NULL || (sub_id.ptr == NULL && sub_id.len > 0)) {
-        return SC_ERR_ARG;
-    }
-    t = sc_sess_of(s);
-    if (t == NULL) {
-        return SC_ERR_STATE;
-    }
-    b = sub_id.len > 0 && sub_id.len <= SC_RELAY_SUB_ID_MAX ? find_sub(t, sub_id, SC_SESS_SUB_OPEN) : NULL;
-    if (b == NULL) {
-        return SC_ERR_SUBSCRIPTION;
-    }
-    if (t->connected) {
-        b->state = SC_SESS_SUB_CLOSING;
-        b->queued = 1;
-        b->filters = NULL;
-        b->n_filters = 0;
-    } else {
-        memset(b, 0, sizeof *b);
-    }
     return SC_OK;
 }
 
@@ -402,27 +301,14 @@ static int next_item(sc_sess *t, item *it)
 static sc_status emit_item(const sc_sess *t, const item *it, sc_jw *w)
 {
     sc_relay_client_msg m;
-    int64_t floor = -1;
 
+    if (it->sub != NULL) {
+        return sc_sess_sub_write(t, it->sub, w);
+    }
     memset(&m, 0, sizeof m);
-    if (it->pend != NULL) {
-        m.type = SC_RELAY_CLIENT_EVENT;
-        m.event = it->pend->ev;
-        return sc_relay_msg_emit(w, &m, -1);
-    }
-    m.sub_id.ptr = it->sub->id;
-    m.sub_id.len = it->sub->id_len;
-    if (it->sub->state == SC_SESS_SUB_CLOSING) {
-        m.type = SC_RELAY_CLIENT_CLOSE;
-        return sc_relay_msg_emit(w, &m, -1);
-    }
-    m.type = SC_RELAY_CLIENT_REQ;
-    m.filters = it->sub->filters;
-    m.n_filters = it->sub->n_filters;
-    if (it->sub->resumable && it->sub->newest >= 0) {
-        floor = it->sub->newest > t->resume_slack ? it->sub->newest - t->resume_slack : 0;
-    }
-    return sc_relay_msg_emit(w, &m, floor);
+    m.type = SC_RELAY_CLIENT_EVENT;
+    m.event = it->pend->ev;
+    return sc_relay_msg_emit(w, &m, -1);
 }
 
 size_t sc_relay_session_next_len(const sc_relay_session *s)
@@ -507,12 +393,7 @@ static void release_held(sc_sess *t)
 {
     size_t i;
 
-    for (i = 0; i < t->max_subs; i++) {
-        if (t->subs[i].state == SC_SESS_SUB_OPEN && t->subs[i].held) {
-            t->subs[i].held = 0;
-            t->subs[i].queued = 1;
-        }
-    }
+    sc_sess_subs_release(t);
     for (i = 0; i < t->max_pending; i++) {
         if (t->pend[i].used && t->pend[i].held) {
             t->pend[i].held = 0;
@@ -558,8 +439,6 @@ static sc_status handle_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m
 sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const sc_relay_msg *m)
 {
     sc_sess *t;
-    sc_sess_sub *b;
-    sc_status st;
 
     if (u != NULL) {
         memset(u, 0, sizeof *u);
@@ -575,42 +454,7 @@ sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const
     case SC_RELAY_EVENT:
     case SC_RELAY_EOSE:
     case SC_RELAY_CLOSED:
-        b = find_sub(t, m->sub_id, SC_SESS_SUB_OPEN);
-        if (b == NULL) {
-            return SC_ERR_SUBSCRIPTION;
-        }
-        u->sub_id.ptr = b->id;
-        u->sub_id.len = b->id_len;
-        if (m->type == SC_RELAY_EVENT) {
-            st = sc_relay_filter_match(b->filters, b->n_filters, &m->event);
-            if (st != SC_OK) {
-                memset(u, 0, sizeof *u);
-                return st;
-            }
-            if (b->eose && m->event.created_at > b->newest) {
-                b->newest = m->event.created_at;
-            } else if (!b->eose && m->event.created_at > b->stored) {
-                b->stored = m->event.created_at;
-            }
-            u->kind = SC_RELAY_U_EVENT;
-        } else if (m->type == SC_RELAY_EOSE) {
-            if (!b->eose && b->stored > b->newest) {
-                b->newest = b->stored;
-            }
-            b->stored = -1;
-            b->eose = 1;
-            b->resumable = 1;
-            u->kind = SC_RELAY_U_EOSE;
-        } else if (m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED && !t->authed) {
-            b->held = 1;
-            b->queued = 0;
-            u->kind = SC_RELAY_U_AUTH_REQUIRED;
-        } else {
-            memset(b, 0, sizeof *b);
-            u->sub_id.ptr = m->sub_id.ptr;
-            u->kind = SC_RELAY_U_CLOSED;
-        }
-        return SC_OK;
+        return sc_sess_sub_handle(t, u, m);
     case SC_RELAY_OK:
         return handle_ok(t, u, m);
     case SC_RELAY_AUTH:

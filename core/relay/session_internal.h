@@ -1,5 +1,6 @@
 /* The relay session's state in the caller's memory, and the interface between the files that
- * keep it: session.c (the layout, the connection, the dispatch of relay messages). */
+ * keep it: session.c (the layout, the connection, the dispatch of relay messages) and
+ * session_sub.c (subscriptions and their resume point). */
 #ifndef SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 #define SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 
@@ -54,5 +55,21 @@ typedef struct sc_sess {
 
 /* The state behind a session set up by sc_relay_session_init; NULL for NULL or another. */
 sc_sess *sc_sess_of(const sc_relay_session *s);
+
+/* ---- session_sub.c ---- */
+
+/* A new connection: open subscriptions are to be sent again (queue 1) or wait for one
+ * (queue 0), unheld, their EOSE unseen; closing ones are gone (nothing to close). */
+void sc_sess_subs_reset(sc_sess *t, int queue);
+
+/* The AUTH was accepted: subscriptions held for it are to be sent again. */
+void sc_sess_subs_release(sc_sess *t);
+
+/* Writes b's REQ (since moved up to its resume point) or, when closing, its CLOSE. */
+sc_status sc_sess_sub_write(const sc_sess *t, const sc_sess_sub *b, sc_jw *w);
+
+/* EVENT, EOSE or CLOSED for an open subscription: SC_ERR_SUBSCRIPTION for any other; an
+ * EVENT its filters do not match: SC_ERR_NO_MATCH (u zeroed). */
+sc_status sc_sess_sub_handle(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
 
 #endif
