@@ -11,8 +11,6 @@
 #include "relay/relay_internal.h"
 #include "relay/session_internal.h"
 
-/* what a signed event carries (the other flags only say what a parse found) */
-#define SIGNED_FLAGS (SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG)
 #include "util/range.h"
 #include "util/utf8.h"
 
@@ -139,20 +137,13 @@ void sc_relay_session_clear(sc_relay_session *s)
 /* Drops the AUTH state and queues everything that must go out on a fresh connection. */
 static void reset_connection(sc_sess *t, int queue)
 {
-    size_t i;
-
     sc_mem_wipe(t->challenge, t->challenge_len);
     t->challenge_len = 0;
     t->authed = 0;
     t->auth_pending = 0;
     memset(t->auth_id, 0, sizeof t->auth_id);
     sc_sess_subs_reset(t, queue);
-    for (i = 0; i < t->max_pending; i++) {
-        if (t->pend[i].used) {
-            t->pend[i].queued = (uint8_t)queue;
-            t->pend[i].held = 0;
-        }
-    }
+    sc_sess_pends_reset(t, queue);
 }
 
 sc_status sc_relay_session_connected(sc_relay_session *s, int64_t now_ms)
@@ -205,63 +196,6 @@ sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms, int
     return SC_OK;
 }
 
-static sc_sess_pend *find_pending(sc_sess *t, const uint8_t id[SC_EVENT_ID_BYTES])
-{
-    size_t i;
-
-    for (i = 0; i < t->max_pending; i++) {
-        if (t->pend[i].used && memcmp(t->pend[i].id, id, SC_EVENT_ID_BYTES) == 0) {
-            return &t->pend[i];
-        }
-    }
-    return NULL;
-}
-
-sc_status sc_relay_session_publish(sc_relay_session *s, const sc_event *ev)
-{
-    sc_sess *t;
-    size_t i;
-    sc_status st;
-
-    if (s == NULL || ev == NULL) {
-        return SC_ERR_ARG;
-    }
-    t = sc_sess_of(s);
-    if (t == NULL) {
-        return SC_ERR_STATE;
-    }
-    if ((ev->flags & SIGNED_FLAGS) != SIGNED_FLAGS) {
-        return SC_ERR_EVENT_FIELD;
-    }
-    if ((st = sc_event_check(ev)) != SC_OK) {
-        return st;
-    }
-    if (find_pending(t, ev->id) != NULL) {
-        return SC_OK;
-    }
-    for (i = 0; i < t->max_pending; i++) {
-        sc_sess_pend *p = &t->pend[i];
-
-        if (!p->used) {
-            p->used = 1;
-            p->ev = ev;
-            memcpy(p->id, ev->id, SC_EVENT_ID_BYTES);
-            p->queued = t->connected;
-            p->held = 0;
-            t->n_pending++;
-            return SC_OK;
-        }
-    }
-    return SC_ERR_FULL;
-}
-
-size_t sc_relay_session_pending(const sc_relay_session *s)
-{
-    const sc_sess *t = sc_sess_of(s);
-
-    return t != NULL ? t->n_pending : 0;
-}
-
 /* The next queued item: a sub slot (REQ or CLOSE) or a pending publish. */
 typedef struct item {
     sc_sess_sub *sub;
@@ -300,15 +234,7 @@ static int next_item(sc_sess *t, item *it)
 
 static sc_status emit_item(const sc_sess *t, const item *it, sc_jw *w)
 {
-    sc_relay_client_msg m;
-
-    if (it->sub != NULL) {
-        return sc_sess_sub_write(t, it->sub, w);
-    }
-    memset(&m, 0, sizeof m);
-    m.type = SC_RELAY_CLIENT_EVENT;
-    m.event = it->pend->ev;
-    return sc_relay_msg_emit(w, &m, -1);
+    return it->sub != NULL ? sc_sess_sub_write(t, it->sub, w) : sc_sess_pend_write(it->pend, w);
 }
 
 size_t sc_relay_session_next_len(const sc_relay_session *s)
@@ -340,8 +266,7 @@ static void mark_sent(sc_sess *t, const item *it)
 static void drop_item(sc_sess *t, const item *it)
 {
     if (it->pend != NULL) {
-        memset(it->pend, 0, sizeof *it->pend);
-        t->n_pending--;
+        sc_sess_pend_drop(t, it->pend);
     } else {
         memset(it->sub, 0, sizeof *it->sub);
     }
@@ -391,21 +316,12 @@ sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, 
 /* After an accepted AUTH: everything held goes out again. */
 static void release_held(sc_sess *t)
 {
-    size_t i;
-
     sc_sess_subs_release(t);
-    for (i = 0; i < t->max_pending; i++) {
-        if (t->pend[i].used && t->pend[i].held) {
-            t->pend[i].held = 0;
-            t->pend[i].queued = 1;
-        }
-    }
+    sc_sess_pends_release(t);
 }
 
 static sc_status handle_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
 {
-    sc_sess_pend *p;
-
     if (t->auth_pending && memcmp(m->event_id, t->auth_id, SC_EVENT_ID_BYTES) == 0) {
         t->auth_pending = 0;
         if (m->accepted) {
@@ -417,23 +333,7 @@ static sc_status handle_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m
         }
         return SC_OK;
     }
-    p = find_pending(t, m->event_id);
-    if (p == NULL) {
-        u->kind = SC_RELAY_U_NONE; /* not ours, or settled already */
-        return SC_OK;
-    }
-    memcpy(u->event_id, p->id, SC_EVENT_ID_BYTES);
-    if (!m->accepted && m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED && !t->authed) {
-        p->held = 1;
-        p->queued = 0;
-        u->kind = SC_RELAY_U_AUTH_REQUIRED;
-        return SC_OK;
-    }
-    u->kind = (m->accepted || m->prefix == SC_RELAY_PREFIX_DUPLICATE) ? SC_RELAY_U_ACCEPTED
-                                                                       : SC_RELAY_U_REJECTED;
-    memset(p, 0, sizeof *p);
-    t->n_pending--;
-    return SC_OK;
+    return sc_sess_pend_ok(t, u, m);
 }
 
 sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const sc_relay_msg *m)

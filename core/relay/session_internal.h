@@ -1,6 +1,7 @@
 /* The relay session's state in the caller's memory, and the interface between the files that
- * keep it: session.c (the layout, the connection, the dispatch of relay messages) and
- * session_sub.c (subscriptions and their resume point). */
+ * keep it: session.c (the layout, the connection, the dispatch of relay messages),
+ * session_sub.c (subscriptions and their resume point) and session_pub.c (publishes and
+ * their OK). */
 #ifndef SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 #define SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 
@@ -71,5 +72,24 @@ sc_status sc_sess_sub_write(const sc_sess *t, const sc_sess_sub *b, sc_jw *w);
 /* EVENT, EOSE or CLOSED for an open subscription: SC_ERR_SUBSCRIPTION for any other; an
  * EVENT its filters do not match: SC_ERR_NO_MATCH (u zeroed). */
 sc_status sc_sess_sub_handle(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
+
+/* ---- session_pub.c ---- */
+
+/* A new connection: publishes not yet acknowledged are to be sent again (queue 1) or wait
+ * for one (queue 0), unheld. */
+void sc_sess_pends_reset(sc_sess *t, int queue);
+
+/* The AUTH was accepted: publishes held for it are to be sent again. */
+void sc_sess_pends_release(sc_sess *t);
+
+/* Forgets p (its event could not be written). */
+void sc_sess_pend_drop(sc_sess *t, sc_sess_pend *p);
+
+/* Writes p's ["EVENT", event]. */
+sc_status sc_sess_pend_write(const sc_sess_pend *p, sc_jw *w);
+
+/* An OK that is not the AUTH's: settles the publish it names (accepted, duplicate, refused),
+ * or holds it when it asks for AUTH; SC_RELAY_U_NONE for an id not pending. */
+sc_status sc_sess_pend_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
 
 #endif
