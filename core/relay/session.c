@@ -2,7 +2,6 @@
  * challenge and what waits for it, the reconnect backoff, and the outbox the application
  * drains with sc_relay_session_next. All state lives in the caller's memory; times are
  * arguments. */
-#include <softchat/crypto.h>
 #include <softchat/mem.h>
 #include <softchat/relay.h>
 
@@ -137,11 +136,7 @@ void sc_relay_session_clear(sc_relay_session *s)
 /* Drops the AUTH state and queues everything that must go out on a fresh connection. */
 static void reset_connection(sc_sess *t, int queue)
 {
-    sc_mem_wipe(t->challenge, t->challenge_len);
-    t->challenge_len = 0;
-    t->authed = 0;
-    t->auth_pending = 0;
-    memset(t->auth_id, 0, sizeof t->auth_id);
+    sc_sess_auth_reset(t);
     sc_sess_subs_reset(t, queue);
     sc_sess_pends_reset(t, queue);
 }
@@ -313,29 +308,6 @@ sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, 
     return SC_OK;
 }
 
-/* After an accepted AUTH: everything held goes out again. */
-static void release_held(sc_sess *t)
-{
-    sc_sess_subs_release(t);
-    sc_sess_pends_release(t);
-}
-
-static sc_status handle_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
-{
-    if (t->auth_pending && memcmp(m->event_id, t->auth_id, SC_EVENT_ID_BYTES) == 0) {
-        t->auth_pending = 0;
-        if (m->accepted) {
-            t->authed = 1;
-            release_held(t);
-            u->kind = SC_RELAY_U_AUTHENTICATED;
-        } else {
-            u->kind = SC_RELAY_U_AUTH_REFUSED;
-        }
-        return SC_OK;
-    }
-    return sc_sess_pend_ok(t, u, m);
-}
-
 sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const sc_relay_msg *m)
 {
     sc_sess *t;
@@ -356,19 +328,9 @@ sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const
     case SC_RELAY_CLOSED:
         return sc_sess_sub_handle(t, u, m);
     case SC_RELAY_OK:
-        return handle_ok(t, u, m);
+        return sc_sess_auth_ok(t, u, m) ? SC_OK : sc_sess_pend_ok(t, u, m);
     case SC_RELAY_AUTH:
-        if (m->message.len > t->max_challenge) {
-            return SC_ERR_TOO_LARGE;
-        }
-        if (m->message.len == 0) {
-            return SC_OK; /* no challenge (sc_relay_parse refuses it): nothing to answer */
-        }
-        sc_mem_wipe(t->challenge, t->challenge_len);
-        memcpy(t->challenge, m->message.ptr, m->message.len);
-        t->challenge_len = m->message.len;
-        u->kind = SC_RELAY_U_AUTH_CHALLENGE;
-        return SC_OK;
+        return sc_sess_auth_challenge(t, u, m);
     case SC_RELAY_NOTICE:
         u->kind = SC_RELAY_U_NOTICE;
         return SC_OK;
@@ -376,83 +338,4 @@ sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u, const
         u->kind = SC_RELAY_U_OTHER;
         return SC_OK;
     }
-}
-
-sc_status sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char *out,
-                                          size_t out_cap, size_t *out_len,
-                                          const sc_identity *who, int64_t now,
-                                          const uint8_t aux[SC_AUX_RAND_BYTES])
-{
-    sc_relay_client_msg m;
-    sc_relay_auth a;
-    sc_str url, chal;
-    sc_sess *t;
-    sc_jw w;
-    sc_status st;
-
-    if (out_len == NULL) {
-        return SC_ERR_ARG;
-    }
-    *out_len = 0;
-    if (s == NULL || ctx == NULL || who == NULL || aux == NULL || (out == NULL && out_cap > 0)) {
-        return SC_ERR_ARG;
-    }
-    t = sc_sess_of(s);
-    if (t == NULL || !t->connected) {
-        return SC_ERR_STATE;
-    }
-    if (t->challenge_len == 0) {
-        return SC_ERR_NOT_FOUND;
-    }
-    url.ptr = t->url;
-    url.len = t->url_len;
-    chal.ptr = t->challenge;
-    chal.len = t->challenge_len;
-    st = sc_relay_auth_sign_with_rand(ctx, &a, who, url, chal, now, aux);
-    if (st != SC_OK) {
-        return st;
-    }
-    memset(&m, 0, sizeof m);
-    m.type = SC_RELAY_CLIENT_AUTH;
-    m.event = &a.event;
-    sc_jw_init_buf(&w, NULL, 0);
-    st = sc_relay_msg_emit(&w, &m, -1);
-    if (st == SC_OK && w.len > out_cap) {
-        *out_len = w.len;
-        st = SC_ERR_BUFFER_TOO_SMALL;
-    }
-    if (st == SC_OK) {
-        sc_jw_init_buf(&w, out, out_cap);
-        st = sc_relay_msg_emit(&w, &m, -1);
-        if (st == SC_OK) {
-            *out_len = w.len;
-            memcpy(t->auth_id, a.event.id, SC_EVENT_ID_BYTES);
-            t->auth_pending = 1;
-        } else if (out != NULL) {
-            sc_mem_wipe(out, out_cap);
-        }
-    }
-    sc_mem_wipe(&a, sizeof a);
-    return st;
-}
-
-sc_status sc_relay_session_auth(sc_relay_session *s, sc_ctx *ctx, char *out, size_t out_cap,
-                                size_t *out_len, const sc_identity *who, int64_t now)
-{
-    uint8_t aux[SC_AUX_RAND_BYTES];
-    sc_status st;
-
-    if (out_len == NULL) {
-        return SC_ERR_ARG;
-    }
-    *out_len = 0;
-    if (s == NULL || ctx == NULL || who == NULL) {
-        return SC_ERR_ARG;
-    }
-    st = sc_crypto_rng_fill(ctx, aux, sizeof aux);
-    if (st == SC_OK) {
-        st = sc_relay_session_auth_with_rand(s, ctx, out, out_cap, out_len, who, now, aux);
-    }
-    sc_mem_wipe(aux, sizeof aux);
-    return st;
 }

@@ -1,7 +1,7 @@
 /* The relay session's state in the caller's memory, and the interface between the files that
  * keep it: session.c (the layout, the connection, the dispatch of relay messages),
- * session_sub.c (subscriptions and their resume point) and session_pub.c (publishes and
- * their OK). */
+ * session_sub.c (subscriptions and their resume point), session_pub.c (publishes and their
+ * OK) and session_auth.c (NIP-42: the challenge, the AUTH, what waits for it). */
 #ifndef SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 #define SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 
@@ -91,5 +91,22 @@ sc_status sc_sess_pend_write(const sc_sess_pend *p, sc_jw *w);
 /* An OK that is not the AUTH's: settles the publish it names (accepted, duplicate, refused),
  * or holds it when it asks for AUTH; SC_RELAY_U_NONE for an id not pending. */
 sc_status sc_sess_pend_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
+
+/* ---- session_auth.c ---- */
+
+/* A new connection or none: the challenge wiped, not authenticated, no AUTH awaiting OK. */
+void sc_sess_auth_reset(sc_sess *t);
+
+/* Whether a refusal with this prefix waits for the AUTH (auth-required while not
+ * authenticated) rather than ending what it refused. */
+int sc_sess_auth_holds(const sc_sess *t, sc_relay_prefix prefix);
+
+/* An AUTH message: keeps its challenge for sc_relay_session_auth (SC_ERR_TOO_LARGE over
+ * max_challenge; an empty one changes nothing). */
+sc_status sc_sess_auth_challenge(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
+
+/* 1 when the OK answers the AUTH awaiting it (accepted: everything held is released), with
+ * u set; 0, u untouched, for any other OK. */
+int sc_sess_auth_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
 
 #endif

@@ -116,7 +116,7 @@ sc_status sc_sess_pend_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
         return SC_OK;
     }
     memcpy(u->event_id, p->id, SC_EVENT_ID_BYTES);
-    if (!m->accepted && m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED && !t->authed) {
+    if (!m->accepted && sc_sess_auth_holds(t, m->prefix)) {
         p->held = 1;
         p->queued = 0;
         u->kind = SC_RELAY_U_AUTH_REQUIRED;

@@ -180,7 +180,7 @@ static void on_eose(sc_sess_sub *b)
 /* CLOSED: held for the AUTH when it asks for one, else the subscription ends. */
 static void on_closed(sc_sess *t, sc_sess_sub *b, sc_relay_update *u, const sc_relay_msg *m)
 {
-    if (m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED && !t->authed) {
+    if (sc_sess_auth_holds(t, m->prefix)) {
         b->held = 1;
         b->queued = 0;
         u->kind = SC_RELAY_U_AUTH_REQUIRED;
