@@ -1,7 +1,8 @@
 /* The relay session's state in the caller's memory, and the interface between the files that
  * keep it: session.c (the layout, the connection, the dispatch of relay messages),
  * session_sub.c (subscriptions and their resume point), session_pub.c (publishes and their
- * OK) and session_auth.c (NIP-42: the challenge, the AUTH, what waits for it). */
+ * OK), session_auth.c (NIP-42: the challenge, the AUTH, what waits for it) and
+ * session_outbox.c (what goes out next, and the reconnect backoff). */
 #ifndef SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 #define SOFTCHAT_CORE_RELAY_SESSION_INTERNAL_H
 
@@ -70,7 +71,7 @@ void sc_sess_subs_release(sc_sess *t);
 sc_status sc_sess_sub_write(const sc_sess *t, const sc_sess_sub *b, sc_jw *w);
 
 /* EVENT, EOSE or CLOSED for an open subscription: SC_ERR_SUBSCRIPTION for any other; an
- * EVENT its filters do not match: SC_ERR_NO_MATCH (u zeroed). */
+ * EVENT its filters do not match: sc_relay_filter_match's status (u zeroed). */
 sc_status sc_sess_sub_handle(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
 
 /* ---- session_pub.c ---- */
@@ -108,5 +109,12 @@ sc_status sc_sess_auth_challenge(sc_sess *t, sc_relay_update *u, const sc_relay_
 /* 1 when the OK answers the AUTH awaiting it (accepted: everything held is released), with
  * u set; 0, u untouched, for any other OK. */
 int sc_sess_auth_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
+
+/* ---- session_outbox.c ---- */
+
+/* The connection (if any) ends at now_ms: when to connect again. The delay doubles from
+ * backoff_min up to backoff_max with each attempt, and starts over after a connection that
+ * held for backoff_max; the result saturates at INT64_MAX. Call before clearing connected. */
+int64_t sc_sess_retry_at(sc_sess *t, int64_t now_ms);
 
 #endif
