@@ -201,7 +201,23 @@ typedef struct round {
     size_t n_have;
     uint8_t (*need)[SC_NEGENTROPY_ID_BYTES];
     size_t n_need;
+    sc_neg_bound prev; /* the bound that ended the previous range of the message */
+    size_t prev_index; /* our first record at or above it */
+    size_t emitted;    /* where the last range written to the reply ends in our records */
+    int skip;          /* ranges that needed nothing since: a Skip is owed before the next
+                          range written */
 } round;
+
+/* One range of the message: our records [lo, hi) below its bound, and where the reply stood
+ * before it was answered. */
+typedef struct range {
+    sc_neg_bound bound;
+    size_t lo, hi;
+    size_t mark;
+    uint64_t mark_ts;
+    int cut;  /* an id list cut at the frame limit: the reply ends with this range */
+    int keep; /* when the reply ends with this range, what it wrote stays */
+} range;
 
 static int frame_exceeded(const round *r, size_t len)
 {
@@ -294,118 +310,149 @@ static int respond_ids(round *r, size_t lo, size_t *hi, const sc_neg_bound *uppe
     return (int)i;
 }
 
+/* The Skip owed, written before a range (see round.skip). */
+static void put_skip(round *r)
+{
+    if (r->skip) {
+        r->skip = 0;
+        sc_neg_put_bound(&r->o, &r->prev);
+        sc_neg_put_varint(&r->o, SC_NEG_MODE_SKIP);
+    }
+}
+
+/* A fingerprint range: equal to ours, it needs nothing; else it is split into smaller ones. */
+static sc_status answer_fingerprint(round *r, const range *g)
+{
+    uint8_t ours[SC_NEGENTROPY_FINGERPRINT_BYTES];
+    const uint8_t *theirs = r->in.p + r->in.pos;
+    sc_status st;
+
+    if (r->in.len - r->in.pos < SC_NEGENTROPY_FINGERPRINT_BYTES) {
+        return SC_ERR_NEGENTROPY;
+    }
+    r->in.pos += SC_NEGENTROPY_FINGERPRINT_BYTES;
+    st = sc_neg_fingerprint(r->ctx, ours, r->n->items, g->lo, g->hi);
+    if (st != SC_OK) {
+        return st;
+    }
+    if (memcmp(ours, theirs, sizeof ours) == 0) {
+        r->skip = 1;
+        return SC_OK;
+    }
+    put_skip(r);
+    return split_range(r->ctx, r->n, &r->o, g->lo, g->hi, &g->bound);
+}
+
+/* An id list: the initiator compares it with ours (the reply needs nothing), the responder
+ * answers with our ids of the range, cut where the frame fills. */
+static sc_status answer_ids(round *r, range *g)
+{
+    uint64_t count;
+    sc_status st = sc_neg_get_varint(&r->in, &count);
+
+    if (st != SC_OK) {
+        return st;
+    }
+    if (count > (r->in.len - r->in.pos) / SC_NEGENTROPY_ID_BYTES) {
+        return SC_ERR_NEGENTROPY;
+    }
+    if (r->initiator) {
+        compare_ids(r, g->lo, g->hi, (size_t)count);
+        r->skip = 1;
+    } else {
+        put_skip(r);
+        g->cut = respond_ids(r, g->lo, &g->hi, &g->bound);
+        /* kept even when the frame is full; but a list cut before its first id resolves
+         * nothing, and its bound (that id's) could equal the Skip's: both are dropped and
+         * the remainder starts where the last range written ended */
+        g->keep = g->hi > g->lo || !g->cut;
+    }
+    r->in.pos += (size_t)count * SC_NEGENTROPY_ID_BYTES;
+    return SC_OK;
+}
+
+/* Reads the next range's bound and mode and answers it. */
+static sc_status answer_range(round *r, range *g)
+{
+    uint64_t mode;
+    sc_status st;
+
+    memset(g, 0, sizeof *g);
+    g->mark = r->o.len;
+    g->mark_ts = r->o.last_ts;
+    st = sc_neg_get_bound(&r->in, &g->bound);
+    if (st == SC_OK) {
+        st = sc_neg_get_varint(&r->in, &mode);
+    }
+    if (st != SC_OK) {
+        return st;
+    }
+    if (sc_neg_bound_cmp(&g->bound, &r->prev) <= 0) {
+        return SC_ERR_NEGENTROPY; /* bounds must increase */
+    }
+    g->lo = r->prev_index;
+    g->hi = sc_neg_lower_bound(r->n->items, r->prev_index, r->n->n, &g->bound);
+    switch (mode) {
+    case SC_NEG_MODE_SKIP:
+        r->skip = 1;
+        return SC_OK;
+    case SC_NEG_MODE_FINGERPRINT:
+        return answer_fingerprint(r, g);
+    case SC_NEG_MODE_IDLIST:
+        return answer_ids(r, g);
+    default:
+        return SC_ERR_NEGENTROPY;
+    }
+}
+
+/* The frame is full (or an id list was cut) after range g: g's output stays when it resolved
+ * something, else it goes, and one fingerprint of every record above the last range written
+ * ends the reply (the peer reads it as starting at that range's bound). */
+static sc_status end_reply(round *r, const range *g)
+{
+    uint8_t fp[SC_NEGENTROPY_FINGERPRINT_BYTES];
+    sc_neg_bound inf;
+    sc_status st;
+
+    if (g->keep) {
+        r->emitted = g->hi;
+        if (!g->cut && g->bound.ts == SC_NEG_INFINITY) {
+            return SC_OK; /* nothing is left for a remainder (a second infinity) */
+        }
+    } else {
+        sc_neg_truncate(&r->o, g->mark, g->mark_ts);
+    }
+    st = sc_neg_fingerprint(r->ctx, fp, r->n->items, r->emitted, r->n->n);
+    if (st != SC_OK) {
+        return st;
+    }
+    memset(&inf, 0, sizeof inf);
+    inf.ts = SC_NEG_INFINITY;
+    sc_neg_put_bound(&r->o, &inf);
+    sc_neg_put_varint(&r->o, SC_NEG_MODE_FINGERPRINT);
+    sc_neg_put(&r->o, fp, sizeof fp);
+    return SC_OK;
+}
+
 /* The ranges of the message, after its version byte. */
 static sc_status run_ranges(round *r)
 {
-    const sc_neg_impl *n = r->n;
-    sc_neg_bound prev, curr;
-    size_t prev_index = 0, emitted = 0;
-    int skip = 0;
+    range g;
     sc_status st;
 
-    memset(&prev, 0, sizeof prev);
     while (r->in.pos < r->in.len) {
-        size_t mark = r->o.len, lo = prev_index, hi;
-        uint64_t mark_ts = r->o.last_ts, mode;
-        int wrote = 0, resolved = 0, cut = 0;
-
-        st = sc_neg_get_bound(&r->in, &curr);
-        if (st == SC_OK) {
-            st = sc_neg_get_varint(&r->in, &mode);
-        }
+        st = answer_range(r, &g);
         if (st != SC_OK) {
             return st;
         }
-        if (sc_neg_bound_cmp(&curr, &prev) <= 0) {
-            return SC_ERR_NEGENTROPY; /* bounds must increase */
+        if (g.cut || frame_exceeded(r, r->o.len)) {
+            return end_reply(r, &g);
         }
-        hi = sc_neg_lower_bound(n->items, prev_index, n->n, &curr);
-        if (mode == SC_NEG_MODE_SKIP) {
-            skip = 1;
-        } else if (mode == SC_NEG_MODE_FINGERPRINT) {
-            uint8_t ours[SC_NEGENTROPY_FINGERPRINT_BYTES];
-
-            if (r->in.len - r->in.pos < SC_NEGENTROPY_FINGERPRINT_BYTES) {
-                return SC_ERR_NEGENTROPY;
-            }
-            st = sc_neg_fingerprint(r->ctx, ours, n->items, lo, hi);
-            if (st != SC_OK) {
-                return st;
-            }
-            if (memcmp(ours, r->in.p + r->in.pos, sizeof ours) != 0) {
-                if (skip) {
-                    skip = 0;
-                    sc_neg_put_bound(&r->o, &prev);
-                    sc_neg_put_varint(&r->o, SC_NEG_MODE_SKIP);
-                }
-                st = split_range(r->ctx, n, &r->o, lo, hi, &curr);
-                if (st != SC_OK) {
-                    return st;
-                }
-                wrote = 1;
-            } else {
-                skip = 1;
-            }
-            r->in.pos += SC_NEGENTROPY_FINGERPRINT_BYTES;
-        } else if (mode == SC_NEG_MODE_IDLIST) {
-            uint64_t count;
-
-            st = sc_neg_get_varint(&r->in, &count);
-            if (st != SC_OK) {
-                return st;
-            }
-            if (count > (r->in.len - r->in.pos) / SC_NEGENTROPY_ID_BYTES) {
-                return SC_ERR_NEGENTROPY;
-            }
-            if (r->initiator) {
-                compare_ids(r, lo, hi, (size_t)count);
-                skip = 1;
-            } else {
-                if (skip) {
-                    skip = 0;
-                    sc_neg_put_bound(&r->o, &prev);
-                    sc_neg_put_varint(&r->o, SC_NEG_MODE_SKIP);
-                }
-                cut = respond_ids(r, lo, &hi, &curr);
-                wrote = 1;
-                /* kept even when the frame is full; but a list cut before its first id
-                 * resolves nothing, and its bound (that id's) could equal the Skip's: both
-                 * are dropped and the remainder starts where the last range written ended */
-                resolved = hi > lo || !cut;
-            }
-            r->in.pos += (size_t)count * SC_NEGENTROPY_ID_BYTES;
-        } else {
-            return SC_ERR_NEGENTROPY;
+        if (r->o.len != g.mark) {
+            r->emitted = g.hi; /* the range wrote to the reply */
         }
-        if (cut || frame_exceeded(r, r->o.len)) {
-            uint8_t fp[SC_NEGENTROPY_FINGERPRINT_BYTES];
-            sc_neg_bound inf;
-
-            if (resolved) {
-                emitted = hi;
-                if (!cut && curr.ts == SC_NEG_INFINITY) {
-                    return SC_OK; /* nothing is left for a remainder (a second infinity) */
-                }
-            } else {
-                sc_neg_truncate(&r->o, mark, mark_ts);
-            }
-            /* the peer reads the rest as starting at the last bound written */
-            st = sc_neg_fingerprint(r->ctx, fp, n->items, emitted, n->n);
-            if (st != SC_OK) {
-                return st;
-            }
-            memset(&inf, 0, sizeof inf);
-            inf.ts = SC_NEG_INFINITY;
-            sc_neg_put_bound(&r->o, &inf);
-            sc_neg_put_varint(&r->o, SC_NEG_MODE_FINGERPRINT);
-            sc_neg_put(&r->o, fp, sizeof fp);
-            return SC_OK;
-        }
-        if (wrote) {
-            emitted = hi;
-        }
-        prev_index = hi;
-        prev = curr;
+        r->prev_index = g.hi;
+        r->prev = g.bound;
     }
     return SC_OK;
 }
