@@ -457,6 +457,34 @@ static sc_status run_ranges(round *r)
     return SC_OK;
 }
 
+/* The reply to the message: our version byte, then the answers to its ranges. A responder
+ * answers a version it does not speak with that byte alone; an initiator gives up. */
+static sc_status run_round(round *r)
+{
+    uint8_t version = SC_NEGENTROPY_VERSION;
+    sc_status st = SC_OK;
+
+    sc_neg_put(&r->o, &version, 1);
+    if (r->in.p[0] == SC_NEGENTROPY_VERSION) {
+        st = run_ranges(r);
+    } else if (r->initiator) {
+        return SC_ERR_NEG_VERSION;
+    }
+    return st == SC_OK && r->o.over ? SC_ERR_BUFFER_TOO_SMALL : st;
+}
+
+/* A failed round leaves nothing: the reply and the ids it found are wiped. */
+static void wipe_round(round *r)
+{
+    sc_neg_truncate(&r->o, 0, 0);
+    if (r->n_have > 0) {
+        sc_mem_wipe(r->have, r->n_have * sizeof *r->have);
+    }
+    if (r->n_need > 0) {
+        sc_mem_wipe(r->need, r->n_need * sizeof *r->need);
+    }
+}
+
 sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out, size_t out_cap,
                                   size_t *out_len, size_t *have, size_t have_cap,
                                   size_t *have_len, uint8_t (*need)[SC_NEGENTROPY_ID_BYTES],
@@ -465,7 +493,6 @@ sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out,
 {
     sc_neg_impl *n;
     round r;
-    uint8_t version = SC_NEGENTROPY_VERSION;
     int initiator;
     sc_status st;
 
@@ -510,34 +537,10 @@ sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out,
     r.in.pos = 1;
     r.have = have;
     r.need = need;
-    sc_neg_put(&r.o, &version, 1);
-    if (msg[0] != SC_NEGENTROPY_VERSION) {
-        if (initiator) {
-            sc_neg_truncate(&r.o, 0, 0);
-            return SC_ERR_NEG_VERSION;
-        }
-        st = SC_OK; /* the reply is our version byte alone */
-    } else {
-        st = run_ranges(&r);
-    }
-    if (st == SC_OK && r.o.over) {
-        st = SC_ERR_BUFFER_TOO_SMALL;
-    }
+    st = run_round(&r);
     if (st != SC_OK) {
-        size_t need_out = r.o.len;
-
-        sc_neg_truncate(&r.o, 0, 0);
-        if (initiator) {
-            if (r.n_have > 0) {
-                sc_mem_wipe(have, r.n_have * sizeof *have);
-            }
-            if (r.n_need > 0) {
-                sc_mem_wipe(need, r.n_need * sizeof *need);
-            }
-        }
-        if (st == SC_ERR_BUFFER_TOO_SMALL) {
-            *out_len = need_out;
-        }
+        *out_len = st == SC_ERR_BUFFER_TOO_SMALL ? r.o.len : 0;
+        wipe_round(&r);
         return st;
     }
     if (n->role == SC_NEG_ROLE_NONE) {
