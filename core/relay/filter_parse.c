@@ -333,11 +333,60 @@ size_t sc_relay_filter_parse_arena_max(size_t json_len)
     return sc_size_public(sc_size_add(b, 64));
 }
 
+/* The syntax of the whole text: one JSON value, at most DEPTH deep, nothing after it. */
+static sc_status check_syntax(const char *json, size_t json_len)
+{
+    sc_jscan s;
+    sc_status st;
+
+    sc_jscan_init(&s, json, json_len);
+    sc_jscan_ws(&s);
+    st = sc_jscan_skip(&s, DEPTH);
+    sc_jscan_ws(&s);
+    if (st == SC_OK && s.pos != s.len) {
+        st = SC_ERR_JSON;
+    }
+    return st == SC_ERR_TOO_LARGE ? SC_ERR_FILTER : st; /* deeper than any filter value */
+}
+
+/* The second reading: the lists and strings counted in n go into the arena (need bytes, laid
+ * out by layout) and f's views point there. */
+static sc_status fill_arena(sc_relay_filter *f, const counts *n, void *arena, size_t need,
+                            const char *json, size_t json_len)
+{
+    reader r;
+    filler fl;
+    sc_status st;
+
+    memset(&fl, 0, sizeof fl);
+    (void)layout(n, (uintptr_t)arena, &fl);
+    if (need > 0) {
+        memset(arena, 0, need);
+    }
+    memset(f, 0, sizeof *f);
+    memset(&r, 0, sizeof r);
+    sc_jscan_init(&r.s, json, json_len);
+    r.f = f;
+    r.fill = &fl;
+    st = read_object(&r);
+    if (st != SC_OK) {
+        return st;
+    }
+    f->ids = n->ids > 0 ? (const uint8_t(*)[32])fl.ids : NULL;
+    f->n_ids = n->ids;
+    f->authors = n->authors > 0 ? (const uint8_t(*)[32])fl.authors : NULL;
+    f->n_authors = n->authors;
+    f->kinds = n->kinds > 0 ? fl.kinds : NULL;
+    f->n_kinds = n->kinds;
+    f->tags = n->tags > 0 ? fl.tags : NULL;
+    f->n_tags = n->tags;
+    return SC_OK;
+}
+
 sc_status sc_relay_filter_parse(sc_relay_filter *f, void *arena, size_t arena_cap,
                                 size_t *arena_used, const char *json, size_t json_len)
 {
     reader r;
-    filler fill;
     size_t need;
     sc_status st;
 
@@ -354,23 +403,14 @@ sc_status sc_relay_filter_parse(sc_relay_filter *f, void *arena, size_t arena_ca
     if (json_len > MAX_INPUT) {
         return SC_ERR_TOO_LARGE;
     }
-    memset(&r, 0, sizeof r);
-    sc_jscan_init(&r.s, json, json_len);
-    sc_jscan_ws(&r.s);
-    st = sc_jscan_skip(&r.s, DEPTH);
-    sc_jscan_ws(&r.s);
-    if (st == SC_OK && r.s.pos != r.s.len) {
-        st = SC_ERR_JSON;
-    }
-    if (st == SC_ERR_TOO_LARGE) {
-        st = SC_ERR_FILTER; /* deeper than any filter value */
-    }
+    st = check_syntax(json, json_len);
     if (st != SC_OK) {
         return st;
     }
+    memset(&r, 0, sizeof r);
     sc_jscan_init(&r.s, json, json_len);
     r.f = f;
-    st = read_object(&r);
+    st = read_object(&r); /* the first reading counts */
     if (st != SC_OK) {
         memset(f, 0, sizeof *f);
         return st;
@@ -385,35 +425,12 @@ sc_status sc_relay_filter_parse(sc_relay_filter *f, void *arena, size_t arena_ca
         *arena_used = need;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    memset(&fill, 0, sizeof fill);
-    (void)layout(&r.n, (uintptr_t)arena, &fill);
-    if (need > 0) {
-        memset(arena, 0, need);
-    }
-    memset(f, 0, sizeof *f);
-    {
-        counts n = r.n;
-
-        memset(&r, 0, sizeof r);
-        sc_jscan_init(&r.s, json, json_len);
-        r.f = f;
-        r.fill = &fill;
-        st = read_object(&r);
-        r.n = n;
-    }
+    st = fill_arena(f, &r.n, arena, need, json, json_len);
     if (st != SC_OK) {
         sc_mem_wipe(arena, need);
         memset(f, 0, sizeof *f);
         return st;
     }
-    f->ids = r.n.ids > 0 ? (const uint8_t(*)[32])fill.ids : NULL;
-    f->n_ids = r.n.ids;
-    f->authors = r.n.authors > 0 ? (const uint8_t(*)[32])fill.authors : NULL;
-    f->n_authors = r.n.authors;
-    f->kinds = r.n.kinds > 0 ? fill.kinds : NULL;
-    f->n_kinds = r.n.kinds;
-    f->tags = r.n.tags > 0 ? fill.tags : NULL;
-    f->n_tags = r.n.tags;
     *arena_used = need;
     return SC_OK;
 }
