@@ -18,6 +18,7 @@
 #include "nip40.h"
 #include "nip44.h"
 #include "nip59.h"
+#include "pool.h"
 #include "relay.h"
 #include "status.h"
 #include "version.h"
