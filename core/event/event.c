@@ -84,24 +84,38 @@ sc_status sc_event_check(const sc_event *ev)
     return check_event(ev, 1);
 }
 
+/* The SHA-256 state the writer's sink feeds. */
+typedef struct id_hash {
+    sc_ctx *ctx;
+    sc_sha256_state sha;
+} id_hash;
+
+static sc_status hash_sink(void *arg, const uint8_t *p, size_t n)
+{
+    id_hash *h = arg;
+
+    return sc_crypto_sha256_update(h->ctx, &h->sha, p, n);
+}
+
 /* The id of an event that passed sc_event_check_written (the writer checks the UTF-8). */
 static sc_status hash_event(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const sc_event *ev)
 {
-    sc_sha256_state sha;
+    id_hash h;
     sc_jw w;
     sc_status st;
 
-    st = sc_crypto_sha256_init(ctx, &sha);
+    h.ctx = ctx;
+    st = sc_crypto_sha256_init(ctx, &h.sha);
     if (st != SC_OK) {
         return st;
     }
-    sc_jw_init_hash(&w, ctx, &sha);
+    sc_jw_init_sink(&w, hash_sink, &h);
     sc_event_write(&w, ev, SC_EVENT_JSON_CANONICAL);
     st = sc_jw_flush(&w);
     if (st == SC_OK) {
-        st = sc_crypto_sha256_final(ctx, &sha, id);
+        st = sc_crypto_sha256_final(ctx, &h.sha, id);
     }
-    sc_mem_wipe(&sha, sizeof sha);
+    sc_mem_wipe(&h.sha, sizeof h.sha);
     /* a rumor's content may be private: wipe every byte the stage held */
     sc_mem_wipe(w.stage, w.staged > w.stage_used ? w.staged : w.stage_used);
     return st;
