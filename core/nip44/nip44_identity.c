@@ -5,22 +5,7 @@
 #include <softchat/mem.h>
 #include <softchat/nip44.h>
 
-#include "identity/identity_internal.h"
-
-/* The conversation key of (me, peer) into ck; SC_ERR_STATE for an identity not imported. */
-static sc_status derive(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES], const sc_identity *me,
-                        const uint8_t *peer)
-{
-    const sc_identity_impl *i = sc_identity_impl_get(me);
-
-    if (me == NULL || peer == NULL) {
-        return SC_ERR_ARG;
-    }
-    if (i == NULL) {
-        return SC_ERR_STATE;
-    }
-    return sc_nip44_conversation_key(ctx, ck, i->sec, peer);
-}
+#include "nip44/nip44_internal.h"
 
 /* Runs the keyed call's own checks without a key or an output: SC_ERR_BUFFER_TOO_SMALL
  * means they all passed (and *need is the size out needs). */
@@ -57,7 +42,7 @@ sc_status sc_nip44_encrypt_to_with_rand(sc_ctx *ctx, char *out, size_t out_cap, 
         *out_len = need;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    st = derive(ctx, ck, me, peer);
+    st = sc_nip44_identity_key(ctx, ck, me, peer);
     if (st == SC_OK) {
         st = sc_nip44_encrypt_with_rand(ctx, out, out_cap, out_len, ck, nonce, pt, len, flags);
     }
@@ -88,7 +73,7 @@ sc_status sc_nip44_encrypt_to(sc_ctx *ctx, char *out, size_t out_cap, size_t *ou
         *out_len = need;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    st = derive(ctx, ck, me, peer);
+    st = sc_nip44_identity_key(ctx, ck, me, peer);
     if (st == SC_OK) {
         st = sc_nip44_encrypt(ctx, out, out_cap, out_len, ck, pt, len, flags);
     }
@@ -117,7 +102,7 @@ sc_status sc_nip44_decrypt_from(sc_ctx *ctx, uint8_t *out, size_t out_cap, size_
         return st;
     }
     *out_len = 0;
-    st = derive(ctx, ck, me, peer);
+    st = sc_nip44_identity_key(ctx, ck, me, peer);
     if (st == SC_OK) {
         st = sc_nip44_decrypt(ctx, out, out_cap, out_len, ck, payload, payload_len, max_payload);
     }
