@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "crypto/dispatch.h"
+#include "ctx/ctx_internal.h"
 #include "identity/identity_internal.h"
 #include "nip44/nip44_internal.h"
 
@@ -90,11 +91,10 @@ sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[SC_CHACHA20_KEY_
     return st;
 }
 
-/* Checks everything that needs no crypto and no buffer; *need is the payload length. */
-static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, const uint8_t *nonce,
-                              const uint8_t *pt, size_t len, unsigned flags)
+sc_status sc_nip44_encrypt_check(sc_ctx *ctx, size_t *need, const uint8_t *pt, size_t len,
+                                 unsigned flags)
 {
-    if (ctx == NULL || ck == NULL || nonce == NULL || (pt == NULL && len != 0)) {
+    if (ctx == NULL || (pt == NULL && len != 0)) {
         return SC_ERR_ARG;
     }
     if (len == 0) {
@@ -114,6 +114,14 @@ static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, cons
     }
     *need = sc_nip44_encrypt_len(len);
     return *need == 0 ? SC_ERR_TOO_LARGE : SC_OK; /* 0: the payload does not fit size_t */
+}
+
+/* sc_nip44_encrypt_check, with the key and the nonce present. */
+static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, const uint8_t *nonce,
+                              const uint8_t *pt, size_t len, unsigned flags)
+{
+    return ck == NULL || nonce == NULL ? SC_ERR_ARG
+                                       : sc_nip44_encrypt_check(ctx, need, pt, len, flags);
 }
 
 sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
