@@ -333,6 +333,36 @@ size_t sc_relay_filter_parse_arena_max(size_t json_len)
     return sc_size_public(sc_size_add(b, 64));
 }
 
+/* The first look at the text: one JSON value and nothing else, nested no deeper than a
+ * filter's values go. */
+static sc_status check_syntax(const char *json, size_t json_len)
+{
+    sc_jscan s;
+    sc_status st;
+
+    sc_jscan_init(&s, json, json_len);
+    sc_jscan_ws(&s);
+    st = sc_jscan_skip(&s, DEPTH);
+    sc_jscan_ws(&s);
+    if (st == SC_OK && s.pos != s.len) {
+        st = SC_ERR_JSON;
+    }
+    return st == SC_ERR_TOO_LARGE ? SC_ERR_FILTER : st; /* deeper than any filter value */
+}
+
+/* Points f's arrays at their filled places in the arena (NULL when empty). */
+static void point_arrays(sc_relay_filter *f, const counts *n, const filler *fill)
+{
+    f->ids = n->ids > 0 ? (const uint8_t(*)[32])fill->ids : NULL;
+    f->n_ids = n->ids;
+    f->authors = n->authors > 0 ? (const uint8_t(*)[32])fill->authors : NULL;
+    f->n_authors = n->authors;
+    f->kinds = n->kinds > 0 ? fill->kinds : NULL;
+    f->n_kinds = n->kinds;
+    f->tags = n->tags > 0 ? fill->tags : NULL;
+    f->n_tags = n->tags;
+}
+
 sc_status sc_relay_filter_parse(sc_relay_filter *f, void *arena, size_t arena_cap,
                                 size_t *arena_used, const char *json, size_t json_len)
 {
@@ -354,20 +384,11 @@ sc_status sc_relay_filter_parse(sc_relay_filter *f, void *arena, size_t arena_ca
     if (json_len > MAX_INPUT) {
         return SC_ERR_TOO_LARGE;
     }
-    memset(&r, 0, sizeof r);
-    sc_jscan_init(&r.s, json, json_len);
-    sc_jscan_ws(&r.s);
-    st = sc_jscan_skip(&r.s, DEPTH);
-    sc_jscan_ws(&r.s);
-    if (st == SC_OK && r.s.pos != r.s.len) {
-        st = SC_ERR_JSON;
-    }
-    if (st == SC_ERR_TOO_LARGE) {
-        st = SC_ERR_FILTER; /* deeper than any filter value */
-    }
+    st = check_syntax(json, json_len);
     if (st != SC_OK) {
         return st;
     }
+    memset(&r, 0, sizeof r);
     sc_jscan_init(&r.s, json, json_len);
     r.f = f;
     st = read_object(&r);
@@ -406,14 +427,7 @@ sc_status sc_relay_filter_parse(sc_relay_filter *f, void *arena, size_t arena_ca
         memset(f, 0, sizeof *f);
         return st;
     }
-    f->ids = r.n.ids > 0 ? (const uint8_t(*)[32])fill.ids : NULL;
-    f->n_ids = r.n.ids;
-    f->authors = r.n.authors > 0 ? (const uint8_t(*)[32])fill.authors : NULL;
-    f->n_authors = r.n.authors;
-    f->kinds = r.n.kinds > 0 ? fill.kinds : NULL;
-    f->n_kinds = r.n.kinds;
-    f->tags = r.n.tags > 0 ? fill.tags : NULL;
-    f->n_tags = r.n.tags;
+    point_arrays(f, &r.n, &fill);
     *arena_used = need;
     return SC_OK;
 }
