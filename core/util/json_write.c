@@ -1,10 +1,9 @@
-/* The JSON writer: JSON.stringify's string escaping over a buffer, a counter or SHA-256.
+/* The JSON writer: JSON.stringify's string escaping over a buffer, a counter or a sink.
  *
- * Every piece is written straight to where it goes (the stage in hash mode, the caller's
+ * Every piece is written straight to where it goes (the stage in sink mode, the caller's
  * buffer in buffer mode) through room(): the fast path of event ids and serialization, which
  * would otherwise pay a call and a copy per piece. Strings are scanned for the bytes that need
  * an escape eight at a time. */
-#include <softchat/crypto.h>
 #include <softchat/mem.h>
 #include <softchat/hex.h>
 
@@ -21,20 +20,20 @@ void sc_jw_init_buf(sc_jw *w, char *out, size_t cap)
     w->cap = out != NULL ? cap : 0;
 }
 
-void sc_jw_init_hash(sc_jw *w, sc_ctx *ctx, sc_sha256_state *sha)
+void sc_jw_init_sink(sc_jw *w, sc_jw_sink_fn sink, void *arg)
 {
     memset(w, 0, offsetof(sc_jw, stage));
-    w->ctx = ctx;
-    w->sha = sha;
+    w->sink = sink;
+    w->sink_arg = arg;
 }
 
 sc_status sc_jw_flush(sc_jw *w)
 {
-    if (w->st == SC_OK && w->ctx != NULL && w->staged != 0) {
+    if (w->st == SC_OK && w->sink != NULL && w->staged != 0) {
         if (w->staged > w->stage_used) {
             w->stage_used = w->staged;
         }
-        w->st = sc_crypto_sha256_update(w->ctx, w->sha, w->stage, w->staged);
+        w->st = w->sink(w->sink_arg, w->stage, w->staged);
         w->staged = 0;
     }
     return w->st;
@@ -47,7 +46,7 @@ static uint8_t *room(sc_jw *w, size_t n)
     if (w->st != SC_OK) {
         return NULL;
     }
-    if (w->ctx != NULL) {
+    if (w->sink != NULL) {
         if (n > SC_JW_STAGE - w->staged && sc_jw_flush(w) != SC_OK) {
             return NULL;
         }
@@ -66,7 +65,7 @@ static uint8_t *room(sc_jw *w, size_t n)
 /* Accounts for n bytes: written at room()'s pointer, or only counted. */
 static void wrote(sc_jw *w, size_t n)
 {
-    if (w->ctx != NULL) {
+    if (w->sink != NULL) {
         w->staged += n;
     } else if (w->out == NULL && n > (size_t)-1 - w->len) {
         w->st = SC_ERR_TOO_LARGE; /* the count itself would overflow */
@@ -78,7 +77,7 @@ static void wrote(sc_jw *w, size_t n)
 /* Whether w only counts (no destination). */
 static int counting(const sc_jw *w)
 {
-    return w->ctx == NULL && w->out == NULL;
+    return w->sink == NULL && w->out == NULL;
 }
 
 void sc_jw_raw(sc_jw *w, const char *s, size_t n)
@@ -88,9 +87,9 @@ void sc_jw_raw(sc_jw *w, const char *s, size_t n)
     if (w->st != SC_OK || n == 0) {
         return;
     }
-    if (w->ctx != NULL && n >= SC_JW_STAGE) { /* long verbatim runs bypass the stage */
+    if (w->sink != NULL && n >= SC_JW_STAGE) { /* long verbatim runs bypass the stage */
         if (sc_jw_flush(w) == SC_OK) {
-            w->st = sc_crypto_sha256_update(w->ctx, w->sha, (const uint8_t *)s, n);
+            w->st = w->sink(w->sink_arg, (const uint8_t *)s, n);
             w->len += n;
         }
         return;

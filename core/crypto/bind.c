@@ -1,5 +1,6 @@
-/* Context lifecycle: bind a backend, set up each group's state once, run the known-answer
- * checks, and tear everything down with wiping. */
+/* Context lifecycle: bind a backend table to a context (validate it, normalise its groups,
+ * set up each group's state once through the seam, run the known-answer checks), and tear
+ * everything down with wiping. The context's layout is core/ctx/ctx_internal.h. */
 #include <softchat/crypto.h>
 #include <softchat/ctx.h>
 #include <softchat/mem.h>
@@ -7,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/backend.h"
 #include "crypto/dispatch.h"
+#include "crypto/kat.h"
 #include "ctx/ctx_internal.h"
 
 typedef char sc_ctx_fits[(sizeof(sc_ctx_impl) <= sizeof(sc_ctx)) ? 1 : -1];
