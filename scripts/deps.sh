@@ -5,6 +5,7 @@
 #         -DCMAKE_FIND_ROOT_PATH=PREFIX ...
 #
 # Usage: scripts/deps.sh [--only NAME,...] TOOLCHAIN PREFIX [-- CMAKE_ARG...]
+#        scripts/deps.sh --fetch NAME,... DIR
 #        scripts/deps.sh --check-pins
 #   TOOLCHAIN  a CMake toolchain file (cmake/toolchains/*.cmake, the Android NDK's
 #              build/cmake/android.toolchain.cmake, ...), or `host` for the build machine
@@ -12,6 +13,8 @@
 #   --only     a subset of: secp256k1 mbedtls sodium cmocka cjson (default: all; cmocka and
 #              cjson are needed only for the test suites and softchat-bench)
 #   CMAKE_ARG  passed to every configure step, e.g. -DANDROID_ABI=arm64-v8a -DANDROID_PLATFORM=24
+#   --fetch    only fetches, checks and unpacks the pinned tarballs, each into DIR/NAME-VERSION
+#              (with .softchat-sha256, the tarball's checksum)
 #   --check-pins  prints, for each pin, the newest version in its suite (and in sid)
 #
 # Versions and SHA-256 sums come from scripts/deps.pins, the one pin file; each tarball is
@@ -73,6 +76,47 @@ if [ "${1:-}" = "--check-pins" ]; then
   exit 0
 fi
 
+# Downloads NAME's pinned tarball (once: kept in $work/dl), checks it and unpacks it into
+# DIR/NAME-VERSION unless that tree already came from the same tarball; prints the tree.
+source_tree() {
+  local name=$1 dir=${2:-$work/src} version suite path sha file tree
+  read -r version suite path sha <<<"$(pin "$name")"
+  file="$work/dl/${path##*/}"
+  tree="$dir/$name-$version"
+  if [ -f "$tree/.softchat-sha256" ] && [ "$(cat "$tree/.softchat-sha256")" = "$sha" ]; then
+    echo "$tree"
+    return
+  fi
+  mkdir -p "$work/dl" "$dir"
+  if ! { [ -f "$file" ] && echo "$sha  $file" | sha256sum -c --quiet - >/dev/null 2>&1; }; then
+    log "downloading $name $version ($suite): $path"
+    curl -fsSL --retry 3 -o "$file.part" "$mirror/$path" ||
+      die "cannot download $mirror/$path (is the pin in $pins still in the archive?)"
+    echo "$sha  $file.part" | sha256sum -c --quiet - >/dev/null 2>&1 || {
+      rm -f "$file.part"; die "SHA-256 mismatch for $path (pinned $sha)"; }
+    mv -f "$file.part" "$file"
+  fi
+  rm -rf "$tree.part"
+  mkdir -p "$tree.part"
+  tar -xf "$file" -C "$tree.part" --strip-components=1 --no-same-owner
+  echo "$sha" >"$tree.part/.softchat-sha256"
+  rm -rf "$tree"
+  mv "$tree.part" "$tree"
+  echo "$tree"
+}
+
+if [ "${1:-}" = "--fetch" ]; then
+  [ $# -eq 3 ] || die "usage: $0 --fetch NAME,... DIR"
+  for tool in curl xz sha256sum tar; do
+    command -v "$tool" >/dev/null 2>&1 || die "needs $tool"
+  done
+  for n in ${2//,/ }; do
+    case " $all_names " in *" $n "*) ;; *) die "unknown dependency '$n' (known: $all_names)" ;; esac
+    source_tree "$n" "$3"
+  done
+  exit 0
+fi
+
 only=$all_names
 if [ "${1:-}" = "--only" ]; then
   [ $# -ge 2 ] || die "--only needs a list"
@@ -80,7 +124,7 @@ if [ "${1:-}" = "--only" ]; then
   shift 2
 fi
 if [ $# -lt 2 ]; then
-  sed -n '7,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,18p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 toolchain=$1
@@ -117,33 +161,6 @@ builds="$work/build/$(echo "$prefix" | sha256sum | cut -c1-12)"
 stamps="$prefix/share/softchat-deps"
 mkdir -p "$work/dl" "$work/src" "$builds" "$stamps"
 flags="-O2 -DNDEBUG -ffunction-sections -fdata-sections"
-
-# Downloads and unpacks NAME's pinned tarball once; prints the source tree.
-source_tree() {
-  local name=$1 version suite path sha file tree
-  read -r version suite path sha <<<"$(pin "$name")"
-  file="$work/dl/${path##*/}"
-  tree="$work/src/$name-$version"
-  if [ -f "$tree/.softchat-sha256" ] && [ "$(cat "$tree/.softchat-sha256")" = "$sha" ]; then
-    echo "$tree"
-    return
-  fi
-  if ! { [ -f "$file" ] && echo "$sha  $file" | sha256sum -c --quiet - >/dev/null 2>&1; }; then
-    log "downloading $name $version ($suite): $path"
-    curl -fsSL --retry 3 -o "$file.part" "$mirror/$path" ||
-      die "cannot download $mirror/$path (is the pin in $pins still in the archive?)"
-    echo "$sha  $file.part" | sha256sum -c --quiet - >/dev/null 2>&1 || {
-      rm -f "$file.part"; die "SHA-256 mismatch for $path (pinned $sha)"; }
-    mv -f "$file.part" "$file"
-  fi
-  rm -rf "$tree.part"
-  mkdir -p "$tree.part"
-  tar -xf "$file" -C "$tree.part" --strip-components=1 --no-same-owner
-  echo "$sha" >"$tree.part/.softchat-sha256"
-  rm -rf "$tree"
-  mv "$tree.part" "$tree"
-  echo "$tree"
-}
 
 # The stamp of NAME: what its installed copy was built from.
 stamp_text() {
