@@ -14,7 +14,9 @@
 #              cjson are needed only for the test suites and softchat-bench)
 #   CMAKE_ARG  passed to every configure step, e.g. -DANDROID_ABI=arm64-v8a -DANDROID_PLATFORM=24
 #   --fetch    only fetches, checks and unpacks the pinned tarballs, each into DIR/NAME-VERSION
-#              (with .softchat-sha256, the tarball's checksum)
+#              (with .softchat-sha256, the tarball's checksum); scripts/setup.sh fetches
+#              secp256k1 into build/deps/src, where the host build compiles it
+#              (cmake/SoftchatSecp256k1.cmake)
 #   --check-pins  prints, for each pin, the newest version in its suite (and in sid)
 #
 # Versions and SHA-256 sums come from scripts/deps.pins, the one pin file; each tarball is
@@ -124,7 +126,7 @@ if [ "${1:-}" = "--only" ]; then
   shift 2
 fi
 if [ $# -lt 2 ]; then
-  sed -n '7,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,20p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 toolchain=$1
