@@ -212,6 +212,12 @@ build_secp256k1() {
 #        across a trust boundary; libsoftchat's buffers are its caller's own memory);
 #      MBEDTLS_THREADING_C + MBEDTLS_THREADING_PTHREAD: the PSA key store and random
 #        generator are process-wide, so contexts used from different threads need its locks;
+#  - the ARMv8 crypto extensions, where the CPU has them (found at run time: getauxval on
+#    Linux and Android, always present on Apple's arm64; the portable C code otherwise):
+#      MBEDTLS_SHA256_USE_ARMV8_A_CRYPTO_IF_PRESENT (named ..._A64_CRYPTO_IF_PRESENT before
+#        3.6): SHA-256 with the SHA2 instructions (upstream leaves it off);
+#      MBEDTLS_AESCE_C: AES with the AES instructions and GCM's GHASH with PMULL (upstream's
+#        default, kept explicitly); on other targets both are ignored;
 #  - config.py's `crypto` preset (no TLS, no X.509) and every module libsoftchat does not
 #    call unset: public-key crypto, bignums, the other ciphers, modes and hashes, ASN.1, PEM,
 #    key storage, self-tests. The PSA core references every algorithm the configuration
@@ -219,7 +225,8 @@ build_secp256k1() {
 #    stripped with the default configuration, docs/platforms.md). What stays: SHA-256, HMAC
 #    (md), ChaCha20, AES with GCM, CTR_DRBG over the entropy collector, the PSA core.
 mbedtls_slot_size=64
-mbedtls_set="MBEDTLS_PSA_STATIC_KEY_SLOTS MBEDTLS_PSA_ASSUME_EXCLUSIVE_BUFFERS MBEDTLS_THREADING_C MBEDTLS_THREADING_PTHREAD"
+mbedtls_set="MBEDTLS_PSA_STATIC_KEY_SLOTS MBEDTLS_PSA_ASSUME_EXCLUSIVE_BUFFERS MBEDTLS_THREADING_C MBEDTLS_THREADING_PTHREAD
+  MBEDTLS_SHA256_USE_ARMV8_A_CRYPTO_IF_PRESENT MBEDTLS_AESCE_C"
 mbedtls_unset="MBEDTLS_PSA_KEY_STORE_DYNAMIC MBEDTLS_SELF_TEST
   MBEDTLS_PK_C MBEDTLS_PK_PARSE_C MBEDTLS_PK_WRITE_C MBEDTLS_PK_PARSE_EC_EXTENDED MBEDTLS_PK_PARSE_EC_COMPRESSED
   MBEDTLS_ECDSA_DETERMINISTIC MBEDTLS_RSA_C MBEDTLS_PKCS1_V15 MBEDTLS_PKCS1_V21 MBEDTLS_GENPRIME MBEDTLS_DHM_C MBEDTLS_BIGNUM_C
@@ -247,7 +254,7 @@ mbedtls_configured() {
 }
 build_mbedtls() {
   local opts
-  opts="crypto slot=$mbedtls_slot_size set=$mbedtls_set unset=$(echo $mbedtls_unset)"
+  opts="crypto slot=$mbedtls_slot_size set=$(echo $mbedtls_set) unset=$(echo $mbedtls_unset)"
   up_to_date mbedtls "$opts" && mbedtls_configured "$prefix/include/mbedtls/mbedtls_config.h" &&
     { log "mbedtls: up to date in $prefix"; return; }
   local src o
