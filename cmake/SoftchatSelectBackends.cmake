@@ -25,7 +25,7 @@
 #     capability (sc_backend_cap_name) is declared REQUIRED or OPTIONAL; an optional one
 #     carries the reason it may be missing (reasons are CMake strings: no semicolons).
 # backends/secp256k1 is the curve adapter every table shares; it has no backend.cmake and is
-# always compiled in (cmake/SoftchatSecp256k1.cmake finds its library).
+# always compiled in (cmake/SoftchatSecp256k1.cmake builds or finds its library).
 
 function(_softchat_missing what pkg)
   message(FATAL_ERROR "softchat: ${what} not found. On Debian/Ubuntu install it with:\n"
@@ -265,15 +265,14 @@ function(softchat_select_backends)
     endwhile()
   endforeach()
 
-  # The curve: libsecp256k1, from the system or from a source tree.
+  # The curve: libsecp256k1, built from source (inside libsoftchat.a, nothing for the
+  # package to find) or installed (the package depends on it).
   include(SoftchatSecp256k1)
   softchat_find_secp256k1()
   list(APPEND sources "${PROJECT_SOURCE_DIR}/backends/secp256k1/curve.c")
-  list(APPEND libs secp256k1::secp256k1)
-  list(APPEND find_modules "${PROJECT_SOURCE_DIR}/cmake/FindSecp256k1.cmake")
-  if(SOFTCHAT_SECP256K1_SOURCE_DIR)
-    string(APPEND libs_private " -lsecp256k1") # the static library installed beside ours
-  else()
+  list(APPEND libs "${SOFTCHAT_SECP256K1_LINK}")
+  if(SOFTCHAT_SECP256K1 STREQUAL "system")
+    list(APPEND find_modules "${PROJECT_SOURCE_DIR}/cmake/FindSecp256k1.cmake")
     list(APPEND pc libsecp256k1)
     string(APPEND deps "find_dependency(Secp256k1)\n")
   endif()

@@ -3,7 +3,8 @@
 # checks that every path a comment or a document names exists and that the folders of core/
 # do not depend on each other in a loop (tests/lint/),
 # builds with -Wall -Wextra -Werror and runs the whole ctest suite, the Kotlin facade's Maven
-# tests and the JVM benchmarks' smoke profile; then the same suite under
+# tests and the JVM benchmarks' smoke profile; then the curve suites against the system's
+# libsecp256k1 (the packagers' build); then the same suite under
 # ASan+UBSan, under valgrind memcheck, and the mbedtls backends and psa against mbed TLS 3.6
 # LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
 # ThreadSanitizer, a short run of every fuzz target, and last the cross targets
@@ -51,6 +52,20 @@ if [ "${1:-}" = "--quick" ]; then
   stage "quick run passed"
   exit 0
 fi
+
+stage "libsecp256k1 from the system package (-DSOFTCHAT_SECP256K1=system)"
+# The default build compiles the pinned libsecp256k1 with the host options; a distribution
+# links its own package instead (Debian 12: libsecp256k1-dev 0.2.0, the oldest release the
+# curve adapter supports). The library against it, every backend, and the suites that run the
+# curve (vectors, events, NIP-44, NIP-59) plus the installed package, which then depends on
+# the system library (find_package and pkg-config).
+cmake -S . -B build/secp-system -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
+      -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_SECP256K1=system -DSOFTCHAT_BUILD_JNI=OFF \
+      -DSOFTCHAT_BUILD_CTIME_TESTS=OFF -DSOFTCHAT_BUILD_BENCH=OFF -DSOFTCHAT_TEST_TOOLS_DIR="$tools" \
+      -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF >/dev/null
+cmake --build build/secp-system
+build/secp-system/cli/softchat --version | grep -F '(system)'
+(cd build/secp-system && ctest --output-on-failure -j "$jobs" -R '^(vectors|event|nip44|nip59)\.|^install\.consumer$')
 
 stage "build under ASan+UBSan"
 # Left out here: the JNI binding (a JVM cannot load an ASan-instrumented library without
