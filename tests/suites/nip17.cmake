@@ -5,7 +5,7 @@
 # files must be reported skipped, never passed.
 softchat_add_test_executable(test_nip17
   test_nip17.c
-  test_nip59_util.c
+  lib/test_nip59_util.c
   test_nip17_spec.c
   test_nip17_chat.c
   test_nip17_file.c

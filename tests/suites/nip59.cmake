@@ -4,7 +4,7 @@
 # folder, where the vector file must be reported skipped, never passed.
 softchat_add_test_executable(test_nip59
   test_nip59.c
-  test_nip59_util.c
+  lib/test_nip59_util.c
   test_nip59_spec.c
   test_nip59_forge.c
   test_nip59_round.c
