@@ -8,7 +8,7 @@
 #   SOFTCHAT_FIND_MODULES      find modules installed beside softchatConfig.cmake
 #   SOFTCHAT_BACKEND_LIST      the selected registry names, in order (the first is the default)
 #   SOFTCHAT_BACKEND_CAPS_C    C initialisers of the capabilities each selected backend declares
-#                              (tests/backend_caps.h.in turns them into the suite's table)
+#                              (tests/crypto/backend_caps.h.in turns them into the suite's table)
 # A missing library stops configure with the Debian package that provides it.
 #
 # The folder contract (docs/architecture.md, "The backend folder"): backend.cmake calls
@@ -20,7 +20,7 @@
 #   softchat_backend(NAME SOURCES .. LIBRARIES .. REQUIRED <cap>.. [OPTIONAL <cap> <reason>..]
 #                    [MIN_VERSION <library> <version> <why>] [TESTS <file.c>..])
 #     once per registry name it provides. Sources and tests are relative to the folder; each
-#     test is a cmocka program linked with the backend's libraries (tests/suites/backends.cmake
+#     test is a cmocka program linked with the backend's libraries (tests/backends/suite.cmake
 #     registers it as backend.<name>.<file stem>). Every
 #     capability (sc_backend_cap_name) is declared REQUIRED or OPTIONAL; an optional one
 #     carries the reason it may be missing (reasons are CMake strings: no semicolons).
