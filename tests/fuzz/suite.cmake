@@ -1,10 +1,13 @@
-# Coverage-guided fuzz targets (tests/fuzz/fuzz_<name>.c), one executable each, fuzz_<name>.
+# Coverage-guided fuzz targets, one executable each, fuzz_<name>: the source of each is in the
+# folder of the area it fuzzes, tests/<area>/fuzz_<name>.c (the area of the same name, but
+# base64 in core and diff, every backend against the others, in crypto); what they share is
+# here: fuzz_common.c, the replay main, the seeds and the crash reproducers.
 #
 # SOFTCHAT_FUZZ=ON (clang; scripts/fuzz.sh configures it, with the whole build under
 # -fsanitize=fuzzer-no-link,address,undefined) links them with libFuzzer. Otherwise they link
-# tests/fuzz/fuzz_replay.c, a main() that runs each input file once, and ctest replays with
-# them, on every build (plain, ASan+UBSan, valgrind):
-#   fuzz.seeds          tests/fuzz/seeds.py writes the seed corpora from the vectors into the
+# fuzz_replay.c, a main() that runs each input file once, and ctest replays with them, on
+# every build (plain, ASan+UBSan, valgrind):
+#   fuzz.seeds          seeds.py writes the seed corpora from the vectors into the
 #                       build tree (a fixture of the entries below)
 #   fuzz.<name>         the seeds of fuzz_<name>, then its committed crash reproducers
 #                       (tests/fuzz/regressions/<name>/), each an input that once broke an
@@ -13,6 +16,17 @@ option(SOFTCHAT_FUZZ "Link the fuzz targets with libFuzzer (clang)" OFF)
 
 set(SOFTCHAT_FUZZ_TARGETS event nip44 nip59 nip19 file base64 diff relay negentropy nip17)
 set(_sc_fuzz_dir "${CMAKE_CURRENT_LIST_DIR}")
+# Each target's source, tests/<area>/fuzz_<name>.c, and the list of harness sources.
+set(_sc_fuzz_area_base64 core)
+set(_sc_fuzz_area_diff crypto)
+set(_sc_fuzz_sources "${_sc_fuzz_dir}/fuzz_common.c")
+foreach(t IN LISTS SOFTCHAT_FUZZ_TARGETS)
+  if(NOT DEFINED _sc_fuzz_area_${t})
+    set(_sc_fuzz_area_${t} "${t}")
+  endif()
+  set(_sc_fuzz_src_${t} "${PROJECT_SOURCE_DIR}/tests/${_sc_fuzz_area_${t}}/fuzz_${t}.c")
+  list(APPEND _sc_fuzz_sources "${_sc_fuzz_src_${t}}")
+endforeach()
 
 if(SOFTCHAT_FUZZ AND NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
   message(FATAL_ERROR "softchat: SOFTCHAT_FUZZ=ON needs clang (libFuzzer); got "
@@ -32,14 +46,13 @@ endif()
 # The harness itself is not what is being fuzzed: without coverage (and its comparison
 # tracing) there, libFuzzer steers by the library's edges only, and runs faster.
 if(SOFTCHAT_FUZZ)
-  file(GLOB _sc_fuzz_sources "${_sc_fuzz_dir}/*.c")
   set_source_files_properties(${_sc_fuzz_sources} PROPERTIES
                               COMPILE_OPTIONS "-fno-sanitize=fuzzer-no-link")
 endif()
 
 add_custom_target(fuzz_targets)
 foreach(t IN LISTS SOFTCHAT_FUZZ_TARGETS)
-  add_executable(fuzz_${t} "${_sc_fuzz_dir}/fuzz_${t}.c")
+  add_executable(fuzz_${t} "${_sc_fuzz_src_${t}}")
   target_link_libraries(fuzz_${t} PRIVATE softchat_fuzz_common softchat_warnings)
   if(SOFTCHAT_FUZZ)
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
