@@ -131,7 +131,7 @@ stage "psa backend under valgrind memcheck"
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 stage "threads under ThreadSanitizer"
-# tests/test_threads.c (ctest threads.<backend> in the other passes) under -fsanitize=thread:
+# tests/threads/test_threads.c (ctest threads.<backend> in the other passes) under -fsanitize=thread:
 # 8 threads per backend, a context each, sharing what ctx.h says may be shared. No
 # suppressions. The negative control (one context shared by all threads, which ctx.h says is
 # not supported) must be reported, so a TSan that sees nothing fails the stage.
