@@ -225,12 +225,9 @@ int cli_hex32(uint8_t out[32], const char *arg);
 
 /* ---- text (text.c) ------------------------------------------------------------------------ */
 
-/* 1 if s[0..n) is well-formed UTF-8 (no overlong forms, surrogates or code points above
- * U+10FFFF; U+0000 allowed), else 0. */
-int cli_utf8_valid(const unsigned char *s, size_t n);
-
-/* Appends s[0..n) (valid UTF-8) as a JSON string, escaped like the NIP-01 canonical form:
- * the seven short escapes, other C0 controls as \u00xx, everything else verbatim. */
+/* Appends s[0..n) (UTF-8: callers check text they did not get from the library) as a JSON
+ * string, escaped like the NIP-01 canonical form by the library's escaper: the seven short
+ * escapes, other C0 controls as \u00xx, everything else verbatim. */
 int cli_buf_json_str(cli_buf *b, const char *s, size_t n);
 
 /* ---- event templates (template.c) ---------------------------------------------------------- */

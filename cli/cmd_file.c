@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/utf8.h"
+
 static const char usage[] =
     "usage: softchat file encrypt IN OUT [--mime TYPE]\n"
     "       softchat file decrypt (--key-file FILE | --key HEX) --nonce HEX IN OUT\n"
@@ -180,7 +182,7 @@ static int file_encrypt(const cli_globals *g, int argc, char **argv)
     if (mime == NULL) {
         mime = "application/octet-stream";
     }
-    if (mime[0] == '\0' || !cli_utf8_valid((const unsigned char *)mime, strlen(mime))) {
+    if (mime[0] == '\0' || sc_utf8_check(mime, strlen(mime)) != SC_OK) {
         return cli_usage_error(usage, "--mime: expected a MIME type (non-empty UTF-8)");
     }
     rc = cli_ctx_init(&ctx, g);

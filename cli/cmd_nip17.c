@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/utf8.h"
+
 /* NIP-17 rooms are meant for small groups (the spec suggests fewer than 100 people); each
  * member costs a gift wrap of about 4/3 of 4/3 of the message. */
 #define MAX_RECEIVERS 256u
@@ -84,7 +86,7 @@ static int parse_send_args(send_args *a, int argc, char **argv)
         return cli_usage_error(usage, "--reply: expected an event id (64 hex characters)");
     }
     if (a->subject != NULL &&
-        !cli_utf8_valid((const unsigned char *)a->subject, strlen(a->subject))) {
+        sc_utf8_check(a->subject, strlen(a->subject)) != SC_OK) {
         return cli_usage_error(usage, "--subject: not valid UTF-8");
     }
     return CLI_OK;
@@ -185,7 +187,7 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
         rc = cli_fail(CLI_INVALID, "message larger than %u bytes: %s (%s)", MESSAGE_MAX,
                       sc_status_str(SC_ERR_TOO_LARGE), sc_status_name(SC_ERR_TOO_LARGE));
     }
-    if (rc == CLI_OK && !cli_utf8_valid(in.p, in.len)) {
+    if (rc == CLI_OK && sc_utf8_check((const char *)in.p, in.len) != SC_OK) {
         rc = cli_fail(CLI_INVALID, "message: %s (%s); NIP-17 messages are UTF-8 text",
                       sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "util/utf8.h"
+
 #define STDIN_SLACK 4096u /* whitespace read around a string given on stdin */
 
 static const char usage[] =
@@ -75,12 +77,12 @@ static int entity_text_ok(const sc_nip19_entity *e)
     size_t i;
 
     if (e->type == SC_NIP19_NADDR &&
-        !cli_utf8_valid((const unsigned char *)e->identifier.ptr, e->identifier.len)) {
+        sc_utf8_check(e->identifier.ptr, e->identifier.len) != SC_OK) {
         return cli_fail(CLI_INVALID, "invalid NIP-19 string: its identifier: %s (%s)",
                         sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
     for (i = 0; i < e->n_relays; i++) {
-        if (!cli_utf8_valid((const unsigned char *)e->relays[i].ptr, e->relays[i].len)) {
+        if (sc_utf8_check(e->relays[i].ptr, e->relays[i].len) != SC_OK) {
             return cli_fail(CLI_INVALID, "invalid NIP-19 string: relay %zu: %s (%s)", i + 1,
                             sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
         }
@@ -290,7 +292,7 @@ static int check_text(const char *opt, const char *s)
     if (n > 255) {
         return cli_usage_error(usage, "%s: longer than 255 bytes", opt);
     }
-    if (!cli_utf8_valid((const unsigned char *)s, n)) {
+    if (sc_utf8_check(s, n) != SC_OK) {
         return cli_usage_error(usage, "%s: not valid UTF-8", opt);
     }
     return CLI_OK;

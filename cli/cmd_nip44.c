@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/utf8.h"
+
 /* The largest plaintext encrypted (with --extended), and the largest payload decrypted:
  * every payload this tool can produce (at most 4/3 of 9/8 of 32 MiB, about 48 MiB) decrypts. */
 #define MAX_PLAINTEXT 33554432u /* 32 MiB */
@@ -119,7 +121,7 @@ static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
                         MAX_PLAINTEXT, sc_status_str(SC_ERR_TOO_LARGE),
                         sc_status_name(SC_ERR_TOO_LARGE));
     }
-    if (!cli_utf8_valid(in->p, in->len)) {
+    if (sc_utf8_check((const char *)in->p, in->len) != SC_OK) {
         return cli_fail(CLI_INVALID, "plaintext: %s (%s); NIP-44 encrypts UTF-8 text",
                         sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
@@ -170,7 +172,7 @@ static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
         return cli_fail_status(st, "cannot decrypt");
     }
     out->len = used;
-    if (!cli_utf8_valid(out->p, out->len)) {
+    if (sc_utf8_check((const char *)out->p, out->len) != SC_OK) {
         return cli_fail(CLI_INVALID, "decrypted plaintext: %s (%s); NIP-44 carries UTF-8 text",
                         sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }

@@ -1,8 +1,9 @@
 /* JSON string escaping as JSON.stringify does it, which is NIP-01's canonical form: '"', '\\'
  * and the C0 controls are escaped (the seven short escapes, \u00xx for the other controls),
  * every other byte goes verbatim, and the text is checked for UTF-8 on the way. The one
- * escaper: the event writer (util/json_write.c) uses its scan and escapes; sc_json_put_string
- * writes whole strings for programs beside the library. */
+ * escaper: the event writer (util/json_write.c) uses its scan and escapes; the CLI and
+ * softchat-bench write their JSON strings with sc_json_put_string (they link this file and
+ * util/utf8.c through the static library softchat_text, core/CMakeLists.txt). */
 #ifndef SOFTCHAT_CORE_JSON_ESCAPE_H
 #define SOFTCHAT_CORE_JSON_ESCAPE_H
 
