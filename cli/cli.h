@@ -230,6 +230,12 @@ int cli_hex32(uint8_t out[32], const char *arg);
  * escapes, other C0 controls as \u00xx, everything else verbatim. */
 int cli_buf_json_str(cli_buf *b, const char *s, size_t n);
 
+/* Appends the lowercase hex of p[0..n) as a JSON string ("..."). */
+int cli_buf_json_hex(cli_buf *b, const uint8_t *p, size_t n);
+
+/* Appends ,"name":"<hex of p[0..n)>" (a field after the first of a JSON object). */
+int cli_buf_json_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_t n);
+
 /* ---- event templates (template.c) ---------------------------------------------------------- */
 
 /* The largest template accepted: the event parser's default limit. */

@@ -124,15 +124,6 @@ out:
 }
 
 /* Appends ,"name":"<lowercase hex of p[0..n)>". */
-static int add_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_t n)
-{
-    if (cli_buf_adds(b, ",\"") != CLI_OK || cli_buf_adds(b, name) != CLI_OK ||
-        cli_buf_adds(b, "\":\"") != CLI_OK || cli_buf_hex(b, p, n) != CLI_OK) {
-        return CLI_ERROR;
-    }
-    return cli_buf_addc(b, '"');
-}
-
 /* The kind 15 tags as one line of JSON. The buffer holds the key: it is wiped when freed. */
 static int tags_json(cli_buf *b, const char *mime, const uint8_t key[SC_FILE_KEY_BYTES],
                      const uint8_t iv[SC_FILE_IV_BYTES], const enc_result *res)
@@ -143,10 +134,10 @@ static int tags_json(cli_buf *b, const char *mime, const uint8_t key[SC_FILE_KEY
     if (cli_buf_adds(b, "{\"file-type\":") != CLI_OK ||
         cli_buf_json_str(b, mime, strlen(mime)) != CLI_OK ||
         cli_buf_adds(b, ",\"encryption-algorithm\":\"aes-gcm\"") != CLI_OK ||
-        add_hex_field(b, "decryption-key", key, SC_FILE_KEY_BYTES) != CLI_OK ||
-        add_hex_field(b, "decryption-nonce", iv, SC_FILE_IV_BYTES) != CLI_OK ||
-        add_hex_field(b, "x", res->x, sizeof res->x) != CLI_OK ||
-        add_hex_field(b, "ox", res->ox, sizeof res->ox) != CLI_OK ||
+        cli_buf_json_hex_field(b, "decryption-key", key, SC_FILE_KEY_BYTES) != CLI_OK ||
+        cli_buf_json_hex_field(b, "decryption-nonce", iv, SC_FILE_IV_BYTES) != CLI_OK ||
+        cli_buf_json_hex_field(b, "x", res->x, sizeof res->x) != CLI_OK ||
+        cli_buf_json_hex_field(b, "ox", res->ox, sizeof res->ox) != CLI_OK ||
         cli_buf_adds(b, ",\"size\":\"") != CLI_OK || cli_buf_adds(b, size) != CLI_OK) {
         return CLI_ERROR;
     }

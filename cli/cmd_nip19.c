@@ -38,15 +38,6 @@ static const char usage[] =
 
 /* ---- decode ------------------------------------------------------------------------------- */
 
-static int add_hex_field(cli_buf *b, const char *name, const uint8_t *p)
-{
-    if (cli_buf_adds(b, ",\"") != CLI_OK || cli_buf_adds(b, name) != CLI_OK ||
-        cli_buf_adds(b, "\":\"") != CLI_OK || cli_buf_hex(b, p, 32) != CLI_OK) {
-        return CLI_ERROR;
-    }
-    return cli_buf_addc(b, '"');
-}
-
 static int add_kind_field(cli_buf *b, uint32_t kind)
 {
     char num[24];
@@ -104,27 +95,27 @@ static int entity_json(cli_buf *b, const sc_nip19_entity *e)
     }
     switch (e->type) {
     case SC_NIP19_NPUB:
-        rc = add_hex_field(b, "pubkey", e->key);
+        rc = cli_buf_json_hex_field(b, "pubkey", e->key, sizeof e->key);
         break;
     case SC_NIP19_NSEC:
-        rc = add_hex_field(b, "seckey", e->key);
+        rc = cli_buf_json_hex_field(b, "seckey", e->key, sizeof e->key);
         break;
     case SC_NIP19_NOTE:
-        rc = add_hex_field(b, "id", e->key);
+        rc = cli_buf_json_hex_field(b, "id", e->key, sizeof e->key);
         break;
     case SC_NIP19_NPROFILE:
-        rc = add_hex_field(b, "pubkey", e->key);
+        rc = cli_buf_json_hex_field(b, "pubkey", e->key, sizeof e->key);
         if (rc == CLI_OK) {
             rc = add_relays_field(b, e);
         }
         break;
     case SC_NIP19_NEVENT:
-        rc = add_hex_field(b, "id", e->key);
+        rc = cli_buf_json_hex_field(b, "id", e->key, sizeof e->key);
         if (rc == CLI_OK) {
             rc = add_relays_field(b, e);
         }
         if (rc == CLI_OK && e->has_author) {
-            rc = add_hex_field(b, "author", e->author);
+            rc = cli_buf_json_hex_field(b, "author", e->author, sizeof e->author);
         }
         if (rc == CLI_OK && e->has_kind) {
             rc = add_kind_field(b, e->kind);
@@ -136,7 +127,7 @@ static int entity_json(cli_buf *b, const sc_nip19_entity *e)
             rc = cli_buf_json_str(b, e->identifier.ptr, e->identifier.len);
         }
         if (rc == CLI_OK) {
-            rc = add_hex_field(b, "pubkey", e->author);
+            rc = cli_buf_json_hex_field(b, "pubkey", e->author, sizeof e->author);
         }
         if (rc == CLI_OK) {
             rc = add_kind_field(b, e->kind);

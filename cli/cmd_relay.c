@@ -250,10 +250,10 @@ static int pub_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc
     while (p->next_print < p->events.n && p->answered[p->next_print] != 0) {
         size_t k = p->next_print++;
 
-        if (cli_buf_adds(&out, "{\"id\":\"") != CLI_OK ||
-            cli_buf_hex(&out, p->events.ev[k].id, 32) != CLI_OK ||
-            cli_buf_adds(&out, p->answered[k] == 1 ? "\",\"accepted\":true,\"message\":"
-                                                   : "\",\"accepted\":false,\"message\":") !=
+        if (cli_buf_adds(&out, "{\"id\":") != CLI_OK ||
+            cli_buf_json_hex(&out, p->events.ev[k].id, 32) != CLI_OK ||
+            cli_buf_adds(&out, p->answered[k] == 1 ? ",\"accepted\":true,\"message\":"
+                                                   : ",\"accepted\":false,\"message\":") !=
                 CLI_OK ||
             cli_buf_json_str(&out, p->message[k], strlen(p->message[k])) != CLI_OK ||
             cli_buf_adds(&out, "}\n") != CLI_OK || cli_buf_flush_stdout(&out) != CLI_OK) {

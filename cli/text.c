@@ -1,5 +1,5 @@
-/* Text as the CLI writes it: JSON strings in its JSON output, through the library's own
- * escaper (core/util/json_escape.c, linked through softchat_text). */
+/* Text as the CLI writes it: JSON strings and hex strings in its JSON output (the library's
+ * own escaper, core/util/json_escape.c, linked through softchat_text). */
 #include "cli.h"
 
 #include "util/json_escape.h"
@@ -17,4 +17,21 @@ int cli_buf_json_str(cli_buf *b, const char *s, size_t n)
         return cli_fail(CLI_ERROR, "internal error: text for JSON output is not UTF-8");
     }
     return st == SC_OK ? CLI_OK : CLI_ERROR; /* out of memory: said by cli_buf_add */
+}
+
+int cli_buf_json_hex(cli_buf *b, const uint8_t *p, size_t n)
+{
+    if (cli_buf_addc(b, '"') != CLI_OK || cli_buf_hex(b, p, n) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return cli_buf_addc(b, '"');
+}
+
+int cli_buf_json_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_t n)
+{
+    if (cli_buf_adds(b, ",\"") != CLI_OK || cli_buf_adds(b, name) != CLI_OK ||
+        cli_buf_adds(b, "\":") != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return cli_buf_json_hex(b, p, n);
 }
