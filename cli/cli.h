@@ -236,6 +236,10 @@ int cli_buf_json_hex(cli_buf *b, const uint8_t *p, size_t n);
 /* Appends ,"name":"<hex of p[0..n)>" (a field after the first of a JSON object). */
 int cli_buf_json_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_t n);
 
+/* Makes s[0..n) safe to show on a terminal, in place; returns its new length. Every message
+ * on stderr goes through it (util.c's reporter behind cli_fail and the others). */
+size_t cli_text_for_terminal(char *s, size_t n);
+
 /* ---- event templates (template.c) ---------------------------------------------------------- */
 
 /* The largest template accepted: the event parser's default limit. */

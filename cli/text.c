@@ -1,5 +1,6 @@
 /* Text as the CLI writes it: JSON strings and hex strings in its JSON output (the library's
- * own escaper, core/util/json_escape.c, linked through softchat_text). */
+ * own escaper, core/util/json_escape.c, linked through softchat_text), and the one filter for
+ * text shown on a terminal. */
 #include "cli.h"
 
 #include "util/json_escape.h"
@@ -34,4 +35,21 @@ int cli_buf_json_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_
         return CLI_ERROR;
     }
     return cli_buf_json_hex(b, p, n);
+}
+
+/* Messages quote text a relay chooses (NOTICE, CLOSED, OK reasons) and names from the command
+ * line: a control byte (ESC, BEL, CR, ...) could drive the terminal or forge a line, so each
+ * C0 control and DEL is written as '?'. */
+size_t cli_text_for_terminal(char *s, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c < 0x20 || c == 0x7f) {
+            s[i] = '?';
+        }
+    }
+    return n;
 }

@@ -21,22 +21,15 @@ const char *cli_shown(const char *text)
     return text;
 }
 
-/* "softchat: <message>\n" on stderr, at most 1 KiB of it. Messages quote relay text
- * (NOTICE, CLOSED, OK reasons), which a relay chooses: control bytes (ESC, BEL, CR, ...)
- * are written as '?' so that it cannot drive the terminal or forge lines. */
+/* "softchat: <message>\n" on stderr, at most 1 KiB of it, through cli_text_for_terminal:
+ * messages quote text a relay chooses. */
 static void vreport(const char *fmt, va_list ap)
 {
     char buf[1024];
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    size_t i, len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
 
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)buf[i];
-
-        if (c < 0x20 || c == 0x7f) {
-            buf[i] = '?';
-        }
-    }
+    len = cli_text_for_terminal(buf, len);
     fputs("softchat: ", stderr);
     fwrite(buf, 1, len, stderr);
     if (n > 0 && (size_t)n >= sizeof buf) {
