@@ -60,8 +60,13 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
  * everything else (caller errors are bugs of this tool; environment errors). */
 int cli_exit_for(sc_status st);
 
-/* Prints "softchat: <what>: <status text> (<status name>)" and returns cli_exit_for(st). */
-int cli_fail_status(sc_status st, const char *what);
+/* Prints "softchat: <what>: <status text> (<status name>)", <what> formatted from fmt, and
+ * returns cli_exit_for(st): the one wording of a library status in a message. */
+int cli_fail_status(sc_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* The stable token of a status: sc_status_name without "SC_ERR_", lowercased, '_' -> '-'
  * ("id-mismatch"); "ok" for SC_OK, "unknown" for a value outside the enum. */
@@ -69,8 +74,12 @@ void cli_status_token(char *out, size_t out_cap, sc_status st);
 
 /* Prints "softchat: <what>: <token>: <status text> (<status name>)", the form that names a
  * failed check by its stable token ("cannot unwrap: seal-sig: seal signature invalid
- * (SC_ERR_SEAL_SIG)"), and returns cli_exit_for(st). */
-int cli_fail_token(sc_status st, const char *what);
+ * (SC_ERR_SEAL_SIG)"), <what> formatted from fmt, and returns cli_exit_for(st). */
+int cli_fail_token(sc_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* The current time for created_at; CLI_OK, or CLI_ERROR (message printed). */
 int cli_now(int64_t *now);

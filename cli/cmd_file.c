@@ -114,7 +114,7 @@ static int encrypt_stream(sc_ctx *ctx, int in_fd, const char *in_path, uint64_t 
         rc = cli_fail(CLI_ERROR, "cannot %s %s: %s", failed == in_path ? "read" : "write",
                       failed, strerror(err));
     } else if (st != SC_OK) {
-        rc = cli_fail_status(st, in_path);
+        rc = cli_fail_status(st, "%s", in_path);
     }
 out:
     sc_file_encrypt_abort(&e); /* a no-op after final; wipes the state on failure */

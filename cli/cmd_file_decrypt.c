@@ -133,7 +133,7 @@ static int op_status(const dec_op *o, const dec_job *j, sc_status st)
     if (st == SC_ERR_IO) {
         return cli_fail(CLI_ERROR, "cannot write %s: %s", j->out_path, strerror(o->s.err));
     }
-    return cli_fail_status(st, j->in_path);
+    return cli_fail_status(st, "%s", j->in_path);
 }
 
 /* Verifies the tag: OUT committed (CLI_OK), or CLI_INVALID (discarded, nothing printed), or
@@ -371,9 +371,8 @@ int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *us
         }
     }
     if (auth_failed) {
-        cli_fail(CLI_INVALID, "cannot decrypt %s%s: auth: %s (%s)", j.in_path,
-                 j.n_ivs > 1 ? " with the hex IV or the legacy ASCII IV" : "",
-                 sc_status_str(SC_ERR_AUTH), sc_status_name(SC_ERR_AUTH));
+        cli_fail_token(SC_ERR_AUTH, "cannot decrypt %s%s", j.in_path,
+                       j.n_ivs > 1 ? " with the hex IV or the legacy ASCII IV" : "");
     }
     if (j.in_fd >= 0) {
         close(j.in_fd);

@@ -63,8 +63,7 @@ static int key_new(const cli_globals *g, int argc, char **argv)
         st = sc_identity_seckey(sec, &id);
     }
     if (st != SC_OK) {
-        rc = cli_fail(CLI_ERROR, "cannot generate a key: %s (%s)", sc_status_str(st),
-                      sc_status_name(st));
+        rc = cli_fail_status(st, "cannot generate a key");
         goto out;
     }
     rc = cli_buf_hex(&out, sec, sizeof sec);

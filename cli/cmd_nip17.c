@@ -184,8 +184,7 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
         rc = cli_read_all(0, &in, MESSAGE_MAX, "stdin");
     }
     if (rc == CLI_OK && in.len > MESSAGE_MAX) {
-        rc = cli_fail(CLI_INVALID, "message larger than %u bytes: %s (%s)", MESSAGE_MAX,
-                      sc_status_str(SC_ERR_TOO_LARGE), sc_status_name(SC_ERR_TOO_LARGE));
+        rc = cli_fail_status(SC_ERR_TOO_LARGE, "message larger than %u bytes", MESSAGE_MAX);
     }
     if (rc == CLI_OK && sc_utf8_check((const char *)in.p, in.len) != SC_OK) {
         rc = cli_fail(CLI_INVALID, "message: %s (%s); NIP-17 messages are UTF-8 text",

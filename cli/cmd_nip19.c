@@ -69,13 +69,11 @@ static int entity_text_ok(const sc_nip19_entity *e)
 
     if (e->type == SC_NIP19_NADDR &&
         sc_utf8_check(e->identifier.ptr, e->identifier.len) != SC_OK) {
-        return cli_fail(CLI_INVALID, "invalid NIP-19 string: its identifier: %s (%s)",
-                        sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
+        return cli_fail_status(SC_ERR_UTF8, "invalid NIP-19 string: its identifier");
     }
     for (i = 0; i < e->n_relays; i++) {
         if (sc_utf8_check(e->relays[i].ptr, e->relays[i].len) != SC_OK) {
-            return cli_fail(CLI_INVALID, "invalid NIP-19 string: relay %zu: %s (%s)", i + 1,
-                            sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
+            return cli_fail_status(SC_ERR_UTF8, "invalid NIP-19 string: relay %zu", i + 1);
         }
     }
     return CLI_OK;

@@ -117,9 +117,8 @@ static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
                         sc_status_str(SC_ERR_POLICY), sc_status_name(SC_ERR_POLICY));
     }
     if (in->len > limit) {
-        return cli_fail(CLI_INVALID, "plaintext larger than %u bytes, this tool's limit: %s (%s)",
-                        MAX_PLAINTEXT, sc_status_str(SC_ERR_TOO_LARGE),
-                        sc_status_name(SC_ERR_TOO_LARGE));
+        return cli_fail_status(SC_ERR_TOO_LARGE,
+                               "plaintext larger than %u bytes, this tool's limit", MAX_PLAINTEXT);
     }
     if (sc_utf8_check((const char *)in->p, in->len) != SC_OK) {
         return cli_fail(CLI_INVALID, "plaintext: %s (%s); NIP-44 encrypts UTF-8 text",
@@ -158,10 +157,8 @@ static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
         n--;
     }
     if (n > MAX_PAYLOAD) {
-        return cli_fail(CLI_INVALID, "payload larger than %u characters, this tool's limit: "
-                                     "%s (%s)",
-                        MAX_PAYLOAD, sc_status_str(SC_ERR_TOO_LARGE),
-                        sc_status_name(SC_ERR_TOO_LARGE));
+        return cli_fail_status(SC_ERR_TOO_LARGE,
+                               "payload larger than %u characters, this tool's limit", MAX_PAYLOAD);
     }
     if (cli_buf_reserve(out, sc_nip44_decrypt_max(n) + 1) != CLI_OK) {
         return CLI_ERROR;

@@ -169,10 +169,7 @@ static int events_read(sc_ctx *ctx, event_list *l, int fd, const char *what, int
             st = sc_event_verify(ctx, &l->ev[l->n - 1]);
         }
         if (st != SC_OK) {
-            char what_line[64];
-
-            snprintf(what_line, sizeof what_line, "%s line %zu", what, line);
-            rc = cli_fail_status(st, what_line);
+            rc = cli_fail_status(st, "%s line %zu", what, line);
             break;
         }
         at = end + 1;

@@ -38,12 +38,11 @@ static int self_check(sc_ctx *ctx, const char *json, size_t len)
 static int wrap_failure(sc_status st, const sc_event *rumor, const char *who)
 {
     if (st == SC_ERR_POLICY) {
-        return cli_fail(CLI_INVALID,
-                        "message too large for a gift wrap: its rumor is %zu bytes of JSON, and "
-                        "receivers that only read NIP-44's 2-byte length prefix limit it to "
-                        "about 40960: %s (%s)",
-                        sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT), sc_status_str(st),
-                        sc_status_name(st));
+        return cli_fail_status(st,
+                               "message too large for a gift wrap: its rumor is %zu bytes of "
+                               "JSON, and receivers that only read NIP-44's 2-byte length "
+                               "prefix limit it to about 40960",
+                               sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT));
     }
     if (st == SC_ERR_INVALID_KEY) {
         return cli_fail(CLI_INVALID, "%s: not a valid public key (no point on the curve has that "

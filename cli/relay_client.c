@@ -132,20 +132,15 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
     if (st == SC_ERR_RELAY_UNKNOWN) {
         return CLI_RELAY_CONTINUE; /* a message type of a later NIP: not ours to judge */
     }
-    if (st != SC_OK) {
-        r->bad++;
-        cli_fail(CLI_OK, "ignored a message from the relay: %s (%s)", sc_status_str(st),
-                 sc_status_name(st));
-        return CLI_RELAY_CONTINUE;
-    }
-    st = sc_relay_session_handle(&r->s, &u, &m);
-    if (st == SC_ERR_SUBSCRIPTION && m.type != SC_RELAY_EVENT) {
-        return CLI_RELAY_CONTINUE; /* an EOSE or CLOSED after our CLOSE */
+    if (st == SC_OK) {
+        st = sc_relay_session_handle(&r->s, &u, &m);
+        if (st == SC_ERR_SUBSCRIPTION && m.type != SC_RELAY_EVENT) {
+            return CLI_RELAY_CONTINUE; /* an EOSE or CLOSED after our CLOSE */
+        }
     }
     if (st != SC_OK) {
         r->bad++;
-        cli_fail(CLI_OK, "ignored a message from the relay: %s (%s)", sc_status_str(st),
-                 sc_status_name(st));
+        cli_fail_status(st, "ignored a message from the relay"); /* and go on */
         return CLI_RELAY_CONTINUE;
     }
     if (u.kind == SC_RELAY_U_AUTH_CHALLENGE) {

@@ -78,19 +78,37 @@ int cli_exit_for(sc_status st)
     return CLI_ERROR;
 }
 
-int cli_fail_status(sc_status st, const char *what)
+/* The message of a library status: "<what>: [<token>: ]<status text> (<status name>)". */
+static int vfail_status(sc_status st, int with_token, const char *fmt, va_list ap)
 {
-    return cli_fail(cli_exit_for(st), "%s: %s (%s)", what, sc_status_str(st),
-                    sc_status_name(st));
+    char what[1024], token[48];
+
+    vsnprintf(what, sizeof what, fmt, ap);
+    cli_status_token(token, sizeof token, st);
+    return cli_fail(cli_exit_for(st), "%s: %s%s%s (%s)", what, with_token ? token : "",
+                    with_token ? ": " : "", sc_status_str(st), sc_status_name(st));
 }
 
-int cli_fail_token(sc_status st, const char *what)
+int cli_fail_status(sc_status st, const char *fmt, ...)
 {
-    char token[48];
+    va_list ap;
+    int rc;
 
-    cli_status_token(token, sizeof token, st);
-    return cli_fail(cli_exit_for(st), "%s: %s: %s (%s)", what, token, sc_status_str(st),
-                    sc_status_name(st));
+    va_start(ap, fmt);
+    rc = vfail_status(st, 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int cli_fail_token(sc_status st, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = vfail_status(st, 1, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int cli_now(int64_t *now)
@@ -135,9 +153,9 @@ int cli_ctx_init(sc_ctx *ctx, const cli_globals *g)
                         g->backend);
     }
     if (st != SC_OK) {
-        return cli_fail(CLI_ERROR, "cannot initialise backend '%s': %s (%s)",
-                        g->backend ? g->backend : sc_backend_default()->name, sc_status_str(st),
-                        sc_status_name(st));
+        cli_fail_status(st, "cannot initialise backend '%s'",
+                        g->backend ? g->backend : sc_backend_default()->name);
+        return CLI_ERROR; /* whatever the status: this tool or its build is at fault */
     }
     return CLI_OK;
 }
