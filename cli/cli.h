@@ -115,6 +115,13 @@ int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts
 /* Prints a usage text to stdout and returns CLI_OK (for "COMMAND --help"). */
 int cli_help(const char *usage);
 
+/* The subcommand argv[1] of a group of two (`group` is "key": "key new", "key pub"). Returns
+ * CLI_OK with *second 0 for a, 1 for b; CLI_HELP for "--help" or "-h" (usage printed on
+ * stdout); CLI_ERROR when it is missing or neither ("key needs a subcommand (new or pub)",
+ * "unknown key subcommand", then the usage, on stderr). */
+int cli_subcommand(const char *usage, const char *group, const char *a, const char *b, int argc,
+                   char **argv, int *second);
+
 /* ---- buffers and I/O (io.c) ------------------------------------------------------------- */
 
 /* A growable byte buffer on the heap. Every byte it ever held is wiped when it grows (the old

@@ -121,16 +121,11 @@ out:
 
 int cmd_event(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "event", "sign", "verify", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? event_sign(g, argc - 2, argv + 2)
+                         : cmd_event_verify(g, argc - 2, argv + 2, usage);
     }
-    if (argc < 2 || (strcmp(argv[1], "sign") != 0 && strcmp(argv[1], "verify") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "event needs a subcommand (sign or verify)"
-                                               : "unknown event subcommand");
-    }
-    rc = strcmp(argv[1], "sign") == 0 ? event_sign(g, argc - 2, argv + 2)
-                                      : cmd_event_verify(g, argc - 2, argv + 2, usage);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -224,16 +224,11 @@ out:
 
 int cmd_file(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "file", "encrypt", "decrypt", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? file_encrypt(g, argc - 2, argv + 2)
+                         : cmd_file_decrypt(g, argc - 2, argv + 2, usage);
     }
-    if (argc < 2 || (strcmp(argv[1], "encrypt") != 0 && strcmp(argv[1], "decrypt") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "file needs a subcommand (encrypt or decrypt)"
-                                               : "unknown file subcommand");
-    }
-    rc = strcmp(argv[1], "encrypt") == 0 ? file_encrypt(g, argc - 2, argv + 2)
-                                         : cmd_file_decrypt(g, argc - 2, argv + 2, usage);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -205,16 +205,11 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
 
 int cmd_nip17(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "nip17", "send", "receive", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? nip17_send(g, argc - 2, argv + 2)
+                         : cmd_nip17_receive(g, argc - 2, argv + 2, usage);
     }
-    if (argc < 2 || (strcmp(argv[1], "send") != 0 && strcmp(argv[1], "receive") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip17 needs a subcommand (send or receive)"
-                                               : "unknown nip17 subcommand");
-    }
-    rc = strcmp(argv[1], "send") == 0 ? nip17_send(g, argc - 2, argv + 2)
-                                      : cmd_nip17_receive(g, argc - 2, argv + 2, usage);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -467,16 +467,11 @@ out:
 
 int cmd_nip19(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "nip19", "decode", "encode", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? nip19_decode(argc - 2, argv + 2)
+                         : nip19_encode(g, argc - 2, argv + 2);
     }
-    if (argc < 2 || (strcmp(argv[1], "decode") != 0 && strcmp(argv[1], "encode") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip19 needs a subcommand (decode or encode)"
-                                               : "unknown nip19 subcommand");
-    }
-    rc = strcmp(argv[1], "decode") == 0 ? nip19_decode(argc - 2, argv + 2)
-                                        : nip19_encode(g, argc - 2, argv + 2);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

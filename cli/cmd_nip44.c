@@ -180,16 +180,13 @@ int cmd_nip44(const cli_globals *g, int argc, char **argv)
 {
     nip44_job j;
     cli_buf in = CLI_BUF_INIT, out = CLI_BUF_INIT;
-    int rc, enc;
+    int rc, enc, second = 0;
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    rc = cli_subcommand(usage, "nip44", "encrypt", "decrypt", argc, argv, &second);
+    if (rc != CLI_OK) {
+        return rc == CLI_HELP ? CLI_OK : rc;
     }
-    if (argc < 2 || (strcmp(argv[1], "encrypt") != 0 && strcmp(argv[1], "decrypt") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip44 needs a subcommand (encrypt or decrypt)"
-                                               : "unknown nip44 subcommand");
-    }
-    enc = strcmp(argv[1], "encrypt") == 0;
+    enc = !second;
     memset(&j, 0, sizeof j);
     rc = setup(&j, g, enc, argc - 2, argv + 2);
     if (rc == CLI_OK) {

@@ -180,16 +180,11 @@ out:
 
 int cmd_nip59(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "nip59", "wrap", "unwrap", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? nip59_wrap(g, argc - 2, argv + 2)
+                         : nip59_unwrap(g, argc - 2, argv + 2);
     }
-    if (argc < 2 || (strcmp(argv[1], "wrap") != 0 && strcmp(argv[1], "unwrap") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip59 needs a subcommand (wrap or unwrap)"
-                                               : "unknown nip59 subcommand");
-    }
-    rc = strcmp(argv[1], "wrap") == 0 ? nip59_wrap(g, argc - 2, argv + 2)
-                                      : nip59_unwrap(g, argc - 2, argv + 2);
     return rc == CLI_HELP ? CLI_OK : rc;
 }
