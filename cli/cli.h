@@ -239,7 +239,7 @@ int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *
 /* Parses exactly 64 hex characters (either case) into 32 bytes. Returns 0 or -1. */
 int cli_hex32(uint8_t out[32], const char *arg);
 
-/* ---- text (text.c) ------------------------------------------------------------------------ */
+/* ---- JSON output (json_out.c) -------------------------------------------------------------- */
 
 /* Appends s[0..n) (UTF-8: callers check text they did not get from the library) as a JSON
  * string, escaped like the NIP-01 canonical form by the library's escaper: the seven short
@@ -251,6 +251,11 @@ int cli_buf_json_hex(cli_buf *b, const uint8_t *p, size_t n);
 
 /* Appends ,"name":"<hex of p[0..n)>" (a field after the first of a JSON object). */
 int cli_buf_json_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_t n);
+
+/* Appends ev's tags as a JSON array of arrays of strings. */
+int cli_buf_json_tags(cli_buf *b, const sc_event *ev);
+
+/* ---- terminal text (text.c) ---------------------------------------------------------------- */
 
 /* Makes s[0..n) safe to show on a terminal, in place; returns its new length. Every message
  * on stderr goes through it (util.c's reporter behind cli_fail and the others). */
@@ -285,9 +290,6 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
  * the sender's copy). Returns as cli_gift_wrap. */
 int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
                    const sc_nip59_opts *opts, const char *const *names, size_t n_names);
-
-/* Appends ev's tags as a JSON array of arrays of strings. */
-int cli_buf_json_tags(cli_buf *b, const sc_event *ev);
 
 /* ---- attachments (cmd_file.c) ------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* Gift wraps for nip59 wrap and nip17 send: one sc_nip59_wrap per recipient, each checked
- * before it leaves the tool, and the JSON output of tags shared by the readers. */
+ * before it leaves the tool. */
 #include "cli.h"
 
 #include <string.h>
@@ -136,30 +136,4 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
 out:
     cli_buf_free(&scratch);
     return rc;
-}
-
-int cli_buf_json_tags(cli_buf *b, const sc_event *ev)
-{
-    size_t i, j;
-
-    if (cli_buf_addc(b, '[') != CLI_OK) {
-        return CLI_ERROR;
-    }
-    for (i = 0; i < ev->n_tags; i++) {
-        const sc_tag *t = &ev->tags[i];
-
-        if ((i > 0 && cli_buf_addc(b, ',') != CLI_OK) || cli_buf_addc(b, '[') != CLI_OK) {
-            return CLI_ERROR;
-        }
-        for (j = 0; j < t->n_items; j++) {
-            if ((j > 0 && cli_buf_addc(b, ',') != CLI_OK) ||
-                cli_buf_json_str(b, t->items[j].ptr, t->items[j].len) != CLI_OK) {
-                return CLI_ERROR;
-            }
-        }
-        if (cli_buf_addc(b, ']') != CLI_OK) {
-            return CLI_ERROR;
-        }
-    }
-    return cli_buf_addc(b, ']');
 }
