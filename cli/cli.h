@@ -255,6 +255,10 @@ int cli_buf_json_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_
 /* Appends ev's tags as a JSON array of arrays of strings. */
 int cli_buf_json_tags(cli_buf *b, const sc_event *ev);
 
+/* Appends ev as one line: its JSON object form and a newline. `what` names it in a message
+ * ("the event", "the rumor"). Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_buf_event_line(cli_buf *b, const sc_event *ev, const char *what);
+
 /* ---- terminal text (text.c) ---------------------------------------------------------------- */
 
 /* Makes s[0..n) safe to show on a terminal, in place; returns its new length. Every message

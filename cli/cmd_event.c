@@ -34,7 +34,6 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const
     cli_buf arena = CLI_BUF_INIT;
     sc_event ev;
     uint8_t pub[SC_PUBKEY_BYTES];
-    size_t len = 0, used = 0;
     sc_status st;
     int rc;
 
@@ -60,20 +59,7 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const
         rc = cli_fail_status(st, "cannot sign the event");
         goto out;
     }
-    len = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
-    if (len == 0 || cli_buf_reserve(out, len + 1) != CLI_OK) {
-        rc = len == 0 ? cli_fail(CLI_ERROR, "internal error: the event cannot be serialised")
-                      : CLI_ERROR;
-        goto out;
-    }
-    st = sc_event_to_json((char *)out->p + out->len, out->cap - out->len, &used, &ev,
-                          SC_EVENT_JSON_OBJECT);
-    if (st != SC_OK) {
-        rc = cli_fail_status(st, "cannot serialise the event");
-        goto out;
-    }
-    out->len += used;
-    rc = cli_buf_addc(out, '\n');
+    rc = cli_buf_event_line(out, &ev, "the event");
 out:
     cli_buf_free(&arena);
     return rc;

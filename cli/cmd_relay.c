@@ -180,17 +180,7 @@ static int events_read(sc_ctx *ctx, event_list *l, int fd, const char *what, int
 
 static int print_event(cli_buf *out, const sc_event *ev)
 {
-    size_t need = sc_event_to_json_len(ev, SC_EVENT_JSON_OBJECT), len = 0;
-
-    if (cli_buf_reserve(out, need + 1) != CLI_OK) {
-        return CLI_ERROR;
-    }
-    if (sc_event_to_json((char *)out->p + out->len, out->cap - out->len, &len, ev,
-                         SC_EVENT_JSON_OBJECT) != SC_OK) {
-        return cli_fail(CLI_ERROR, "cannot write an event");
-    }
-    out->len += len;
-    if (cli_buf_addc(out, '\n') != CLI_OK) {
+    if (cli_buf_event_line(out, ev, "the event") != CLI_OK) {
         return CLI_ERROR;
     }
     return cli_buf_flush_stdout(out);

@@ -1,5 +1,5 @@
 /* The CLI's JSON output: strings (through the library's own escaper, core/util/json_escape.c,
- * linked through softchat_text), hex strings and fields, and tags. */
+ * linked through softchat_text), hex strings and fields, tags, and whole events as lines. */
 #include "cli.h"
 
 #include "util/json_escape.h"
@@ -60,4 +60,24 @@ int cli_buf_json_tags(cli_buf *b, const sc_event *ev)
         }
     }
     return cli_buf_addc(b, ']');
+}
+
+int cli_buf_event_line(cli_buf *b, const sc_event *ev, const char *what)
+{
+    size_t need = sc_event_to_json_len(ev, SC_EVENT_JSON_OBJECT), used = 0;
+    sc_status st;
+
+    if (need == 0) {
+        return cli_fail(CLI_ERROR, "internal error: %s cannot be serialised", what);
+    }
+    if (cli_buf_reserve(b, need + 1) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    st = sc_event_to_json((char *)b->p + b->len, b->cap - b->len, &used, ev,
+                          SC_EVENT_JSON_OBJECT);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot serialise %s", what);
+    }
+    b->len += used;
+    return cli_buf_addc(b, '\n');
 }
