@@ -145,6 +145,9 @@ int cli_buf_addc(cli_buf *b, char c);
 /* Appends the lowercase hex of p[0..n). */
 int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n);
 
+/* Writes the lowercase hex of p[0..n) and a NUL to out, which holds 2 * n + 1 characters. */
+void cli_hex_str(char *out, const uint8_t *p, size_t n);
+
 /* Writes b's bytes to stdout in full, then wipes them and empties b (its lines may be
  * private: decrypted messages). Returns CLI_OK or CLI_ERROR (message printed). */
 int cli_buf_flush_stdout(cli_buf *b);

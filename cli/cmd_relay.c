@@ -222,12 +222,9 @@ static int pub_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc
             memcpy(p->message[i], m->message.ptr, m->message.len);
             p->message[i][m->message.len] = '\0';
             if (p->answered[i] == 2) {
-                char hex[65];
-                size_t k;
+                char hex[SC_EVENT_ID_HEX_LEN + 1];
 
-                for (k = 0; k < 32; k++) {
-                    snprintf(hex + 2 * k, 3, "%02x", u->event_id[k]);
-                }
+                cli_hex_str(hex, u->event_id, 32);
                 p->refused++;
                 cli_fail(CLI_OK, "the relay refused event %s: %s", hex, p->message[i]);
             }
@@ -413,7 +410,7 @@ typedef struct sync_state {
     sc_relay_filter filter;
     sc_relay_tag_filter ptag;
     sc_str pval;
-    char phex[64];
+    char phex[SC_PUBKEY_HEX_LEN + 1];
     uint32_t kind;
     uint8_t (*need)[32];
     size_t n_need, cap_need, only_here;
@@ -722,14 +719,9 @@ static int cmd_sync(sc_ctx *ctx, const common_args *a, const sc_identity *who,
         rc = cli_fail(CLI_ERROR, "cannot read the public key");
     }
     if (rc == CLI_OK) {
-        for (i = 0; i < 32; i++) {
-            static const char d[] = "0123456789abcdef";
-
-            s.phex[2 * i] = d[pub[i] >> 4];
-            s.phex[2 * i + 1] = d[pub[i] & 15];
-        }
+        cli_hex_str(s.phex, pub, sizeof pub);
         s.pval.ptr = s.phex;
-        s.pval.len = 64;
+        s.pval.len = SC_PUBKEY_HEX_LEN;
         s.ptag.letter = 'p';
         s.ptag.values = &s.pval;
         s.ptag.n_values = 1;
