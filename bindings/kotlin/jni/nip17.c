@@ -121,8 +121,8 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)me;
     size_t pl = scj_len(env, peers), cl = scj_len(env, content), sl = scj_len(env, subject);
-    size_t n = 0, a, pn, total, rb, rn = scj_len(env, relay);
-    char rl[256];
+    size_t n = 0, a, pn, total, rb;
+    char hint[SCJ_RELAY_HINT_MAX];
     uint8_t pub[32], reply[32];
     sc_nip17_chat m;
     sc_nip59_opts opts;
@@ -136,14 +136,8 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
         scj_throw(env, SC_ERR_ARG);
         return NULL;
     }
-    if (rn > sizeof rl) {
-        scj_throw(env, SC_ERR_TOO_LARGE);
-        return NULL;
-    }
-    if (rn > 0) {
-        (*env)->GetByteArrayRegion(env, relay, 0, (jsize)rn, (jbyte *)rl);
-    }
-    if (reply_to != NULL && !scj_key(env, reply_to, reply)) {
+    if (!scj_wrap_opts(env, &opts, hint, flags, relay, expiration, now) ||
+        (reply_to != NULL && !scj_key(env, reply_to, reply))) {
         return NULL;
     }
     if (pl > SCJ_MAX_EVENT_INPUT || cl > SCJ_MAX_EVENT_INPUT - pl ||
@@ -205,12 +199,6 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
         st = sc_nip17_chat_rumor(s->ctx, &rumor, buf.p, buf.n, &m, pub);
     }
     if (st == SC_OK) {
-        memset(&opts, 0, sizeof opts);
-        opts.flags = (unsigned)flags;
-        opts.relay.ptr = rl;
-        opts.relay.len = rn;
-        opts.expiration = (int64_t)expiration;
-        opts.now = (int64_t)now;
         res = send_rumor(env, s, &rumor, id, pub, &opts);
     } else {
         scj_throw(env, st);
