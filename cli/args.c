@@ -1,6 +1,6 @@
-/* Command-line parsing shared by every command: options from a table, operands, --help, and
- * the refusal of secret keys on the command line (argv is visible to every local user
- * through ps and /proc, and ends up in shell history). */
+/* Command-line parsing shared by every command: options from a table, operands, --help, a
+ * group's subcommand, and the refusal of secret keys on the command line (argv is visible to
+ * every local user through ps and /proc, and ends up in shell history). */
 #include "cli.h"
 
 #include <string.h>
