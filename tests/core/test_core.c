@@ -300,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_base64_kernels_agree),
         cmocka_unit_test(test_ct_compare),
         cmocka_unit_test(test_memzero),
+        cmocka_unit_test(test_json_put_string),
         cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_names_and_version),
         cmocka_unit_test(test_backend_query_args),

@@ -25,5 +25,6 @@ void test_base64_buffer_too_small(void **state);
 void test_base64_kernels_agree(void **state);
 void test_ct_compare(void **state);
 void test_memzero(void **state);
+void test_json_put_string(void **state);
 
 #endif

@@ -1,11 +1,13 @@
-/* Hex, strict base64, sc_mem_ct_compare and sc_mem_wipe. Base64 is checked against an independent
- * encoder written here, and every base64 case runs through each kernel the CPU has (the
- * portable one always), which must agree on status, length and every output byte. */
+/* Hex, strict base64, sc_mem_ct_compare, sc_mem_wipe and the JSON string writer of the CLI
+ * and softchat-bench. Base64 is checked against an independent encoder written here, and
+ * every base64 case runs through each kernel the CPU has (the portable one always), which
+ * must agree on status, length and every output byte. */
 #include "test_core.h"
 
 #include <string.h>
 
 #include "util/base64_internal.h"
+#include "util/json_escape.h"
 #include "vt_rand.h"
 
 #define SENTINEL 0xa5
@@ -539,4 +541,64 @@ void test_memzero(void **state)
     sc_mem_wipe(vt_null(), 0);
     sc_mem_wipe(buf, 0);
     assert_int_equal(buf[0], 0x5a);
+}
+
+/* ---- JSON strings for the CLI and softchat-bench (util/json_escape.c) ------------------------ */
+
+typedef struct put_sink {
+    char buf[96];
+    size_t len;
+    size_t fail_at; /* the put call that fails (1-based), 0: none */
+    size_t calls;
+} put_sink;
+
+static int put_sink_fn(void *arg, const char *p, size_t n)
+{
+    put_sink *s = arg;
+
+    if (++s->calls == s->fail_at || n > sizeof s->buf - s->len) {
+        return -1;
+    }
+    memcpy(s->buf + s->len, p, n);
+    s->len += n;
+    return 0;
+}
+
+/* s[0..n) put with flags: the status, and the bytes written must be want. */
+static void json_put_case(const char *s, size_t n, unsigned flags, sc_status st, const char *want)
+{
+    put_sink k;
+
+    memset(&k, 0, sizeof k);
+    VT_ASSERT_STATUS(sc_json_put_string(s, n, flags, put_sink_fn, &k), st);
+    assert_int_equal(k.len, strlen(want));
+    assert_memory_equal(k.buf, want, k.len);
+}
+
+void test_json_put_string(void **state)
+{
+    static const char escapes[] = "q\"b\\n\n\r\t\b\f\x01\x1f\x7f \xc3\xa9!";
+    size_t fail_at;
+
+    (void)state;
+    json_put_case(vt_null(), 0, 0, SC_OK, "\"\"");
+    json_put_case(escapes, sizeof escapes - 1, 0, SC_OK,
+                  "\"q\\\"b\\\\n\\n\\r\\t\\b\\f\\u0001\\u001f\x7f \xc3\xa9!\"");
+    /* past the eight-byte steps, and an escape as the last byte */
+    json_put_case("0123456789abcdef\n", 17, 0, SC_OK, "\"0123456789abcdef\\n\"");
+    /* ill-formed UTF-8: refused after the well-formed prefix, or each byte as U+FFFD */
+    json_put_case("ab\xff" "c", 4, 0, SC_ERR_UTF8, "\"ab");
+    json_put_case("ab\xff" "c", 4, SC_JSON_PUT_REPLACE, SC_OK, "\"ab\xef\xbf\xbd" "c\"");
+    json_put_case("x\xe2\x82", 3, SC_JSON_PUT_REPLACE, SC_OK,
+                  "\"x\xef\xbf\xbd\xef\xbf\xbd\"");
+    json_put_case("\xed\xa0\x80", 3, 0, SC_ERR_UTF8, "\""); /* a surrogate */
+    /* a failing sink stops the writer, whichever piece it fails on */
+    for (fail_at = 1; fail_at <= 5; fail_at++) { /* " a \n b " */
+        put_sink k;
+
+        memset(&k, 0, sizeof k);
+        k.fail_at = fail_at;
+        VT_ASSERT_STATUS(sc_json_put_string("a\nb", 3, 0, put_sink_fn, &k), SC_ERR_IO);
+        assert_int_equal(k.calls, fail_at);
+    }
 }
