@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test against every backend, from a fresh Debian machine: installs what is missing,
-# checks that every path a comment or a document names exists and that the folders of core/
-# do not depend on each other in a loop (tests/lint/),
+# checks that every path a comment or a document names exists, that the folders of core/
+# do not depend on each other in a loop and that no function in core/, cli/ or bindings/ runs
+# over 80 lines without saying why (tests/lint/),
 # builds with -Wall -Wextra -Werror and runs the whole ctest suite, the Kotlin facade's Maven
 # tests and the JVM benchmarks' smoke profile; then the curve suites against the system's
 # libsecp256k1 (the packagers' build); then the same suite under
@@ -24,11 +25,13 @@ stage() { printf '\n==== [%ss] %s\n' "$(( $(date +%s) - start ))" "$*"; }
 stage "setup"
 scripts/setup.sh --with-tools
 
-stage "lint: paths named exist; no loop between the folders of core/"
-# The path checker's self-test first (a known-bad input must be reported), then the tree.
+stage "lint: paths named exist; no loop between the folders of core/; short functions"
+# Each checker's self-test first (a known-bad input must be reported), then the tree.
 python3 tests/lint/check_paths.py --self-test
 python3 tests/lint/check_paths.py
 python3 tests/lint/check_module_graph.py
+python3 tests/lint/check_function_length.py --self-test
+python3 tests/lint/check_function_length.py
 
 stage "build (-Werror), every backend"
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
