@@ -1,6 +1,6 @@
 /* The conformance section of the audit: what the conformance suites print when ctest runs
  * them verbosely (ctest -V), read line by line. The suites report every vector file they read
- * (tests/vectors_util.c):
+ * (tests/lib/vectors_util.c):
  *   "[backend] LABEL: N cases: R run (...), P passed, F failed[, S skipped (...)][, n/a ...]"
  *   "[backend] LABEL: skipped (WHY)"   (the file is absent, or the backend lacks a capability)
  * where LABEL starts with the file's path relative to its folder ("wycheproof/aes_gcm_test.json",

@@ -1,19 +1,17 @@
-/* See jsonw.h. */
+/* See jsonw.h. The escaping is the library's (core/util/json_escape.c, through softchat_text). */
 #include "jsonw.h"
+
+#include <string.h>
+
+#include "util/json_escape.h"
+
+static int put_file(void *f, const char *p, size_t n)
+{
+    return fwrite(p, 1, n, (FILE *)f) == n ? 0 : -1;
+}
 
 void jsonw_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; *s != '\0'; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fputc('\\', f);
-            fputc(c, f);
-        } else if (c < 0x20) {
-            fprintf(f, "\\u%04x", c);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
+    /* write errors show in the stream's error flag, which the record's writer checks */
+    (void)sc_json_put_string(s, strlen(s), SC_JSON_PUT_REPLACE, put_file, f);
 }

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-/* Writes s as a JSON string (quotes included). */
+/* Writes s as a JSON string (quotes included); bytes that are not UTF-8 as U+FFFD. */
 void jsonw_str(FILE *f, const char *s);
 
 #endif

@@ -1,6 +1,6 @@
-/* Command-line parsing shared by every command: options from a table, operands, --help, and
- * the refusal of secret keys on the command line (argv is visible to every local user
- * through ps and /proc, and ends up in shell history). */
+/* Command-line parsing shared by every command: options from a table, operands, --help, a
+ * group's subcommand, and the refusal of secret keys on the command line (argv is visible to
+ * every local user through ps and /proc, and ends up in shell history). */
 #include "cli.h"
 
 #include <string.h>
@@ -108,5 +108,22 @@ int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts
             return CLI_ERROR;
         }
     }
+    return CLI_OK;
+}
+
+int cli_subcommand(const char *usage, const char *group, const char *a, const char *b, int argc,
+                   char **argv, int *second)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        cli_help(usage);
+        return CLI_HELP;
+    }
+    if (argc < 2) {
+        return cli_usage_error(usage, "%s needs a subcommand (%s or %s)", group, a, b);
+    }
+    if (strcmp(argv[1], a) != 0 && strcmp(argv[1], b) != 0) {
+        return cli_usage_error(usage, "unknown %s subcommand", group);
+    }
+    *second = strcmp(argv[1], b) == 0;
     return CLI_OK;
 }

@@ -60,8 +60,13 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
  * everything else (caller errors are bugs of this tool; environment errors). */
 int cli_exit_for(sc_status st);
 
-/* Prints "softchat: <what>: <status text> (<status name>)" and returns cli_exit_for(st). */
-int cli_fail_status(sc_status st, const char *what);
+/* Prints "softchat: <what>: <status text> (<status name>)", <what> formatted from fmt, and
+ * returns cli_exit_for(st): the one wording of a library status in a message. */
+int cli_fail_status(sc_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* The stable token of a status: sc_status_name without "SC_ERR_", lowercased, '_' -> '-'
  * ("id-mismatch"); "ok" for SC_OK, "unknown" for a value outside the enum. */
@@ -69,8 +74,12 @@ void cli_status_token(char *out, size_t out_cap, sc_status st);
 
 /* Prints "softchat: <what>: <token>: <status text> (<status name>)", the form that names a
  * failed check by its stable token ("cannot unwrap: seal-sig: seal signature invalid
- * (SC_ERR_SEAL_SIG)"), and returns cli_exit_for(st). */
-int cli_fail_token(sc_status st, const char *what);
+ * (SC_ERR_SEAL_SIG)"), <what> formatted from fmt, and returns cli_exit_for(st). */
+int cli_fail_token(sc_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* The current time for created_at; CLI_OK, or CLI_ERROR (message printed). */
 int cli_now(int64_t *now);
@@ -106,6 +115,13 @@ int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts
 /* Prints a usage text to stdout and returns CLI_OK (for "COMMAND --help"). */
 int cli_help(const char *usage);
 
+/* The subcommand argv[1] of a group of two (`group` is "key": "key new", "key pub"). Returns
+ * CLI_OK with *second 0 for a, 1 for b; CLI_HELP for "--help" or "-h" (usage printed on
+ * stdout); CLI_ERROR when it is missing or neither ("key needs a subcommand (new or pub)",
+ * "unknown key subcommand", then the usage, on stderr). */
+int cli_subcommand(const char *usage, const char *group, const char *a, const char *b, int argc,
+                   char **argv, int *second);
+
 /* ---- buffers and I/O (io.c) ------------------------------------------------------------- */
 
 /* A growable byte buffer on the heap. Every byte it ever held is wiped when it grows (the old
@@ -128,6 +144,9 @@ int cli_buf_addc(cli_buf *b, char c);
 
 /* Appends the lowercase hex of p[0..n). */
 int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n);
+
+/* Writes the lowercase hex of p[0..n) and a NUL to out, which holds 2 * n + 1 characters. */
+void cli_hex_str(char *out, const uint8_t *p, size_t n);
 
 /* Writes b's bytes to stdout in full, then wipes them and empties b (its lines may be
  * private: decrypted messages). Returns CLI_OK or CLI_ERROR (message printed). */
@@ -223,15 +242,31 @@ int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *
 /* Parses exactly 64 hex characters (either case) into 32 bytes. Returns 0 or -1. */
 int cli_hex32(uint8_t out[32], const char *arg);
 
-/* ---- text (text.c) ------------------------------------------------------------------------ */
+/* ---- JSON output (json_out.c) -------------------------------------------------------------- */
 
-/* 1 if s[0..n) is well-formed UTF-8 (no overlong forms, surrogates or code points above
- * U+10FFFF; U+0000 allowed), else 0. */
-int cli_utf8_valid(const unsigned char *s, size_t n);
-
-/* Appends s[0..n) (valid UTF-8) as a JSON string, escaped like the NIP-01 canonical form:
- * the seven short escapes, other C0 controls as \u00xx, everything else verbatim. */
+/* Appends s[0..n) (UTF-8: callers check text they did not get from the library) as a JSON
+ * string, escaped like the NIP-01 canonical form by the library's escaper: the seven short
+ * escapes, other C0 controls as \u00xx, everything else verbatim. */
 int cli_buf_json_str(cli_buf *b, const char *s, size_t n);
+
+/* Appends the lowercase hex of p[0..n) as a JSON string ("..."). */
+int cli_buf_json_hex(cli_buf *b, const uint8_t *p, size_t n);
+
+/* Appends ,"name":"<hex of p[0..n)>" (a field after the first of a JSON object). */
+int cli_buf_json_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_t n);
+
+/* Appends ev's tags as a JSON array of arrays of strings. */
+int cli_buf_json_tags(cli_buf *b, const sc_event *ev);
+
+/* Appends ev as one line: its JSON object form and a newline. `what` names it in a message
+ * ("the event", "the rumor"). Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_buf_event_line(cli_buf *b, const sc_event *ev, const char *what);
+
+/* ---- terminal text (text.c) ---------------------------------------------------------------- */
+
+/* Makes s[0..n) safe to show on a terminal, in place; returns its new length. Every message
+ * on stderr goes through it (util.c's reporter behind cli_fail and the others). */
+size_t cli_text_for_terminal(char *s, size_t n);
 
 /* ---- event templates (template.c) ---------------------------------------------------------- */
 
@@ -262,9 +297,6 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
  * the sender's copy). Returns as cli_gift_wrap. */
 int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
                    const sc_nip59_opts *opts, const char *const *names, size_t n_names);
-
-/* Appends ev's tags as a JSON array of arrays of strings. */
-int cli_buf_json_tags(cli_buf *b, const sc_event *ev);
 
 /* ---- attachments (cmd_file.c) ------------------------------------------------------------- */
 

@@ -34,7 +34,6 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const
     cli_buf arena = CLI_BUF_INIT;
     sc_event ev;
     uint8_t pub[SC_PUBKEY_BYTES];
-    size_t len = 0, used = 0;
     sc_status st;
     int rc;
 
@@ -60,20 +59,7 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const
         rc = cli_fail_status(st, "cannot sign the event");
         goto out;
     }
-    len = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
-    if (len == 0 || cli_buf_reserve(out, len + 1) != CLI_OK) {
-        rc = len == 0 ? cli_fail(CLI_ERROR, "internal error: the event cannot be serialised")
-                      : CLI_ERROR;
-        goto out;
-    }
-    st = sc_event_to_json((char *)out->p + out->len, out->cap - out->len, &used, &ev,
-                          SC_EVENT_JSON_OBJECT);
-    if (st != SC_OK) {
-        rc = cli_fail_status(st, "cannot serialise the event");
-        goto out;
-    }
-    out->len += used;
-    rc = cli_buf_addc(out, '\n');
+    rc = cli_buf_event_line(out, &ev, "the event");
 out:
     cli_buf_free(&arena);
     return rc;
@@ -121,16 +107,11 @@ out:
 
 int cmd_event(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "event", "sign", "verify", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? event_sign(g, argc - 2, argv + 2)
+                         : cmd_event_verify(g, argc - 2, argv + 2, usage);
     }
-    if (argc < 2 || (strcmp(argv[1], "sign") != 0 && strcmp(argv[1], "verify") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "event needs a subcommand (sign or verify)"
-                                               : "unknown event subcommand");
-    }
-    rc = strcmp(argv[1], "sign") == 0 ? event_sign(g, argc - 2, argv + 2)
-                                      : cmd_event_verify(g, argc - 2, argv + 2, usage);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/utf8.h"
+
 static const char usage[] =
     "usage: softchat file encrypt IN OUT [--mime TYPE]\n"
     "       softchat file decrypt (--key-file FILE | --key HEX) --nonce HEX IN OUT\n"
@@ -112,7 +114,7 @@ static int encrypt_stream(sc_ctx *ctx, int in_fd, const char *in_path, uint64_t 
         rc = cli_fail(CLI_ERROR, "cannot %s %s: %s", failed == in_path ? "read" : "write",
                       failed, strerror(err));
     } else if (st != SC_OK) {
-        rc = cli_fail_status(st, in_path);
+        rc = cli_fail_status(st, "%s", in_path);
     }
 out:
     sc_file_encrypt_abort(&e); /* a no-op after final; wipes the state on failure */
@@ -122,15 +124,6 @@ out:
 }
 
 /* Appends ,"name":"<lowercase hex of p[0..n)>". */
-static int add_hex_field(cli_buf *b, const char *name, const uint8_t *p, size_t n)
-{
-    if (cli_buf_adds(b, ",\"") != CLI_OK || cli_buf_adds(b, name) != CLI_OK ||
-        cli_buf_adds(b, "\":\"") != CLI_OK || cli_buf_hex(b, p, n) != CLI_OK) {
-        return CLI_ERROR;
-    }
-    return cli_buf_addc(b, '"');
-}
-
 /* The kind 15 tags as one line of JSON. The buffer holds the key: it is wiped when freed. */
 static int tags_json(cli_buf *b, const char *mime, const uint8_t key[SC_FILE_KEY_BYTES],
                      const uint8_t iv[SC_FILE_IV_BYTES], const enc_result *res)
@@ -141,10 +134,10 @@ static int tags_json(cli_buf *b, const char *mime, const uint8_t key[SC_FILE_KEY
     if (cli_buf_adds(b, "{\"file-type\":") != CLI_OK ||
         cli_buf_json_str(b, mime, strlen(mime)) != CLI_OK ||
         cli_buf_adds(b, ",\"encryption-algorithm\":\"aes-gcm\"") != CLI_OK ||
-        add_hex_field(b, "decryption-key", key, SC_FILE_KEY_BYTES) != CLI_OK ||
-        add_hex_field(b, "decryption-nonce", iv, SC_FILE_IV_BYTES) != CLI_OK ||
-        add_hex_field(b, "x", res->x, sizeof res->x) != CLI_OK ||
-        add_hex_field(b, "ox", res->ox, sizeof res->ox) != CLI_OK ||
+        cli_buf_json_hex_field(b, "decryption-key", key, SC_FILE_KEY_BYTES) != CLI_OK ||
+        cli_buf_json_hex_field(b, "decryption-nonce", iv, SC_FILE_IV_BYTES) != CLI_OK ||
+        cli_buf_json_hex_field(b, "x", res->x, sizeof res->x) != CLI_OK ||
+        cli_buf_json_hex_field(b, "ox", res->ox, sizeof res->ox) != CLI_OK ||
         cli_buf_adds(b, ",\"size\":\"") != CLI_OK || cli_buf_adds(b, size) != CLI_OK) {
         return CLI_ERROR;
     }
@@ -180,7 +173,7 @@ static int file_encrypt(const cli_globals *g, int argc, char **argv)
     if (mime == NULL) {
         mime = "application/octet-stream";
     }
-    if (mime[0] == '\0' || !cli_utf8_valid((const unsigned char *)mime, strlen(mime))) {
+    if (mime[0] == '\0' || sc_utf8_check(mime, strlen(mime)) != SC_OK) {
         return cli_usage_error(usage, "--mime: expected a MIME type (non-empty UTF-8)");
     }
     rc = cli_ctx_init(&ctx, g);
@@ -231,16 +224,11 @@ out:
 
 int cmd_file(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "file", "encrypt", "decrypt", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? file_encrypt(g, argc - 2, argv + 2)
+                         : cmd_file_decrypt(g, argc - 2, argv + 2, usage);
     }
-    if (argc < 2 || (strcmp(argv[1], "encrypt") != 0 && strcmp(argv[1], "decrypt") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "file needs a subcommand (encrypt or decrypt)"
-                                               : "unknown file subcommand");
-    }
-    rc = strcmp(argv[1], "encrypt") == 0 ? file_encrypt(g, argc - 2, argv + 2)
-                                         : cmd_file_decrypt(g, argc - 2, argv + 2, usage);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -133,7 +133,7 @@ static int op_status(const dec_op *o, const dec_job *j, sc_status st)
     if (st == SC_ERR_IO) {
         return cli_fail(CLI_ERROR, "cannot write %s: %s", j->out_path, strerror(o->s.err));
     }
-    return cli_fail_status(st, j->in_path);
+    return cli_fail_status(st, "%s", j->in_path);
 }
 
 /* Verifies the tag: OUT committed (CLI_OK), or CLI_INVALID (discarded, nothing printed), or
@@ -152,16 +152,45 @@ static void op_end(dec_op *o)
     cli_buf_free(&o->s.stage);
 }
 
+/* Feeds IN, from where it stands, to ops[0..n_ops) chunk by chunk under a progress line
+ * `label`. Returns CLI_OK when IN ended with every operation fed; else CLI_ERROR for a read
+ * error (printed), or op_status of the operation that refused a chunk (the same for every
+ * candidate: the others are not fed further). */
+static int feed(dec_job *j, dec_op *ops, size_t n_ops, cli_buf *chunk, const char *label)
+{
+    cli_progress prog;
+    size_t n = 0, c = 0;
+    sc_status st = SC_OK;
+    int err;
+
+    cli_progress_start(&prog, label, j->size);
+    for (;;) {
+        err = cli_file_read(j->in_fd, chunk->p, CLI_FILE_CHUNK, &n);
+        if (err != 0 || n == 0) {
+            break;
+        }
+        for (c = 0; c < n_ops && st == SC_OK; c++) {
+            st = sc_file_decrypt_update(&ops[c].d, chunk->p, n);
+        }
+        if (st != SC_OK) {
+            break; /* its sink is discarded */
+        }
+        cli_progress_add(&prog, n);
+    }
+    cli_progress_end(&prog);
+    if (err != 0) {
+        return cli_fail(CLI_ERROR, "cannot read %s: %s", j->in_path, strerror(err));
+    }
+    return st == SC_OK ? CLI_OK : op_status(&ops[c - 1], j, st);
+}
+
 /* One attempt with IV number c, reading IN from its start. Returns CLI_OK (OUT written),
  * CLI_INVALID (the tag did not verify: nothing left behind, nothing printed) or CLI_ERROR
  * (message printed). */
 static int try_iv(sc_ctx *ctx, dec_job *j, size_t c, cli_buf *chunk)
 {
     dec_op o;
-    cli_progress prog;
-    size_t n = 0;
-    sc_status st = SC_OK;
-    int err = 0, rc;
+    int rc;
 
     if (c > 0 && lseek(j->in_fd, 0, SEEK_SET) != 0) {
         return cli_fail(CLI_ERROR, "cannot read %s again to try the legacy IV: %s", j->in_path,
@@ -170,24 +199,8 @@ static int try_iv(sc_ctx *ctx, dec_job *j, size_t c, cli_buf *chunk)
     if (op_start(&o, ctx, j, c) != CLI_OK) {
         return CLI_ERROR;
     }
-    cli_progress_start(&prog, c == 0 ? "decrypting" : "decrypting (legacy IV)", j->size);
-    for (;;) {
-        err = cli_file_read(j->in_fd, chunk->p, CLI_FILE_CHUNK, &n);
-        if (err != 0 || n == 0) {
-            break;
-        }
-        st = sc_file_decrypt_update(&o.d, chunk->p, n);
-        if (st != SC_OK) {
-            break; /* the sink is discarded */
-        }
-        cli_progress_add(&prog, n);
-    }
-    cli_progress_end(&prog);
-    if (err != 0) {
-        rc = cli_fail(CLI_ERROR, "cannot read %s: %s", j->in_path, strerror(err));
-    } else if (st != SC_OK) {
-        rc = op_status(&o, j, st);
-    } else {
+    rc = feed(j, &o, 1, chunk, c == 0 ? "decrypting" : "decrypting (legacy IV)");
+    if (rc == CLI_OK) {
         rc = op_finish(&o, j);
     }
     op_end(&o); /* on a read error: discards the sink */
@@ -201,48 +214,23 @@ static int try_iv(sc_ctx *ctx, dec_job *j, size_t c, cli_buf *chunk)
 static int try_all_ivs(sc_ctx *ctxs, dec_job *j, cli_buf *chunk)
 {
     dec_op ops[2];
-    cli_progress prog;
-    size_t n = 0, c, started = 0, failed = 0;
-    sc_status st = SC_OK;
-    int err = 0, rc = CLI_OK;
+    size_t c, started = 0;
+    int rc = CLI_OK;
 
     for (c = 0; c < j->n_ivs && rc == CLI_OK; c++) {
         rc = op_start(&ops[c], &ctxs[c], j, c);
         started += rc == CLI_OK;
     }
-    if (rc != CLI_OK) {
-        for (c = 0; c < started; c++) {
-            op_end(&ops[c]);
-        }
-        return rc;
+    if (rc == CLI_OK) {
+        rc = feed(j, ops, j->n_ivs, chunk, "decrypting");
     }
-    cli_progress_start(&prog, "decrypting", j->size);
-    for (;;) {
-        err = cli_file_read(j->in_fd, chunk->p, CLI_FILE_CHUNK, &n);
-        if (err != 0 || n == 0) {
-            break;
-        }
-        for (c = 0; c < j->n_ivs && st == SC_OK; c++) {
-            st = sc_file_decrypt_update(&ops[c].d, chunk->p, n);
-            failed = c; /* its sink is discarded */
-        }
-        if (st != SC_OK) {
-            break;
-        }
-        cli_progress_add(&prog, n);
-    }
-    cli_progress_end(&prog);
-    if (err != 0) {
-        rc = cli_fail(CLI_ERROR, "cannot read %s: %s", j->in_path, strerror(err));
-    } else if (st != SC_OK) {
-        rc = op_status(&ops[failed], j, st); /* the same for every candidate: stop */
-    } else {
+    if (rc == CLI_OK) {
         rc = CLI_INVALID;
         for (c = 0; c < j->n_ivs && rc == CLI_INVALID; c++) {
             rc = op_finish(&ops[c], j); /* the first that verifies is committed */
         }
     }
-    for (c = 0; c < j->n_ivs; c++) {
+    for (c = 0; c < started; c++) {
         op_end(&ops[c]); /* the candidates not finished: their temporary files removed */
     }
     return rc;
@@ -371,9 +359,8 @@ int cmd_file_decrypt(const cli_globals *g, int argc, char **argv, const char *us
         }
     }
     if (auth_failed) {
-        cli_fail(CLI_INVALID, "cannot decrypt %s%s: auth: %s (%s)", j.in_path,
-                 j.n_ivs > 1 ? " with the hex IV or the legacy ASCII IV" : "",
-                 sc_status_str(SC_ERR_AUTH), sc_status_name(SC_ERR_AUTH));
+        cli_fail_token(SC_ERR_AUTH, "cannot decrypt %s%s", j.in_path,
+                       j.n_ivs > 1 ? " with the hex IV or the legacy ASCII IV" : "");
     }
     if (j.in_fd >= 0) {
         close(j.in_fd);

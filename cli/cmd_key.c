@@ -63,8 +63,7 @@ static int key_new(const cli_globals *g, int argc, char **argv)
         st = sc_identity_seckey(sec, &id);
     }
     if (st != SC_OK) {
-        rc = cli_fail(CLI_ERROR, "cannot generate a key: %s (%s)", sc_status_str(st),
-                      sc_status_name(st));
+        rc = cli_fail_status(st, "cannot generate a key");
         goto out;
     }
     rc = cli_buf_hex(&out, sec, sizeof sec);
@@ -131,16 +130,11 @@ out:
 
 int cmd_key(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "key", "new", "pub", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? key_new(g, argc - 2, argv + 2)
+                         : key_pub(g, argc - 2, argv + 2);
     }
-    if (argc < 2 || (strcmp(argv[1], "new") != 0 && strcmp(argv[1], "pub") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "key needs a subcommand (new or pub)"
-                                               : "unknown key subcommand");
-    }
-    rc = strcmp(argv[1], "new") == 0 ? key_new(g, argc - 2, argv + 2)
-                                     : key_pub(g, argc - 2, argv + 2);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/utf8.h"
+
 /* NIP-17 rooms are meant for small groups (the spec suggests fewer than 100 people); each
  * member costs a gift wrap of about 4/3 of 4/3 of the message. */
 #define MAX_RECEIVERS 256u
@@ -84,7 +86,7 @@ static int parse_send_args(send_args *a, int argc, char **argv)
         return cli_usage_error(usage, "--reply: expected an event id (64 hex characters)");
     }
     if (a->subject != NULL &&
-        !cli_utf8_valid((const unsigned char *)a->subject, strlen(a->subject))) {
+        sc_utf8_check(a->subject, strlen(a->subject)) != SC_OK) {
         return cli_usage_error(usage, "--subject: not valid UTF-8");
     }
     return CLI_OK;
@@ -182,10 +184,9 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
         rc = cli_read_all(0, &in, MESSAGE_MAX, "stdin");
     }
     if (rc == CLI_OK && in.len > MESSAGE_MAX) {
-        rc = cli_fail(CLI_INVALID, "message larger than %u bytes: %s (%s)", MESSAGE_MAX,
-                      sc_status_str(SC_ERR_TOO_LARGE), sc_status_name(SC_ERR_TOO_LARGE));
+        rc = cli_fail_status(SC_ERR_TOO_LARGE, "message larger than %u bytes", MESSAGE_MAX);
     }
-    if (rc == CLI_OK && !cli_utf8_valid(in.p, in.len)) {
+    if (rc == CLI_OK && sc_utf8_check((const char *)in.p, in.len) != SC_OK) {
         rc = cli_fail(CLI_INVALID, "message: %s (%s); NIP-17 messages are UTF-8 text",
                       sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
@@ -204,16 +205,11 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
 
 int cmd_nip17(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "nip17", "send", "receive", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? nip17_send(g, argc - 2, argv + 2)
+                         : cmd_nip17_receive(g, argc - 2, argv + 2, usage);
     }
-    if (argc < 2 || (strcmp(argv[1], "send") != 0 && strcmp(argv[1], "receive") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip17 needs a subcommand (send or receive)"
-                                               : "unknown nip17 subcommand");
-    }
-    rc = strcmp(argv[1], "send") == 0 ? nip17_send(g, argc - 2, argv + 2)
-                                      : cmd_nip17_receive(g, argc - 2, argv + 2, usage);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -35,14 +35,6 @@ static int skip(receiver *r, sc_status st, const char *why)
     return cli_exit_for(st) == CLI_ERROR ? CLI_ERROR : CLI_OK;
 }
 
-static int add_hex_str(cli_buf *b, const uint8_t *p, size_t n)
-{
-    if (cli_buf_addc(b, '"') != CLI_OK || cli_buf_hex(b, p, n) != CLI_OK) {
-        return CLI_ERROR;
-    }
-    return cli_buf_addc(b, '"');
-}
-
 /* Appends the JSON line of one received message. */
 static int add_message(cli_buf *b, const sc_nip17_received *m)
 {
@@ -50,20 +42,20 @@ static int add_message(cli_buf *b, const sc_nip17_received *m)
     size_t i;
 
     if (cli_buf_adds(b, "{\"from\":") != CLI_OK ||
-        add_hex_str(b, m->wrap.sender, SC_PUBKEY_BYTES) != CLI_OK ||
+        cli_buf_json_hex(b, m->wrap.sender, SC_PUBKEY_BYTES) != CLI_OK ||
         cli_buf_adds(b, ",\"room\":[") != CLI_OK) {
         return CLI_ERROR;
     }
     for (i = 0; i < m->n_room; i++) {
         if ((i > 0 && cli_buf_addc(b, ',') != CLI_OK) ||
-            add_hex_str(b, m->room[i], SC_PUBKEY_BYTES) != CLI_OK) {
+            cli_buf_json_hex(b, m->room[i], SC_PUBKEY_BYTES) != CLI_OK) {
             return CLI_ERROR;
         }
     }
     snprintf(num, sizeof num, "%lu", (unsigned long)m->rumor.kind);
     if (cli_buf_adds(b, "],\"kind\":") != CLI_OK || cli_buf_adds(b, num) != CLI_OK ||
         cli_buf_adds(b, ",\"id\":") != CLI_OK ||
-        add_hex_str(b, m->rumor.id, SC_EVENT_ID_BYTES) != CLI_OK) {
+        cli_buf_json_hex(b, m->rumor.id, SC_EVENT_ID_BYTES) != CLI_OK) {
         return CLI_ERROR;
     }
     snprintf(num, sizeof num, "%lld", (long long)m->rumor.created_at);

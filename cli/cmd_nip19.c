@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "util/utf8.h"
+
 #define STDIN_SLACK 4096u /* whitespace read around a string given on stdin */
 
 static const char usage[] =
@@ -36,15 +38,6 @@ static const char usage[] =
 
 /* ---- decode ------------------------------------------------------------------------------- */
 
-static int add_hex_field(cli_buf *b, const char *name, const uint8_t *p)
-{
-    if (cli_buf_adds(b, ",\"") != CLI_OK || cli_buf_adds(b, name) != CLI_OK ||
-        cli_buf_adds(b, "\":\"") != CLI_OK || cli_buf_hex(b, p, 32) != CLI_OK) {
-        return CLI_ERROR;
-    }
-    return cli_buf_addc(b, '"');
-}
-
 static int add_kind_field(cli_buf *b, uint32_t kind)
 {
     char num[24];
@@ -75,14 +68,12 @@ static int entity_text_ok(const sc_nip19_entity *e)
     size_t i;
 
     if (e->type == SC_NIP19_NADDR &&
-        !cli_utf8_valid((const unsigned char *)e->identifier.ptr, e->identifier.len)) {
-        return cli_fail(CLI_INVALID, "invalid NIP-19 string: its identifier: %s (%s)",
-                        sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
+        sc_utf8_check(e->identifier.ptr, e->identifier.len) != SC_OK) {
+        return cli_fail_status(SC_ERR_UTF8, "invalid NIP-19 string: its identifier");
     }
     for (i = 0; i < e->n_relays; i++) {
-        if (!cli_utf8_valid((const unsigned char *)e->relays[i].ptr, e->relays[i].len)) {
-            return cli_fail(CLI_INVALID, "invalid NIP-19 string: relay %zu: %s (%s)", i + 1,
-                            sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
+        if (sc_utf8_check(e->relays[i].ptr, e->relays[i].len) != SC_OK) {
+            return cli_fail_status(SC_ERR_UTF8, "invalid NIP-19 string: relay %zu", i + 1);
         }
     }
     return CLI_OK;
@@ -102,27 +93,27 @@ static int entity_json(cli_buf *b, const sc_nip19_entity *e)
     }
     switch (e->type) {
     case SC_NIP19_NPUB:
-        rc = add_hex_field(b, "pubkey", e->key);
+        rc = cli_buf_json_hex_field(b, "pubkey", e->key, sizeof e->key);
         break;
     case SC_NIP19_NSEC:
-        rc = add_hex_field(b, "seckey", e->key);
+        rc = cli_buf_json_hex_field(b, "seckey", e->key, sizeof e->key);
         break;
     case SC_NIP19_NOTE:
-        rc = add_hex_field(b, "id", e->key);
+        rc = cli_buf_json_hex_field(b, "id", e->key, sizeof e->key);
         break;
     case SC_NIP19_NPROFILE:
-        rc = add_hex_field(b, "pubkey", e->key);
+        rc = cli_buf_json_hex_field(b, "pubkey", e->key, sizeof e->key);
         if (rc == CLI_OK) {
             rc = add_relays_field(b, e);
         }
         break;
     case SC_NIP19_NEVENT:
-        rc = add_hex_field(b, "id", e->key);
+        rc = cli_buf_json_hex_field(b, "id", e->key, sizeof e->key);
         if (rc == CLI_OK) {
             rc = add_relays_field(b, e);
         }
         if (rc == CLI_OK && e->has_author) {
-            rc = add_hex_field(b, "author", e->author);
+            rc = cli_buf_json_hex_field(b, "author", e->author, sizeof e->author);
         }
         if (rc == CLI_OK && e->has_kind) {
             rc = add_kind_field(b, e->kind);
@@ -134,7 +125,7 @@ static int entity_json(cli_buf *b, const sc_nip19_entity *e)
             rc = cli_buf_json_str(b, e->identifier.ptr, e->identifier.len);
         }
         if (rc == CLI_OK) {
-            rc = add_hex_field(b, "pubkey", e->author);
+            rc = cli_buf_json_hex_field(b, "pubkey", e->author, sizeof e->author);
         }
         if (rc == CLI_OK) {
             rc = add_kind_field(b, e->kind);
@@ -290,7 +281,7 @@ static int check_text(const char *opt, const char *s)
     if (n > 255) {
         return cli_usage_error(usage, "%s: longer than 255 bytes", opt);
     }
-    if (!cli_utf8_valid((const unsigned char *)s, n)) {
+    if (sc_utf8_check(s, n) != SC_OK) {
         return cli_usage_error(usage, "%s: not valid UTF-8", opt);
     }
     return CLI_OK;
@@ -476,16 +467,11 @@ out:
 
 int cmd_nip19(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "nip19", "decode", "encode", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? nip19_decode(argc - 2, argv + 2)
+                         : nip19_encode(g, argc - 2, argv + 2);
     }
-    if (argc < 2 || (strcmp(argv[1], "decode") != 0 && strcmp(argv[1], "encode") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip19 needs a subcommand (decode or encode)"
-                                               : "unknown nip19 subcommand");
-    }
-    rc = strcmp(argv[1], "decode") == 0 ? nip19_decode(argc - 2, argv + 2)
-                                        : nip19_encode(g, argc - 2, argv + 2);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

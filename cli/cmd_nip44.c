@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/utf8.h"
+
 /* The largest plaintext encrypted (with --extended), and the largest payload decrypted:
  * every payload this tool can produce (at most 4/3 of 9/8 of 32 MiB, about 48 MiB) decrypts. */
 #define MAX_PLAINTEXT 33554432u /* 32 MiB */
@@ -115,11 +117,10 @@ static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
                         sc_status_str(SC_ERR_POLICY), sc_status_name(SC_ERR_POLICY));
     }
     if (in->len > limit) {
-        return cli_fail(CLI_INVALID, "plaintext larger than %u bytes, this tool's limit: %s (%s)",
-                        MAX_PLAINTEXT, sc_status_str(SC_ERR_TOO_LARGE),
-                        sc_status_name(SC_ERR_TOO_LARGE));
+        return cli_fail_status(SC_ERR_TOO_LARGE,
+                               "plaintext larger than %u bytes, this tool's limit", MAX_PLAINTEXT);
     }
-    if (!cli_utf8_valid(in->p, in->len)) {
+    if (sc_utf8_check((const char *)in->p, in->len) != SC_OK) {
         return cli_fail(CLI_INVALID, "plaintext: %s (%s); NIP-44 encrypts UTF-8 text",
                         sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
@@ -156,10 +157,8 @@ static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
         n--;
     }
     if (n > MAX_PAYLOAD) {
-        return cli_fail(CLI_INVALID, "payload larger than %u characters, this tool's limit: "
-                                     "%s (%s)",
-                        MAX_PAYLOAD, sc_status_str(SC_ERR_TOO_LARGE),
-                        sc_status_name(SC_ERR_TOO_LARGE));
+        return cli_fail_status(SC_ERR_TOO_LARGE,
+                               "payload larger than %u characters, this tool's limit", MAX_PAYLOAD);
     }
     if (cli_buf_reserve(out, sc_nip44_decrypt_max(n) + 1) != CLI_OK) {
         return CLI_ERROR;
@@ -170,7 +169,7 @@ static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
         return cli_fail_status(st, "cannot decrypt");
     }
     out->len = used;
-    if (!cli_utf8_valid(out->p, out->len)) {
+    if (sc_utf8_check((const char *)out->p, out->len) != SC_OK) {
         return cli_fail(CLI_INVALID, "decrypted plaintext: %s (%s); NIP-44 carries UTF-8 text",
                         sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
@@ -181,16 +180,13 @@ int cmd_nip44(const cli_globals *g, int argc, char **argv)
 {
     nip44_job j;
     cli_buf in = CLI_BUF_INIT, out = CLI_BUF_INIT;
-    int rc, enc;
+    int rc, enc, second = 0;
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    rc = cli_subcommand(usage, "nip44", "encrypt", "decrypt", argc, argv, &second);
+    if (rc != CLI_OK) {
+        return rc == CLI_HELP ? CLI_OK : rc;
     }
-    if (argc < 2 || (strcmp(argv[1], "encrypt") != 0 && strcmp(argv[1], "decrypt") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip44 needs a subcommand (encrypt or decrypt)"
-                                               : "unknown nip44 subcommand");
-    }
-    enc = strcmp(argv[1], "encrypt") == 0;
+    enc = !second;
     memset(&j, 0, sizeof j);
     rc = setup(&j, g, enc, argc - 2, argv + 2);
     if (rc == CLI_OK) {

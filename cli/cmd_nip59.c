@@ -110,7 +110,7 @@ static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
     const char *sec_file = NULL;
     const cli_opt opts[] = {{"--sec-file", &sec_file, NULL, NULL, 0, NULL}};
     cli_buf in = CLI_BUF_INIT, arena = CLI_BUF_INIT, out = CLI_BUF_INIT;
-    size_t n_pos, need, used = 0, len;
+    size_t n_pos, need, used = 0;
     sc_identity id;
     sc_event rumor;
     sc_ctx ctx;
@@ -154,18 +154,7 @@ static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
         goto out;
     }
     arena.len = used;
-    len = sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT);
-    if (len == 0 || cli_buf_reserve(&out, len + 1) != CLI_OK) {
-        rc = len == 0 ? cli_fail(CLI_ERROR, "internal error: the rumor cannot be serialised")
-                      : CLI_ERROR;
-        goto out;
-    }
-    st = sc_event_to_json((char *)out.p, out.cap, &out.len, &rumor, SC_EVENT_JSON_OBJECT);
-    if (st != SC_OK) {
-        rc = cli_fail_status(st, "cannot serialise the rumor");
-        goto out;
-    }
-    rc = cli_buf_addc(&out, '\n');
+    rc = cli_buf_event_line(&out, &rumor, "the rumor");
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);
     }
@@ -180,16 +169,11 @@ out:
 
 int cmd_nip59(const cli_globals *g, int argc, char **argv)
 {
-    int rc;
+    int second = 0, rc = cli_subcommand(usage, "nip59", "wrap", "unwrap", argc, argv, &second);
 
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        return cli_help(usage);
+    if (rc == CLI_OK) {
+        rc = second == 0 ? nip59_wrap(g, argc - 2, argv + 2)
+                         : nip59_unwrap(g, argc - 2, argv + 2);
     }
-    if (argc < 2 || (strcmp(argv[1], "wrap") != 0 && strcmp(argv[1], "unwrap") != 0)) {
-        return cli_usage_error(usage, argc < 2 ? "nip59 needs a subcommand (wrap or unwrap)"
-                                               : "unknown nip59 subcommand");
-    }
-    rc = strcmp(argv[1], "wrap") == 0 ? nip59_wrap(g, argc - 2, argv + 2)
-                                      : nip59_unwrap(g, argc - 2, argv + 2);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

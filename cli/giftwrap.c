@@ -1,5 +1,5 @@
 /* Gift wraps for nip59 wrap and nip17 send: one sc_nip59_wrap per recipient, each checked
- * before it leaves the tool, and the JSON output of tags shared by the readers. */
+ * before it leaves the tool. */
 #include "cli.h"
 
 #include <string.h>
@@ -38,12 +38,11 @@ static int self_check(sc_ctx *ctx, const char *json, size_t len)
 static int wrap_failure(sc_status st, const sc_event *rumor, const char *who)
 {
     if (st == SC_ERR_POLICY) {
-        return cli_fail(CLI_INVALID,
-                        "message too large for a gift wrap: its rumor is %zu bytes of JSON, and "
-                        "receivers that only read NIP-44's 2-byte length prefix limit it to "
-                        "about 40960: %s (%s)",
-                        sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT), sc_status_str(st),
-                        sc_status_name(st));
+        return cli_fail_status(st,
+                               "message too large for a gift wrap: its rumor is %zu bytes of "
+                               "JSON, and receivers that only read NIP-44's 2-byte length "
+                               "prefix limit it to about 40960",
+                               sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT));
     }
     if (st == SC_ERR_INVALID_KEY) {
         return cli_fail(CLI_INVALID, "%s: not a valid public key (no point on the curve has that "
@@ -137,30 +136,4 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
 out:
     cli_buf_free(&scratch);
     return rc;
-}
-
-int cli_buf_json_tags(cli_buf *b, const sc_event *ev)
-{
-    size_t i, j;
-
-    if (cli_buf_addc(b, '[') != CLI_OK) {
-        return CLI_ERROR;
-    }
-    for (i = 0; i < ev->n_tags; i++) {
-        const sc_tag *t = &ev->tags[i];
-
-        if ((i > 0 && cli_buf_addc(b, ',') != CLI_OK) || cli_buf_addc(b, '[') != CLI_OK) {
-            return CLI_ERROR;
-        }
-        for (j = 0; j < t->n_items; j++) {
-            if ((j > 0 && cli_buf_addc(b, ',') != CLI_OK) ||
-                cli_buf_json_str(b, t->items[j].ptr, t->items[j].len) != CLI_OK) {
-                return CLI_ERROR;
-            }
-        }
-        if (cli_buf_addc(b, ']') != CLI_OK) {
-            return CLI_ERROR;
-        }
-    }
-    return cli_buf_addc(b, ']');
 }

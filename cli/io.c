@@ -79,6 +79,16 @@ int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n)
     return CLI_OK;
 }
 
+void cli_hex_str(char *out, const uint8_t *p, size_t n)
+{
+    size_t len = 0;
+
+    if (sc_hex_encode(out, 2 * n, &len, p, n) != SC_OK) {
+        len = 0; /* not reached: the capacity is exact */
+    }
+    out[len] = '\0';
+}
+
 void cli_buf_free(cli_buf *b)
 {
     sc_mem_wipe(b->p, b->cap);

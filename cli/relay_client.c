@@ -38,6 +38,12 @@ int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity
     return CLI_OK;
 }
 
+/* Queues text on the socket: CLI_OK, or CLI_ERROR (out of memory, said). */
+static int ws_send(cli_relay *r, const char *text, size_t len)
+{
+    return cli_ws_send(r->ws, text, len) == 0 ? CLI_OK : cli_fail(CLI_ERROR, "out of memory");
+}
+
 int cli_relay_flush(cli_relay *r)
 {
     for (;;) {
@@ -64,8 +70,8 @@ int cli_relay_flush(cli_relay *r)
         if (len == 0) {
             return CLI_OK;
         }
-        if (cli_ws_send(r->ws, (const char *)r->out.p, len) != 0) {
-            return cli_fail(CLI_ERROR, "out of memory");
+        if (ws_send(r, (const char *)r->out.p, len) != CLI_OK) {
+            return CLI_ERROR;
         }
     }
 }
@@ -86,8 +92,7 @@ int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m)
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot write a message to the relay");
     }
-    return cli_ws_send(r->ws, (const char *)r->out.p, len) == 0 ? CLI_OK
-                                                                 : cli_fail(CLI_ERROR, "out of memory");
+    return ws_send(r, (const char *)r->out.p, len);
 }
 
 static int answer_auth(cli_relay *r)
@@ -110,8 +115,7 @@ static int answer_auth(cli_relay *r)
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot answer the relay's AUTH challenge");
     }
-    return cli_ws_send(r->ws, (const char *)r->out.p, len) == 0 ? CLI_OK
-                                                                 : cli_fail(CLI_ERROR, "out of memory");
+    return ws_send(r, (const char *)r->out.p, len);
 }
 
 /* One received text: parsed, applied, handed to the command. */
@@ -132,20 +136,15 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
     if (st == SC_ERR_RELAY_UNKNOWN) {
         return CLI_RELAY_CONTINUE; /* a message type of a later NIP: not ours to judge */
     }
-    if (st != SC_OK) {
-        r->bad++;
-        cli_fail(CLI_OK, "ignored a message from the relay: %s (%s)", sc_status_str(st),
-                 sc_status_name(st));
-        return CLI_RELAY_CONTINUE;
-    }
-    st = sc_relay_session_handle(&r->s, &u, &m);
-    if (st == SC_ERR_SUBSCRIPTION && m.type != SC_RELAY_EVENT) {
-        return CLI_RELAY_CONTINUE; /* an EOSE or CLOSED after our CLOSE */
+    if (st == SC_OK) {
+        st = sc_relay_session_handle(&r->s, &u, &m);
+        if (st == SC_ERR_SUBSCRIPTION && m.type != SC_RELAY_EVENT) {
+            return CLI_RELAY_CONTINUE; /* an EOSE or CLOSED after our CLOSE */
+        }
     }
     if (st != SC_OK) {
         r->bad++;
-        cli_fail(CLI_OK, "ignored a message from the relay: %s (%s)", sc_status_str(st),
-                 sc_status_name(st));
+        cli_fail_status(st, "ignored a message from the relay"); /* and go on */
         return CLI_RELAY_CONTINUE;
     }
     if (u.kind == SC_RELAY_U_AUTH_CHALLENGE) {
@@ -166,9 +165,7 @@ static void dropped(cli_relay *r, int64_t now)
     int64_t at = 0;
 
     r->drops++;
-    if (r->open) {
-        r->open = 0;
-    }
+    r->open = 0;
     r->retry_at_ms = sc_relay_session_disconnected(&r->s, now, &at) == SC_OK ? at : now + 1000;
     cli_ws_close(r->ws);
 }
@@ -225,9 +222,6 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
             return cli_fail(CLI_ERROR, "out of memory");
         }
         if (state == CLI_WS_CLOSED) {
-            if (!r->reconnect && !r->ever_open) {
-                return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
-            }
             if (!r->reconnect) {
                 return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
             }

@@ -14,9 +14,8 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
 
     memset(ev, 0, sizeof *ev);
     if (n > CLI_TEMPLATE_MAX) {
-        return cli_fail(CLI_INVALID, "invalid event template: larger than %u bytes: %s (%s)",
-                        CLI_TEMPLATE_MAX, sc_status_str(SC_ERR_TOO_LARGE),
-                        sc_status_name(SC_ERR_TOO_LARGE));
+        return cli_fail_status(SC_ERR_TOO_LARGE, "invalid event template: larger than %u bytes",
+                               CLI_TEMPLATE_MAX);
     }
     need = sc_event_parse_arena_max(n);
     arena->len = 0;

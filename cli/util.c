@@ -21,22 +21,15 @@ const char *cli_shown(const char *text)
     return text;
 }
 
-/* "softchat: <message>\n" on stderr, at most 1 KiB of it. Messages quote relay text
- * (NOTICE, CLOSED, OK reasons), which a relay chooses: control bytes (ESC, BEL, CR, ...)
- * are written as '?' so that it cannot drive the terminal or forge lines. */
+/* "softchat: <message>\n" on stderr, at most 1 KiB of it, through cli_text_for_terminal:
+ * messages quote text a relay chooses. */
 static void vreport(const char *fmt, va_list ap)
 {
     char buf[1024];
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    size_t i, len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
 
-    for (i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)buf[i];
-
-        if (c < 0x20 || c == 0x7f) {
-            buf[i] = '?';
-        }
-    }
+    len = cli_text_for_terminal(buf, len);
     fputs("softchat: ", stderr);
     fwrite(buf, 1, len, stderr);
     if (n > 0 && (size_t)n >= sizeof buf) {
@@ -85,19 +78,37 @@ int cli_exit_for(sc_status st)
     return CLI_ERROR;
 }
 
-int cli_fail_status(sc_status st, const char *what)
+/* The message of a library status: "<what>: [<token>: ]<status text> (<status name>)". */
+static int vfail_status(sc_status st, int with_token, const char *fmt, va_list ap)
 {
-    return cli_fail(cli_exit_for(st), "%s: %s (%s)", what, sc_status_str(st),
-                    sc_status_name(st));
+    char what[1024], token[48];
+
+    vsnprintf(what, sizeof what, fmt, ap);
+    cli_status_token(token, sizeof token, st);
+    return cli_fail(cli_exit_for(st), "%s: %s%s%s (%s)", what, with_token ? token : "",
+                    with_token ? ": " : "", sc_status_str(st), sc_status_name(st));
 }
 
-int cli_fail_token(sc_status st, const char *what)
+int cli_fail_status(sc_status st, const char *fmt, ...)
 {
-    char token[48];
+    va_list ap;
+    int rc;
 
-    cli_status_token(token, sizeof token, st);
-    return cli_fail(cli_exit_for(st), "%s: %s: %s (%s)", what, token, sc_status_str(st),
-                    sc_status_name(st));
+    va_start(ap, fmt);
+    rc = vfail_status(st, 0, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int cli_fail_token(sc_status st, const char *fmt, ...)
+{
+    va_list ap;
+    int rc;
+
+    va_start(ap, fmt);
+    rc = vfail_status(st, 1, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int cli_now(int64_t *now)
@@ -142,9 +153,9 @@ int cli_ctx_init(sc_ctx *ctx, const cli_globals *g)
                         g->backend);
     }
     if (st != SC_OK) {
-        return cli_fail(CLI_ERROR, "cannot initialise backend '%s': %s (%s)",
-                        g->backend ? g->backend : sc_backend_default()->name, sc_status_str(st),
-                        sc_status_name(st));
+        cli_fail_status(st, "cannot initialise backend '%s'",
+                        g->backend ? g->backend : sc_backend_default()->name);
+        return CLI_ERROR; /* whatever the status: this tool or its build is at fault */
     }
     return CLI_OK;
 }

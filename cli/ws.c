@@ -47,6 +47,71 @@ static void free_list(ws_msg **head, ws_msg **tail)
     *tail = NULL;
 }
 
+/* A piece of a received frame: text frames are reassembled into the incoming queue. Returns
+ * 0, or -1 to drop the connection (over the size limit, out of memory). */
+static int on_receive(cli_ws *w, struct lws *wsi, const void *in, size_t len)
+{
+    ws_msg *m;
+
+    if (lws_frame_is_binary(wsi)) {
+        return 0; /* relays speak text */
+    }
+    if (w->frag.len + len > w->max_message) {
+        set_error(w, "a message from the relay is over the size limit");
+        w->frag.len = 0;
+        return -1;
+    }
+    if (cli_buf_add(&w->frag, in, len) != CLI_OK) {
+        return -1;
+    }
+    if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) != 0) {
+        return 0;
+    }
+    m = malloc(sizeof *m + w->frag.len + 1);
+    if (m == NULL) {
+        return -1;
+    }
+    m->next = NULL;
+    m->len = w->frag.len;
+    if (w->frag.len > 0) {
+        memcpy(m->text, w->frag.p, w->frag.len);
+    }
+    m->text[m->len] = '\0';
+    w->frag.len = 0;
+    if (w->in_tail != NULL) {
+        w->in_tail->next = m;
+    } else {
+        w->in_head = m;
+    }
+    w->in_tail = m;
+    return 0;
+}
+
+/* The socket takes more: the oldest queued send is written. 0, or -1 on a failed write. */
+static int on_writeable(cli_ws *w, struct lws *wsi)
+{
+    ws_msg *m = w->out_head;
+    int n;
+
+    if (m == NULL) {
+        return 0;
+    }
+    n = lws_write(wsi, (unsigned char *)m->text + LWS_PRE, m->len, LWS_WRITE_TEXT);
+    if (n < (int)m->len) {
+        set_error(w, "write to the relay failed");
+        return -1;
+    }
+    w->out_head = m->next;
+    if (w->out_head == NULL) {
+        w->out_tail = NULL;
+    }
+    free(m);
+    if (w->out_head != NULL) {
+        lws_callback_on_writable(wsi);
+    }
+    return 0;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -69,57 +134,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         w->wsi = NULL;
         break;
     case LWS_CALLBACK_CLIENT_RECEIVE:
-        if (lws_frame_is_binary(wsi)) {
-            break; /* relays speak text */
-        }
-        if (w->frag.len + len > w->max_message) {
-            set_error(w, "a message from the relay is over the size limit");
-            w->frag.len = 0;
-            return -1;
-        }
-        if (cli_buf_add(&w->frag, in, len) != CLI_OK) {
-            return -1;
-        }
-        if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
-            ws_msg *m = malloc(sizeof *m + w->frag.len + 1);
-
-            if (m == NULL) {
-                return -1;
-            }
-            m->next = NULL;
-            m->len = w->frag.len;
-            if (w->frag.len > 0) {
-                memcpy(m->text, w->frag.p, w->frag.len);
-            }
-            m->text[m->len] = '\0';
-            w->frag.len = 0;
-            if (w->in_tail != NULL) {
-                w->in_tail->next = m;
-            } else {
-                w->in_head = m;
-            }
-            w->in_tail = m;
-        }
-        break;
+        return on_receive(w, wsi, in, len);
     case LWS_CALLBACK_CLIENT_WRITEABLE:
-        if (w->out_head != NULL) {
-            ws_msg *m = w->out_head;
-            int n = lws_write(wsi, (unsigned char *)m->text + LWS_PRE, m->len, LWS_WRITE_TEXT);
-
-            if (n < (int)m->len) {
-                set_error(w, "write to the relay failed");
-                return -1;
-            }
-            w->out_head = m->next;
-            if (w->out_head == NULL) {
-                w->out_tail = NULL;
-            }
-            free(m);
-            if (w->out_head != NULL) {
-                lws_callback_on_writable(wsi);
-            }
-        }
-        break;
+        return on_writeable(w, wsi);
     case LWS_CALLBACK_CLIENT_CLOSED:
         set_error(w, "the relay closed the connection");
         w->state = CLI_WS_CLOSED;

@@ -14,12 +14,9 @@ install(TARGETS softchat softchat_static EXPORT softchat-targets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
         INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
-if(SOFTCHAT_SECP256K1_SOURCE_DIR)
-  # libsecp256k1 built from source is a static library inside libsoftchat; the static
-  # package needs it too, so it joins our export set.
-  install(TARGETS secp256k1 EXPORT softchat-targets
-          ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-endif()
+# A libsecp256k1 built from source (SOFTCHAT_SECP256K1=source) is inside both libraries:
+# linked into libsoftchat.so without exporting it, its objects part of libsoftchat.a. No
+# libsecp256k1 is installed beside them (one there would shadow the distribution's).
 install(EXPORT softchat-targets NAMESPACE softchat:: DESTINATION "${SOFTCHAT_CMAKE_DIR}")
 
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/softchatConfig.cmake.in"

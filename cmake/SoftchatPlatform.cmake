@@ -86,5 +86,5 @@ if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND NOT APPLE AND NOT WIN32 AND NOT E
 endif()
 
 if(SOFTCHAT_BUILD_TESTS)
-  include("${PROJECT_SOURCE_DIR}/tests/platform/tests.cmake")
+  include("${PROJECT_SOURCE_DIR}/tests/platform/suite.cmake")
 endif()

@@ -8,7 +8,7 @@
 #   SOFTCHAT_FIND_MODULES      find modules installed beside softchatConfig.cmake
 #   SOFTCHAT_BACKEND_LIST      the selected registry names, in order (the first is the default)
 #   SOFTCHAT_BACKEND_CAPS_C    C initialisers of the capabilities each selected backend declares
-#                              (tests/backend_caps.h.in turns them into the suite's table)
+#                              (tests/crypto/backend_caps.h.in turns them into the suite's table)
 # A missing library stops configure with the Debian package that provides it.
 #
 # The folder contract (docs/architecture.md, "The backend folder"): backend.cmake calls
@@ -18,14 +18,14 @@
 #     once per library it introduces; `DEBIAN <package>` stands on a line of its own
 #     (scripts/setup.sh reads those lines);
 #   softchat_backend(NAME SOURCES .. LIBRARIES .. REQUIRED <cap>.. [OPTIONAL <cap> <reason>..]
-#                    [MIN_VERSION <library> <version> <why>] [TESTS <file.c>..])
-#     once per registry name it provides. Sources and tests are relative to the folder; each
-#     test is a cmocka program linked with the backend's libraries (tests/suites/backends.cmake
-#     registers it as backend.<name>.<file stem>). Every
+#                    [MIN_VERSION <library> <version> <why>] [TESTS <test>..])
+#     once per registry name it provides. Sources are relative to the folder; each test is a
+#     cmocka program, tests/backends/<dir>/test_<test>.c, linked with the backend's libraries
+#     (tests/backends/suite.cmake registers it as backend.<name>.<test>). Every
 #     capability (sc_backend_cap_name) is declared REQUIRED or OPTIONAL; an optional one
 #     carries the reason it may be missing (reasons are CMake strings: no semicolons).
 # backends/secp256k1 is the curve adapter every table shares; it has no backend.cmake and is
-# always compiled in (cmake/SoftchatSecp256k1.cmake finds its library).
+# always compiled in (cmake/SoftchatSecp256k1.cmake builds or finds its library).
 
 function(_softchat_missing what pkg)
   message(FATAL_ERROR "softchat: ${what} not found. On Debian/Ubuntu install it with:\n"
@@ -94,14 +94,17 @@ function(softchat_backend name)
     get_filename_component(abs "${_sc_decl_dir}/${s}" REALPATH)
     list(APPEND sources "${abs}")
   endforeach()
-  set(tests "")
   foreach(t IN LISTS B_TESTS)
-    list(APPEND tests "${_sc_decl_dir}/${t}")
+    if(NOT t MATCHES "^[a-z0-9_]+$")
+      message(FATAL_ERROR "softchat: ${_sc_decl_file}: backend '${name}': TESTS takes test "
+                          "names (a-z, 0-9, '_'), test <t> being the program "
+                          "tests/backends/<dir>/test_<t>.c; got '${t}'")
+    endif()
   endforeach()
   set_property(GLOBAL APPEND PROPERTY SOFTCHAT_BACKENDS_KNOWN "${name}")
   set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_DIR "${_sc_decl_dir}")
   set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_SOURCES "${sources}")
-  set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_TESTS "${tests}")
+  set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_TESTS "${B_TESTS}")
   foreach(f LIBRARIES REQUIRED OPTIONAL MIN_VERSION)
     set_property(GLOBAL PROPERTY SOFTCHAT_BACKEND_${name}_${f} "${B_${f}}")
   endforeach()
@@ -265,15 +268,14 @@ function(softchat_select_backends)
     endwhile()
   endforeach()
 
-  # The curve: libsecp256k1, from the system or from a source tree.
+  # The curve: libsecp256k1, built from source (inside libsoftchat.a, nothing for the
+  # package to find) or installed (the package depends on it).
   include(SoftchatSecp256k1)
   softchat_find_secp256k1()
   list(APPEND sources "${PROJECT_SOURCE_DIR}/backends/secp256k1/curve.c")
-  list(APPEND libs secp256k1::secp256k1)
-  list(APPEND find_modules "${PROJECT_SOURCE_DIR}/cmake/FindSecp256k1.cmake")
-  if(SOFTCHAT_SECP256K1_SOURCE_DIR)
-    string(APPEND libs_private " -lsecp256k1") # the static library installed beside ours
-  else()
+  list(APPEND libs "${SOFTCHAT_SECP256K1_LINK}")
+  if(SOFTCHAT_SECP256K1 STREQUAL "system")
+    list(APPEND find_modules "${PROJECT_SOURCE_DIR}/cmake/FindSecp256k1.cmake")
     list(APPEND pc libsecp256k1)
     string(APPEND deps "find_dependency(Secp256k1)\n")
   endif()

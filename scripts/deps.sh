@@ -5,6 +5,7 @@
 #         -DCMAKE_FIND_ROOT_PATH=PREFIX ...
 #
 # Usage: scripts/deps.sh [--only NAME,...] TOOLCHAIN PREFIX [-- CMAKE_ARG...]
+#        scripts/deps.sh --fetch NAME,... DIR
 #        scripts/deps.sh --check-pins
 #   TOOLCHAIN  a CMake toolchain file (cmake/toolchains/*.cmake, the Android NDK's
 #              build/cmake/android.toolchain.cmake, ...), or `host` for the build machine
@@ -12,6 +13,10 @@
 #   --only     a subset of: secp256k1 mbedtls sodium cmocka cjson (default: all; cmocka and
 #              cjson are needed only for the test suites and softchat-bench)
 #   CMAKE_ARG  passed to every configure step, e.g. -DANDROID_ABI=arm64-v8a -DANDROID_PLATFORM=24
+#   --fetch    only fetches, checks and unpacks the pinned tarballs, each into DIR/NAME-VERSION
+#              (with .softchat-sha256, the tarball's checksum); scripts/setup.sh fetches
+#              secp256k1 into build/deps/src, where the host build compiles it
+#              (cmake/SoftchatSecp256k1.cmake)
 #   --check-pins  prints, for each pin, the newest version in its suite (and in sid)
 #
 # Versions and SHA-256 sums come from scripts/deps.pins, the one pin file; each tarball is
@@ -73,6 +78,47 @@ if [ "${1:-}" = "--check-pins" ]; then
   exit 0
 fi
 
+# Downloads NAME's pinned tarball (once: kept in $work/dl), checks it and unpacks it into
+# DIR/NAME-VERSION unless that tree already came from the same tarball; prints the tree.
+source_tree() {
+  local name=$1 dir=${2:-$work/src} version suite path sha file tree
+  read -r version suite path sha <<<"$(pin "$name")"
+  file="$work/dl/${path##*/}"
+  tree="$dir/$name-$version"
+  if [ -f "$tree/.softchat-sha256" ] && [ "$(cat "$tree/.softchat-sha256")" = "$sha" ]; then
+    echo "$tree"
+    return
+  fi
+  mkdir -p "$work/dl" "$dir"
+  if ! { [ -f "$file" ] && echo "$sha  $file" | sha256sum -c --quiet - >/dev/null 2>&1; }; then
+    log "downloading $name $version ($suite): $path"
+    curl -fsSL --retry 3 -o "$file.part" "$mirror/$path" ||
+      die "cannot download $mirror/$path (is the pin in $pins still in the archive?)"
+    echo "$sha  $file.part" | sha256sum -c --quiet - >/dev/null 2>&1 || {
+      rm -f "$file.part"; die "SHA-256 mismatch for $path (pinned $sha)"; }
+    mv -f "$file.part" "$file"
+  fi
+  rm -rf "$tree.part"
+  mkdir -p "$tree.part"
+  tar -xf "$file" -C "$tree.part" --strip-components=1 --no-same-owner
+  echo "$sha" >"$tree.part/.softchat-sha256"
+  rm -rf "$tree"
+  mv "$tree.part" "$tree"
+  echo "$tree"
+}
+
+if [ "${1:-}" = "--fetch" ]; then
+  [ $# -eq 3 ] || die "usage: $0 --fetch NAME,... DIR"
+  for tool in curl xz sha256sum tar; do
+    command -v "$tool" >/dev/null 2>&1 || die "needs $tool"
+  done
+  for n in ${2//,/ }; do
+    case " $all_names " in *" $n "*) ;; *) die "unknown dependency '$n' (known: $all_names)" ;; esac
+    source_tree "$n" "$3"
+  done
+  exit 0
+fi
+
 only=$all_names
 if [ "${1:-}" = "--only" ]; then
   [ $# -ge 2 ] || die "--only needs a list"
@@ -80,7 +126,7 @@ if [ "${1:-}" = "--only" ]; then
   shift 2
 fi
 if [ $# -lt 2 ]; then
-  sed -n '7,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,20p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 toolchain=$1
@@ -117,33 +163,6 @@ builds="$work/build/$(echo "$prefix" | sha256sum | cut -c1-12)"
 stamps="$prefix/share/softchat-deps"
 mkdir -p "$work/dl" "$work/src" "$builds" "$stamps"
 flags="-O2 -DNDEBUG -ffunction-sections -fdata-sections"
-
-# Downloads and unpacks NAME's pinned tarball once; prints the source tree.
-source_tree() {
-  local name=$1 version suite path sha file tree
-  read -r version suite path sha <<<"$(pin "$name")"
-  file="$work/dl/${path##*/}"
-  tree="$work/src/$name-$version"
-  if [ -f "$tree/.softchat-sha256" ] && [ "$(cat "$tree/.softchat-sha256")" = "$sha" ]; then
-    echo "$tree"
-    return
-  fi
-  if ! { [ -f "$file" ] && echo "$sha  $file" | sha256sum -c --quiet - >/dev/null 2>&1; }; then
-    log "downloading $name $version ($suite): $path"
-    curl -fsSL --retry 3 -o "$file.part" "$mirror/$path" ||
-      die "cannot download $mirror/$path (is the pin in $pins still in the archive?)"
-    echo "$sha  $file.part" | sha256sum -c --quiet - >/dev/null 2>&1 || {
-      rm -f "$file.part"; die "SHA-256 mismatch for $path (pinned $sha)"; }
-    mv -f "$file.part" "$file"
-  fi
-  rm -rf "$tree.part"
-  mkdir -p "$tree.part"
-  tar -xf "$file" -C "$tree.part" --strip-components=1 --no-same-owner
-  echo "$sha" >"$tree.part/.softchat-sha256"
-  rm -rf "$tree"
-  mv "$tree.part" "$tree"
-  echo "$tree"
-}
 
 # The stamp of NAME: what its installed copy was built from.
 stamp_text() {
@@ -193,6 +212,12 @@ build_secp256k1() {
 #        across a trust boundary; libsoftchat's buffers are its caller's own memory);
 #      MBEDTLS_THREADING_C + MBEDTLS_THREADING_PTHREAD: the PSA key store and random
 #        generator are process-wide, so contexts used from different threads need its locks;
+#  - the ARMv8 crypto extensions, where the CPU has them (found at run time: getauxval on
+#    Linux and Android, always present on Apple's arm64; the portable C code otherwise):
+#      MBEDTLS_SHA256_USE_ARMV8_A_CRYPTO_IF_PRESENT (named ..._A64_CRYPTO_IF_PRESENT before
+#        3.6): SHA-256 with the SHA2 instructions (upstream leaves it off);
+#      MBEDTLS_AESCE_C: AES with the AES instructions and GCM's GHASH with PMULL (upstream's
+#        default, kept explicitly); on other targets both are ignored;
 #  - config.py's `crypto` preset (no TLS, no X.509) and every module libsoftchat does not
 #    call unset: public-key crypto, bignums, the other ciphers, modes and hashes, ASN.1, PEM,
 #    key storage, self-tests. The PSA core references every algorithm the configuration
@@ -200,7 +225,8 @@ build_secp256k1() {
 #    stripped with the default configuration, docs/platforms.md). What stays: SHA-256, HMAC
 #    (md), ChaCha20, AES with GCM, CTR_DRBG over the entropy collector, the PSA core.
 mbedtls_slot_size=64
-mbedtls_set="MBEDTLS_PSA_STATIC_KEY_SLOTS MBEDTLS_PSA_ASSUME_EXCLUSIVE_BUFFERS MBEDTLS_THREADING_C MBEDTLS_THREADING_PTHREAD"
+mbedtls_set="MBEDTLS_PSA_STATIC_KEY_SLOTS MBEDTLS_PSA_ASSUME_EXCLUSIVE_BUFFERS MBEDTLS_THREADING_C MBEDTLS_THREADING_PTHREAD
+  MBEDTLS_SHA256_USE_ARMV8_A_CRYPTO_IF_PRESENT MBEDTLS_AESCE_C"
 mbedtls_unset="MBEDTLS_PSA_KEY_STORE_DYNAMIC MBEDTLS_SELF_TEST
   MBEDTLS_PK_C MBEDTLS_PK_PARSE_C MBEDTLS_PK_WRITE_C MBEDTLS_PK_PARSE_EC_EXTENDED MBEDTLS_PK_PARSE_EC_COMPRESSED
   MBEDTLS_ECDSA_DETERMINISTIC MBEDTLS_RSA_C MBEDTLS_PKCS1_V15 MBEDTLS_PKCS1_V21 MBEDTLS_GENPRIME MBEDTLS_DHM_C MBEDTLS_BIGNUM_C
@@ -228,7 +254,7 @@ mbedtls_configured() {
 }
 build_mbedtls() {
   local opts
-  opts="crypto slot=$mbedtls_slot_size set=$mbedtls_set unset=$(echo $mbedtls_unset)"
+  opts="crypto slot=$mbedtls_slot_size set=$(echo $mbedtls_set) unset=$(echo $mbedtls_unset)"
   up_to_date mbedtls "$opts" && mbedtls_configured "$prefix/include/mbedtls/mbedtls_config.h" &&
     { log "mbedtls: up to date in $prefix"; return; }
   local src o

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Installs the Debian packages libsoftchat needs to build and test, skipping what is present.
+# Installs the Debian packages libsoftchat needs to build and test, skipping what is present,
+# then fetches the libsecp256k1 release the default build compiles (scripts/deps.pins: the
+# Debian archive's tarball, checked against its pinned SHA-256, unpacked once into
+# build/deps/src; cmake/SoftchatSecp256k1.cmake).
 # Usage: scripts/setup.sh [--with-tools]   (--with-tools adds what the test command needs)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-pkgs=(build-essential cmake ninja-build pkg-config libsecp256k1-dev libcjson-dev libcmocka-dev)
+# libsecp256k1-dev: the installed library of -DSOFTCHAT_SECP256K1=system (the packagers' build,
+# a stage of scripts/test.sh); curl, xz-utils and ca-certificates fetch the pinned release
+pkgs=(build-essential cmake ninja-build pkg-config libsecp256k1-dev libcjson-dev libcmocka-dev
+      curl xz-utils ca-certificates)
 # the CLI's WebSocket client (softchat relay): libwebsockets, with its TLS for wss://
 pkgs+=(libwebsockets-dev)
 # Each backend's libraries, from the `DEBIAN <package>` lines of backends/*/backend.cmake.
@@ -17,11 +23,10 @@ if [ ${#backend_pkgs[@]} -eq 0 ]; then
 fi
 pkgs+=("${backend_pkgs[@]}")
 if [ "${1:-}" = "--with-tools" ]; then
-  # valgrind for the memcheck pass; curl, xz-utils and ca-certificates to fetch Debian
-  # source packages (mbed TLS 3.6) for the compatibility build
+  # valgrind for the memcheck pass
   # python3 drives the CLI tests; node and npm run the nostr-tools interop checks and the
   # independent AES-GCM reference (Debian's nodejs is used only when no node is installed)
-  pkgs+=(valgrind curl xz-utils ca-certificates python3)
+  pkgs+=(valgrind python3)
   # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
   pkgs+=(abigail-tools)
   # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and
@@ -44,14 +49,17 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null 2>&1 || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
-  sudo_cmd=(sudo)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
+    sudo_cmd=(sudo)
+  fi
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "setup: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+# The pinned libsecp256k1 (downloaded once; nothing to do when build/deps/src has it).
+"$here/deps.sh" --fetch secp256k1 "$(cd "$here/.." && pwd)/build/deps/src" >/dev/null

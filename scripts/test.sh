@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Every test against every backend, from a fresh Debian machine: installs what is missing,
+# checks that every path a comment or a document names exists, that the folders of core/
+# do not depend on each other in a loop and that no function in core/, cli/ or bindings/ runs
+# over 80 lines without saying why (tests/lint/),
 # builds with -Wall -Wextra -Werror and runs the whole ctest suite, the Kotlin facade's Maven
-# tests and the JVM benchmarks' smoke profile; then the same suite under
+# tests and the JVM benchmarks' smoke profile; then the curve suites against the system's
+# libsecp256k1 (the packagers' build); then the same suite under
 # ASan+UBSan, under valgrind memcheck, and the mbedtls backends and psa against mbed TLS 3.6
 # LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
 # ThreadSanitizer, a short run of every fuzz target, and last the cross targets
@@ -20,6 +24,14 @@ stage() { printf '\n==== [%ss] %s\n' "$(( $(date +%s) - start ))" "$*"; }
 
 stage "setup"
 scripts/setup.sh --with-tools
+
+stage "lint: paths named exist; no loop between the folders of core/; short functions"
+# Each checker's self-test first (a known-bad input must be reported), then the tree.
+python3 tests/lint/check_paths.py --self-test
+python3 tests/lint/check_paths.py
+python3 tests/lint/check_module_graph.py
+python3 tests/lint/check_function_length.py --self-test
+python3 tests/lint/check_function_length.py
 
 stage "build (-Werror), every backend"
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
@@ -43,6 +55,20 @@ if [ "${1:-}" = "--quick" ]; then
   stage "quick run passed"
   exit 0
 fi
+
+stage "libsecp256k1 from the system package (-DSOFTCHAT_SECP256K1=system)"
+# The default build compiles the pinned libsecp256k1 with the host options; a distribution
+# links its own package instead (Debian 12: libsecp256k1-dev 0.2.0, the oldest release the
+# curve adapter supports). The library against it, every backend, and the suites that run the
+# curve (vectors, events, NIP-44, NIP-59) plus the installed package, which then depends on
+# the system library (find_package and pkg-config).
+cmake -S . -B build/secp-system -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
+      -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_SECP256K1=system -DSOFTCHAT_BUILD_JNI=OFF \
+      -DSOFTCHAT_BUILD_CTIME_TESTS=OFF -DSOFTCHAT_BUILD_BENCH=OFF -DSOFTCHAT_TEST_TOOLS_DIR="$tools" \
+      -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF >/dev/null
+cmake --build build/secp-system
+build/secp-system/cli/softchat --version | grep -F '(system)'
+(cd build/secp-system && ctest --output-on-failure -j "$jobs" -R '^(vectors|event|nip44|nip59)\.|^install\.consumer$')
 
 stage "build under ASan+UBSan"
 # Left out here: the JNI binding (a JVM cannot load an ASan-instrumented library without
@@ -108,7 +134,7 @@ stage "psa backend under valgrind memcheck"
    --overwrite MemoryCheckCommand="$(command -v valgrind)" \
    --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
 stage "threads under ThreadSanitizer"
-# tests/test_threads.c (ctest threads.<backend> in the other passes) under -fsanitize=thread:
+# tests/threads/test_threads.c (ctest threads.<backend> in the other passes) under -fsanitize=thread:
 # 8 threads per backend, a context each, sharing what ctx.h says may be shared. No
 # suppressions. The negative control (one context shared by all threads, which ctx.h says is
 # not supported) must be reported, so a TSan that sees nothing fails the stage.

@@ -32,7 +32,7 @@
  *     for which objects may be shared between threads.
  * 13. Every function documents its Returns (every status), In, Out (and what outputs hold on
  *     failure), whether it is constant time in its secret inputs, and whether it calls the
- *     RNG. tests/check-headers.py enforces this for every exported function.
+ *     RNG. tests/docs/check_headers.py enforces this for every exported function.
  */
 #ifndef SOFTCHAT_COMMON_H
 #define SOFTCHAT_COMMON_H

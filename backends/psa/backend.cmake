@@ -5,7 +5,7 @@
 # and names the script that builds 3.6 LTS from Debian trixie's source.
 softchat_backend(psa
   SOURCES backend.c
-  TESTS internals.c
+  TESTS internals
   LIBRARIES mbedtls
   MIN_VERSION mbedtls 3.6.6
     "The psa backend needs the PSA Crypto API of mbed TLS 3.6 LTS: 2.28 (Debian bookworm) has an incomplete one, and before 3.6.6 a forked child inherited the PSA random generator's state (CVE-2026-25835). Build 3.6 with scripts/deps.sh --only mbedtls host PREFIX and configure with -DCMAKE_PREFIX_PATH=PREFIX (on Debian trixie or later: apt-get install libmbedtls-dev)."

@@ -12,7 +12,7 @@ softchat_backend_library(sodium
 
 softchat_backend(sodium
   SOURCES backend.c ../os/random.c
-  TESTS sandbox.c
+  TESTS sandbox
   LIBRARIES sodium
   REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter rng secp256k1
   OPTIONAL

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "ctx/ctx_internal.h"
+#include "crypto/backend.h"
 
 static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac",  "stream",
                                                         "aead", "rng",  "curve"};

@@ -6,6 +6,7 @@
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
 
+#include "crypto/backend.h"
 #include "crypto/dispatch.h"
 #include "ctx/ctx_internal.h"
 #include "util/range.h"

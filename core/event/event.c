@@ -1,5 +1,5 @@
-/* NIP-01 events: field checks, the id (the canonical text streamed into SHA-256), signing and
- * verification through the identity API. */
+/* NIP-01 events: the id (the canonical text streamed into SHA-256), signing and verification
+ * through the identity API. */
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
 #include <softchat/event.h>
@@ -7,101 +7,42 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "event/event_internal.h"
-#include "util/utf8.h"
+#include "event/event_check.h"
+#include "event/event_json.h"
+#include "util/json_write.h"
 
-size_t sc_event_align_pad(const void *p)
+/* The SHA-256 state the writer's sink feeds. */
+typedef struct id_hash {
+    sc_ctx *ctx;
+    sc_sha256_state sha;
+} id_hash;
+
+static sc_status hash_sink(void *arg, const uint8_t *p, size_t n)
 {
-    size_t r = (size_t)((uintptr_t)p % SC_EVENT_ALIGN);
+    id_hash *h = arg;
 
-    return r == 0 ? 0 : SC_EVENT_ALIGN - r;
-}
-
-/* A string view: NULL only when empty, and valid UTF-8 when utf8 is set. */
-static sc_status check_str(const sc_str *s, int utf8)
-{
-    if (s->ptr == NULL && s->len != 0) {
-        return SC_ERR_ARG;
-    }
-    return utf8 ? sc_utf8_check(s->ptr, s->len) : SC_OK;
-}
-
-/* sc_event_check's order of checks; utf8 = 0 leaves the text unread (the shape alone). */
-static sc_status check_event(const sc_event *ev, int utf8)
-{
-    size_t t, i;
-    sc_status st;
-
-    if (ev == NULL) {
-        return SC_ERR_ARG;
-    }
-    if (ev->kind > SC_EVENT_KIND_MAX || ev->created_at < 0) {
-        return SC_ERR_EVENT_RANGE;
-    }
-    if (ev->tags == NULL && ev->n_tags != 0) {
-        return SC_ERR_ARG;
-    }
-    for (t = 0; t < ev->n_tags; t++) {
-        const sc_tag *tag = &ev->tags[t];
-
-        if (tag->n_items == 0) {
-            return SC_ERR_EVENT_FIELD;
-        }
-        if (tag->items == NULL) {
-            return SC_ERR_ARG;
-        }
-        for (i = 0; i < tag->n_items; i++) {
-            st = check_str(&tag->items[i], utf8);
-            if (st != SC_OK) {
-                return st;
-            }
-        }
-    }
-    return check_str(&ev->content, utf8);
-}
-
-sc_status sc_event_check_shape(const sc_event *ev)
-{
-    return check_event(ev, 0);
-}
-
-sc_status sc_event_check_written(const sc_event *ev, unsigned need)
-{
-    sc_status st = sc_event_check_shape(ev);
-
-    if (st != SC_OK) {
-        return sc_event_check(ev); /* the first failure in sc_event_check's order */
-    }
-    if ((ev->flags & need) != need) {
-        st = sc_event_check(ev); /* ill-formed text comes before a missing field */
-        return st != SC_OK ? st : SC_ERR_EVENT_FIELD;
-    }
-    return SC_OK;
-}
-
-sc_status sc_event_check(const sc_event *ev)
-{
-    return check_event(ev, 1);
+    return sc_crypto_sha256_update(h->ctx, &h->sha, p, n);
 }
 
 /* The id of an event that passed sc_event_check_written (the writer checks the UTF-8). */
 static sc_status hash_event(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const sc_event *ev)
 {
-    sc_sha256_state sha;
+    id_hash h;
     sc_jw w;
     sc_status st;
 
-    st = sc_crypto_sha256_init(ctx, &sha);
+    h.ctx = ctx;
+    st = sc_crypto_sha256_init(ctx, &h.sha);
     if (st != SC_OK) {
         return st;
     }
-    sc_jw_init_hash(&w, ctx, &sha);
+    sc_jw_init_sink(&w, hash_sink, &h);
     sc_event_write(&w, ev, SC_EVENT_JSON_CANONICAL);
     st = sc_jw_flush(&w);
     if (st == SC_OK) {
-        st = sc_crypto_sha256_final(ctx, &sha, id);
+        st = sc_crypto_sha256_final(ctx, &h.sha, id);
     }
-    sc_mem_wipe(&sha, sizeof sha);
+    sc_mem_wipe(&h.sha, sizeof h.sha);
     /* a rumor's content may be private: wipe every byte the stage held */
     sc_mem_wipe(w.stage, w.staged > w.stage_used ? w.staged : w.stage_used);
     return st;

@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-#include "event/event_internal.h"
+#include "event/event_builder.h"
+#include "util/range.h"
 #include "util/utf8.h"
 
 #define SC_BUILDER_MAGIC 0x53436562u /* "SCeb" */

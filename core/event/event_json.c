@@ -3,7 +3,8 @@
  * cannot disagree. */
 #include <softchat/event.h>
 
-#include "event/event_internal.h"
+#include "event/event_check.h"
+#include "event/event_json.h"
 
 static void write_tags(sc_jw *w, const sc_event *ev)
 {

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "event/event_internal.h"
+#include "event/event_align.h"
 #include "util/json_scan.h"
 #include "util/range.h"
 

@@ -1,5 +1,5 @@
 /* The layouts behind the opaque sc_file_enc and sc_file_dec (api/softchat/file.h), shared by
- * core/file_enc.c and core/file_dec.c and read by the tests. Memory is fixed: it does not grow
+ * core/file/file_enc.c and core/file/file_dec.c and read by the tests. Memory is fixed: it does not grow
  * with the file. */
 #ifndef SOFTCHAT_CORE_FILE_INTERNAL_H
 #define SOFTCHAT_CORE_FILE_INTERNAL_H

@@ -1,5 +1,6 @@
 /* Identity: a secret key with its cached x-only public key and curve keypair, in caller
- * memory; BIP-340 signing and verification over the bound backend's curve group. */
+ * memory; BIP-340 signing and verification, and ECDH, over the bound backend's curve group.
+ * The only file of core/ that reads the secret key (core/identity/identity_internal.h). */
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
 #include <softchat/identity.h>
@@ -9,6 +10,16 @@
 #include "crypto/dispatch.h"
 #include "identity/identity_internal.h"
 
+#define SC_IDENTITY_MAGIC 0x53436964u /* "SCid" */
+
+typedef struct sc_identity_impl {
+    uint32_t magic;
+    uint32_t reserved;
+    uint8_t sec[SC_SECKEY_BYTES];
+    uint8_t pub[SC_PUBKEY_BYTES];
+    sc_curve_keypair kp;
+} sc_identity_impl;
+
 typedef char sc_identity_fits[(sizeof(sc_identity_impl) <= sizeof(sc_identity)) ? 1 : -1];
 
 size_t sc_identity_bytes(void)
@@ -16,10 +27,16 @@ size_t sc_identity_bytes(void)
     return sizeof(sc_identity);
 }
 
-const sc_identity_impl *sc_identity_impl_get(const sc_identity *id)
+/* The live identity behind id, or NULL if id is NULL, never imported, or erased. */
+static const sc_identity_impl *impl_get(const sc_identity *id)
 {
     const sc_identity_impl *i = (const sc_identity_impl *)(const void *)id;
     return (i != NULL && i->magic == SC_IDENTITY_MAGIC) ? i : NULL;
+}
+
+int sc_identity_live(const sc_identity *id)
+{
+    return impl_get(id) != NULL;
 }
 
 sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id, const uint8_t sec[SC_SECKEY_BYTES])
@@ -70,7 +87,7 @@ sc_status sc_identity_generate(sc_ctx *ctx, sc_identity *id)
 
 sc_status sc_identity_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const sc_identity *id)
 {
-    const sc_identity_impl *i = sc_identity_impl_get(id);
+    const sc_identity_impl *i = impl_get(id);
 
     if (id == NULL || pub == NULL) {
         return SC_ERR_ARG;
@@ -84,7 +101,7 @@ sc_status sc_identity_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const sc_identity *id
 
 sc_status sc_identity_seckey(uint8_t sec[SC_SECKEY_BYTES], const sc_identity *id)
 {
-    const sc_identity_impl *i = sc_identity_impl_get(id);
+    const sc_identity_impl *i = impl_get(id);
 
     if (id == NULL || sec == NULL) {
         return SC_ERR_ARG;
@@ -106,7 +123,7 @@ void sc_identity_clear(sc_identity *id)
 sc_status sc_identity_sign_with_rand(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_identity *id,
                                     const uint8_t msg[32], const uint8_t aux[32])
 {
-    const sc_identity_impl *i = sc_identity_impl_get(id);
+    const sc_identity_impl *i = impl_get(id);
     sc_status st;
 
     if (sig == NULL) {
@@ -151,4 +168,18 @@ sc_status sc_identity_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const
         return SC_ERR_ARG;
     }
     return sc_dispatch_curve_verify(ctx, sig, msg, SC_SIGN_MSG_BYTES, pub);
+}
+
+sc_status sc_identity_ecdh_x(sc_ctx *ctx, uint8_t x[SC_ECDH_X_BYTES], const sc_identity *id,
+                             const uint8_t peer[SC_PUBKEY_BYTES])
+{
+    const sc_identity_impl *i = impl_get(id);
+
+    if (id == NULL || peer == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (i == NULL) {
+        return SC_ERR_STATE;
+    }
+    return sc_dispatch_curve_ecdh_x(ctx, x, i->sec, peer);
 }

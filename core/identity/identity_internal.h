@@ -1,20 +1,30 @@
-/* Internal view of sc_identity, for core/ modules that need the keypair or secret key. */
+/* The seam through which core/ uses an identity's secret key. core/identity/identity.c is the
+ * only file that reads it; everything else asks it for one of the two things a secret key
+ * does: a BIP-340 signature over an event id (sc_identity_sign and sc_identity_sign_with_rand
+ * of identity.h) and the ECDH shared x with a peer (below, from which
+ * sc_nip44_identity_key in core/nip44/nip44.c derives every NIP-44 conversation key of an
+ * identity). The public key comes from sc_identity_pubkey.
+ *
+ * An external signer standing behind an identity answers the same calls: it signs event ids
+ * and, if it holds the key where ECDH is possible, gives the shared x; one that offers only
+ * NIP-44 encryption and decryption to a peer (NIP-46) is reached from sc_nip44_identity_key's
+ * callers, which are every place core/ encrypts or decrypts as an identity. Nothing here
+ * allocates or keeps a copy of the secret. */
 #ifndef SOFTCHAT_CORE_IDENTITY_INTERNAL_H
 #define SOFTCHAT_CORE_IDENTITY_INTERNAL_H
 
 #include <softchat/identity.h>
 
-#define SC_IDENTITY_MAGIC 0x53436964u /* "SCid" */
+/* 1 when id holds a key (imported and not cleared), else 0 (NULL included). */
+int sc_identity_live(const sc_identity *id);
 
-typedef struct sc_identity_impl {
-    uint32_t magic;
-    uint32_t reserved;
-    uint8_t sec[SC_SECKEY_BYTES];
-    uint8_t pub[SC_PUBKEY_BYTES];
-    sc_curve_keypair kp;
-} sc_identity_impl;
-
-/* The live identity behind id, or NULL if id is NULL, never imported, or erased. */
-const sc_identity_impl *sc_identity_impl_get(const sc_identity *id);
+/* The x coordinate of the ECDH point of id's secret key and peer (unhashed, as
+ * sc_backend_curve's ecdh_x gives it): a secret, which the caller wipes.
+ * Returns: SC_OK; SC_ERR_ARG (id or peer NULL, a NULL ctx); SC_ERR_STATE (id not imported or
+ *          cleared, ctx not initialised); SC_ERR_INVALID_KEY (peer not on the curve);
+ *          SC_ERR_UNSUPPORTED (no curve group).
+ * Constant time: in the secret key. RNG: no. */
+sc_status sc_identity_ecdh_x(sc_ctx *ctx, uint8_t x[SC_ECDH_X_BYTES], const sc_identity *id,
+                             const uint8_t peer[SC_PUBKEY_BYTES]);
 
 #endif

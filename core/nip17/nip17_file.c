@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ctx/ctx_internal.h"
-#include "event/event_internal.h"
+#include "event/event_builder.h"
 #include "nip17/nip17_internal.h"
 #include "nip59/nip59_internal.h"
 

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "event/event_internal.h"
+#include "event/event_builder.h"
 #include "nip17/nip17_internal.h"
 
 static const char k_relay[] = "relay";

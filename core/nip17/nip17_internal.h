@@ -1,5 +1,5 @@
-/* Internal pieces shared by core/nip17*.c: the common head of kind 14 and kind 15 rumors
- * (p, e and subject tags) and the buffer accounting of the event builder. */
+/* Internal pieces shared by the files of core/nip17/: the common head of kind 14 and kind 15
+ * rumors (p, e and subject tags) with its builder accounting, and two small helpers. */
 #ifndef SOFTCHAT_CORE_NIP17_INTERNAL_H
 #define SOFTCHAT_CORE_NIP17_INTERNAL_H
 

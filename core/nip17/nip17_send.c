@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "ctx/ctx_internal.h"
-#include "identity/identity_internal.h"
 #include "nip17/nip17_internal.h"
 #include "nip59/nip59_internal.h"
 
@@ -204,7 +203,7 @@ sc_status sc_nip17_send(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
                         size_t scratch_cap, const sc_event *rumor, const sc_identity *sender,
                         const sc_nip59_opts *opts)
 {
-    const sc_identity_impl *id = sc_identity_impl_get(sender);
+    uint8_t pub[SC_PUBKEY_BYTES];
     sender_run r;
     sizes z;
     sc_status st;
@@ -221,15 +220,15 @@ sc_status sc_nip17_send(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
     if (st != SC_OK) {
         return st;
     }
-    if (id == NULL) {
-        return SC_ERR_STATE;
+    if (sc_identity_pubkey(pub, sender) != SC_OK) {
+        return SC_ERR_STATE; /* erased or never imported (sender is not NULL) */
     }
     if (sc_ctx_impl_get(ctx) == NULL) {
         return SC_ERR_STATE;
     }
     /* every check of the wraps runs before any wrap is made: the receivers, then one dry run
      * of sc_nip59_wrap (the rumor, its author, the options) */
-    st = measure_into(&z, rumor, id->pub, opts);
+    st = measure_into(&z, rumor, pub, opts);
     if (st == SC_ERR_MESSAGE || st == SC_ERR_TOO_LARGE) {
         return st;
     }
@@ -267,7 +266,7 @@ sc_status sc_nip17_send(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
     r.scratch = scratch;
     r.scratch_cap = scratch_cap;
     r.wraps = wraps;
-    st = for_each_wrap(rumor, id->pub, opts, wrap_one, &r);
+    st = for_each_wrap(rumor, pub, opts, wrap_one, &r);
     if (st != SC_OK) {
         sc_mem_wipe(out, r.used);
         memset(wraps, 0, r.n * sizeof *wraps);

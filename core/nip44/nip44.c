@@ -1,4 +1,5 @@
-/* NIP-44 v2: the conversation key, the per-message keys, and encryption.
+/* NIP-44 v2: the conversation key (of a secret key, or of an identity through its ECDH), the
+ * per-message keys, and encryption.
  *
  * Encryption uses the caller's output buffer as its only working memory: the raw payload
  * 0x02 || nonce || padded plaintext || MAC is built at the end of out[0..payload_len), the
@@ -11,11 +12,27 @@
 #include <string.h>
 
 #include "crypto/dispatch.h"
+#include "ctx/ctx_internal.h"
+#include "identity/identity_internal.h"
 #include "nip44/nip44_internal.h"
 
 #define OKM_BYTES 76 /* ChaCha20 key (32) || ChaCha20 nonce (12) || HMAC key (32) */
 
 static const uint8_t ck_salt[8] = {'n', 'i', 'p', '4', '4', '-', 'v', '2'};
+
+/* The conversation key from the ECDH x coordinate that step `st` produced: HKDF-Extract with
+ * the salt "nip44-v2". x is wiped; ck is zeroed on any failure. */
+static sc_status key_from_x(sc_ctx *ctx, uint8_t *ck, uint8_t *x, sc_status st)
+{
+    if (st == SC_OK) {
+        st = sc_crypto_hkdf_extract(ctx, ck, ck_salt, sizeof ck_salt, x, SC_ECDH_X_BYTES);
+    }
+    sc_mem_wipe(x, SC_ECDH_X_BYTES);
+    if (st != SC_OK) {
+        sc_mem_wipe(ck, SC_NIP44_KEY_BYTES);
+    }
+    return st;
+}
 
 sc_status sc_nip44_conversation_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
                                     const uint8_t sec[SC_SECKEY_BYTES],
@@ -27,20 +44,21 @@ sc_status sc_nip44_conversation_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
     if (ck == NULL) {
         return SC_ERR_ARG;
     }
-    if (ctx == NULL || sec == NULL || pub == NULL) {
-        st = SC_ERR_ARG;
-    } else {
-        /* the curve group validates both keys: sec in [1, n-1], pub lifts to a point */
-        st = sc_dispatch_curve_ecdh_x(ctx, x, sec, pub);
-        if (st == SC_OK) {
-            st = sc_crypto_hkdf_extract(ctx, ck, ck_salt, sizeof ck_salt, x, sizeof x);
-        }
+    /* the curve group validates both keys: sec in [1, n-1], pub lifts to a point */
+    st = ctx == NULL || sec == NULL || pub == NULL ? SC_ERR_ARG
+                                                   : sc_dispatch_curve_ecdh_x(ctx, x, sec, pub);
+    return key_from_x(ctx, ck, x, st);
+}
+
+sc_status sc_nip44_identity_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
+                                const sc_identity *me, const uint8_t peer[SC_PUBKEY_BYTES])
+{
+    uint8_t x[SC_ECDH_X_BYTES];
+
+    if (ck == NULL) {
+        return SC_ERR_ARG;
     }
-    sc_mem_wipe(x, sizeof x);
-    if (st != SC_OK) {
-        sc_mem_wipe(ck, SC_NIP44_KEY_BYTES);
-    }
-    return st;
+    return key_from_x(ctx, ck, x, sc_identity_ecdh_x(ctx, x, me, peer));
 }
 
 sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[SC_CHACHA20_KEY_BYTES],
@@ -73,11 +91,10 @@ sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[SC_CHACHA20_KEY_
     return st;
 }
 
-/* Checks everything that needs no crypto and no buffer; *need is the payload length. */
-static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, const uint8_t *nonce,
-                              const uint8_t *pt, size_t len, unsigned flags)
+sc_status sc_nip44_encrypt_check(sc_ctx *ctx, size_t *need, const uint8_t *pt, size_t len,
+                                 unsigned flags)
 {
-    if (ctx == NULL || ck == NULL || nonce == NULL || (pt == NULL && len != 0)) {
+    if (ctx == NULL || (pt == NULL && len != 0)) {
         return SC_ERR_ARG;
     }
     if (len == 0) {
@@ -97,6 +114,14 @@ static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, cons
     }
     *need = sc_nip44_encrypt_len(len);
     return *need == 0 ? SC_ERR_TOO_LARGE : SC_OK; /* 0: the payload does not fit size_t */
+}
+
+/* sc_nip44_encrypt_check, with the key and the nonce present. */
+static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, const uint8_t *nonce,
+                              const uint8_t *pt, size_t len, unsigned flags)
+{
+    return ck == NULL || nonce == NULL ? SC_ERR_ARG
+                                       : sc_nip44_encrypt_check(ctx, need, pt, len, flags);
 }
 
 sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,

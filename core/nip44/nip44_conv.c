@@ -5,7 +5,6 @@
 
 #include <string.h>
 
-#include "identity/identity_internal.h"
 #include "nip44/nip44_internal.h"
 
 #define SC_CONVERSATION_MAGIC 0x53436376u /* "SCcv" */
@@ -37,7 +36,6 @@ sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv, c
                                const uint8_t peer[SC_PUBKEY_BYTES])
 {
     sc_nip44_conversation_impl *i = (sc_nip44_conversation_impl *)(void *)conv;
-    const sc_identity_impl *id = sc_identity_impl_get(me);
     sc_status st;
 
     if (conv == NULL) {
@@ -47,10 +45,8 @@ sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv, c
     if (ctx == NULL || me == NULL || peer == NULL) {
         return SC_ERR_ARG;
     }
-    if (id == NULL) {
-        return SC_ERR_STATE; /* erased or never imported */
-    }
-    st = sc_nip44_conversation_key(ctx, i->ck, id->sec, peer);
+    /* SC_ERR_STATE for an identity erased or never imported */
+    st = sc_nip44_identity_key(ctx, i->ck, me, peer);
     if (st != SC_OK) {
         sc_nip44_conversation_clear(conv);
         return st;

@@ -12,9 +12,16 @@
 #include "ctx/ctx_internal.h"
 #include "nip44/nip44_internal.h"
 
-/* The checks that read only the payload's length and first character, in spec order. */
-static sc_status precheck(const char *payload, size_t payload_len, size_t max_payload)
+sc_status sc_nip44_decrypt_check(sc_ctx *ctx, size_t *need, const char *payload,
+                                 size_t payload_len, size_t max_payload)
 {
+    if (ctx == NULL || (payload == NULL && payload_len != 0)) {
+        return SC_ERR_ARG;
+    }
+    if (sc_ctx_impl_get(ctx) == NULL) {
+        return SC_ERR_STATE;
+    }
+    /* the checks that read only the payload's length and first character, in spec order */
     if (payload_len == 0 || payload[0] == '#') {
         return SC_ERR_VERSION; /* '#' is reserved for future non-base64 encodings */
     }
@@ -24,6 +31,7 @@ static sc_status precheck(const char *payload, size_t payload_len, size_t max_pa
     if (payload_len < SC_NIP44_MIN_PAYLOAD) {
         return SC_ERR_PAYLOAD_SIZE;
     }
+    *need = sc_nip44_decrypt_max(payload_len);
     return SC_OK;
 }
 
@@ -76,24 +84,18 @@ sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap, size_t *ou
                            const uint8_t ck[SC_NIP44_KEY_BYTES], const char *payload,
                            size_t payload_len, size_t max_payload)
 {
-    size_t cap, n = 0, off = 0, len = 0;
+    size_t cap = 0, n = 0, off = 0, len = 0;
     sc_status st;
 
     if (out_len == NULL) {
         return SC_ERR_ARG;
     }
     *out_len = 0;
-    if (ctx == NULL || ck == NULL || (payload == NULL && payload_len != 0)) {
-        return SC_ERR_ARG;
-    }
-    if (sc_ctx_impl_get(ctx) == NULL) {
-        return SC_ERR_STATE;
-    }
-    st = precheck(payload, payload_len, max_payload);
+    st = ck == NULL ? SC_ERR_ARG
+                    : sc_nip44_decrypt_check(ctx, &cap, payload, payload_len, max_payload);
     if (st != SC_OK) {
         return st;
     }
-    cap = sc_nip44_decrypt_max(payload_len);
     if (out_cap < cap) {
         *out_len = cap;
         return SC_ERR_BUFFER_TOO_SMALL;

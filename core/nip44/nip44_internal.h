@@ -1,8 +1,11 @@
-/* Internal pieces of NIP-44 v2 shared by core/nip44*.c (and exercised directly by the tests):
- * the length prefix, unpadding, and the in-place base64 step of encryption. */
+/* Internal pieces of NIP-44 v2 shared by the files of core/nip44/ and core/nip59/ (some
+ * exercised directly by the tests): the conversation key of an identity, the checks that
+ * come before any key is used, the length prefix, unpadding, and the in-place base64 step
+ * of encryption. */
 #ifndef SOFTCHAT_CORE_NIP44_INTERNAL_H
 #define SOFTCHAT_CORE_NIP44_INTERNAL_H
 
+#include <softchat/identity.h>
 #include <softchat/nip44.h>
 
 #include <stdint.h>
@@ -18,6 +21,30 @@
 #define SC_NIP44_EXTENDED_THRESHOLD 65536u
 /* sc_nip44_padded_len(SC_NIP44_MAX_PLAINTEXT): the longest padded plaintext, 2^32 bytes */
 #define SC_NIP44_MAX_PADDED 4294967296ull
+
+/* sc_nip44_conversation_key of identity me's secret key and peer, through the identity's
+ * ECDH (core/nip44/nip44.c): every NIP-44 key of an identity is made here, and the caller
+ * wipes it.
+ * Returns: SC_OK; SC_ERR_ARG (ck, me or peer NULL, a NULL ctx); SC_ERR_STATE (me not imported
+ *          or cleared, ctx not initialised); SC_ERR_INVALID_KEY (peer not on the curve);
+ *          SC_ERR_UNSUPPORTED. ck is zeroed on failure (when not NULL).
+ * Constant time: in the secret key. RNG: no. */
+sc_status sc_nip44_identity_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
+                                const sc_identity *me, const uint8_t peer[SC_PUBKEY_BYTES]);
+
+/* The checks sc_nip44_encrypt_with_rand makes before it needs a key, a nonce or a buffer
+ * (core/nip44/nip44.c), in its order: arguments (ctx, pt), empty, flags, length, context,
+ * policy. Returns: SC_OK with *need = the payload length; the status the encryption would
+ * give. */
+sc_status sc_nip44_encrypt_check(sc_ctx *ctx, size_t *need, const uint8_t *pt, size_t len,
+                                 unsigned flags);
+
+/* The checks sc_nip44_decrypt makes before it needs a key or a buffer
+ * (core/nip44/nip44_decrypt.c), in its order: arguments (ctx, payload), context, then the
+ * spec's checks before decoding. Returns: SC_OK with *need = sc_nip44_decrypt_max of the
+ * payload; the status the decryption would give. */
+sc_status sc_nip44_decrypt_check(sc_ctx *ctx, size_t *need, const char *payload,
+                                 size_t payload_len, size_t max_payload);
 
 /* Bytes of the length prefix for a plaintext of len bytes (1 <= len <= 2^32 - 1): 2 or 6. */
 size_t sc_nip44_prefix_len(uint64_t len);

@@ -1,4 +1,4 @@
-/* Internal pieces of NIP-59 shared by core/nip59*.c and core/nip17*.c: the size plan of one
+/* Internal pieces of NIP-59 shared by core/nip59/ and core/nip17/: the size plan of one
  * gift wrap, the tags of the seal and the wrap, and the unwrap that also reports its peak
  * arena use (for the room NIP-17 appends after the rumor). */
 #ifndef SOFTCHAT_CORE_NIP59_INTERNAL_H

@@ -19,6 +19,7 @@
 
 #include "ctx/ctx_internal.h"
 #include "identity/identity_internal.h"
+#include "nip44/nip44_internal.h"
 #include "nip59/nip59_internal.h"
 
 /* The fields a rumor must have besides its id (checked on its own) and without a sig. */
@@ -28,7 +29,7 @@
 
 typedef struct unwrapper {
     sc_ctx *ctx;
-    const uint8_t *sec; /* the recipient's secret key */
+    const sc_identity *me; /* the recipient */
     uint8_t *base;      /* the arena (NULL when arena_cap is 0) */
     size_t cap;
     size_t front_hi;    /* bytes written from the start, at most */
@@ -99,7 +100,7 @@ static sc_status back_decrypt(unwrapper *u, size_t front, const uint8_t *peer,
     if (n > u->cap - front) {
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    st = sc_nip44_conversation_key(u->ctx, ck, u->sec, peer);
+    st = sc_nip44_identity_key(u->ctx, ck, u->me, peer);
     if (st == SC_OK) {
         *off = u->cap - n;
         if (*off < u->back_lo) {
@@ -250,7 +251,6 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
                                const char *wrap_json, size_t wrap_len,
                                const sc_identity *recipient, int64_t now)
 {
-    const sc_identity_impl *me = sc_identity_impl_get(recipient);
     size_t seal_at = 0, seal_len = 0, rumor_at = 0, rumor_len = 0, used = 0;
     unwrapper u;
     sc_status st;
@@ -273,12 +273,12 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
         sc_range_overlap(arena, arena_cap, wrap_json, wrap_len)) {
         return SC_ERR_ARG;
     }
-    if (sc_ctx_impl_get(ctx) == NULL || me == NULL) {
+    if (sc_ctx_impl_get(ctx) == NULL || !sc_identity_live(recipient)) {
         return SC_ERR_STATE;
     }
     memset(&u, 0, sizeof u);
     u.ctx = ctx;
-    u.sec = me->sec;
+    u.me = recipient;
     u.base = (uint8_t *)arena;
     u.cap = arena_cap;
     u.back_lo = arena_cap;

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "ctx/ctx_internal.h"
-#include "identity/identity_internal.h"
+#include "nip44/nip44_internal.h"
 #include "nip59/nip59_internal.h"
 
 /* The checked inputs of one wrap. */
@@ -22,7 +22,6 @@ typedef struct wrap_in {
     sc_ctx *ctx;
     const sc_event *rumor;
     const sc_identity *author;
-    const uint8_t *author_sec;
     const uint8_t *recipient;
     sc_nip59_opts o; /* a copy with `now` resolved */
 } wrap_in;
@@ -32,8 +31,7 @@ static sc_status check_inputs(wrap_in *in, sc_ctx *ctx, const sc_event *rumor,
                               const sc_identity *author, const uint8_t *recipient,
                               const sc_nip59_opts *opts)
 {
-    const sc_identity_impl *a;
-    uint8_t id[SC_EVENT_ID_BYTES];
+    uint8_t pub[SC_PUBKEY_BYTES], id[SC_EVENT_ID_BYTES];
     sc_status st;
 
     memset(in, 0, sizeof *in);
@@ -47,15 +45,15 @@ static sc_status check_inputs(wrap_in *in, sc_ctx *ctx, const sc_event *rumor,
     if (sc_ctx_impl_get(ctx) == NULL) {
         return SC_ERR_STATE;
     }
-    a = sc_identity_impl_get(author);
-    if (a == NULL) {
-        return SC_ERR_STATE; /* erased or never imported */
+    st = sc_identity_pubkey(pub, author);
+    if (st != SC_OK) {
+        return st; /* SC_ERR_STATE: erased or never imported */
     }
     st = sc_nip59_check_rumor(rumor);
     if (st != SC_OK) {
         return st;
     }
-    if (memcmp(rumor->pubkey, a->pub, SC_PUBKEY_BYTES) != 0) {
+    if (memcmp(rumor->pubkey, pub, SC_PUBKEY_BYTES) != 0) {
         return SC_ERR_RUMOR_AUTHOR; /* receivers refuse a seal signed by anyone else */
     }
     /* a wrong id would only be found by every receiver (SC_ERR_RUMOR_ID) */
@@ -69,7 +67,6 @@ static sc_status check_inputs(wrap_in *in, sc_ctx *ctx, const sc_event *rumor,
     in->ctx = ctx;
     in->rumor = rumor;
     in->author = author;
-    in->author_sec = a->sec;
     in->recipient = recipient;
     if (opts != NULL) {
         in->o = *opts;
@@ -168,7 +165,7 @@ static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
         st = SC_ERR_INTERNAL;
     }
     if (st == SC_OK) {
-        st = sc_nip44_conversation_key(in->ctx, ck, in->author_sec, in->recipient);
+        st = sc_nip44_identity_key(in->ctx, ck, in->author, in->recipient);
     }
     if (st == SC_OK) {
         st = sc_nip44_encrypt_with_rand(in->ctx, y, p->seal_payload, &n, ck, rnd->seal_nonce,
@@ -206,14 +203,13 @@ static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
                       const sc_identity *one, char *x, char *y, char *out, size_t *out_len)
 {
     unsigned flags = in->o.flags & SC_NIP44_EXTENDED;
-    const sc_identity_impl *oi = sc_identity_impl_get(one);
     uint8_t ck[SC_NIP44_KEY_BYTES];
     sc_nip59_tags tags;
     sc_event ev;
     size_t n = 0;
     sc_status st;
 
-    st = sc_nip44_conversation_key(in->ctx, ck, oi->sec, in->recipient);
+    st = sc_nip44_identity_key(in->ctx, ck, one, in->recipient);
     if (st == SC_OK) {
         st = sc_nip44_encrypt_with_rand(in->ctx, y, p->wrap_payload, &n, ck, rnd->wrap_nonce,
                                          (const uint8_t *)x, p->seal_json, flags);

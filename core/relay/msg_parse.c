@@ -349,7 +349,7 @@ static sc_status take_hex(decoder *d, span el, uint8_t *fixed, const uint8_t **b
     return SC_OK;
 }
 
-static sc_status take_event(decoder *d, span el, const sc_relay_parse_opts *opts)
+static sc_status take_event(decoder *d, span el)
 {
     sc_event_parse_opts eo;
     size_t need = 0;
@@ -361,7 +361,6 @@ static sc_status take_event(decoder *d, span el, const sc_relay_parse_opts *opts
     if (d->s->p[el.at] != '{') {
         return SC_ERR_RELAY_MESSAGE;
     }
-    (void)opts;
     if (d->arena == NULL) {
         st = sc_event_parse(&d->m->event, NULL, 0, &need, d->json + el.at, el.end - el.at, &eo);
         if (st == SC_ERR_BUFFER_TOO_SMALL || st == SC_OK) {
@@ -381,7 +380,7 @@ static sc_status take_event(decoder *d, span el, const sc_relay_parse_opts *opts
     return sc_event_verify(d->ctx, &d->m->event);
 }
 
-static sc_status decode(decoder *d, const sc_relay_parse_opts *opts)
+static sc_status decode(decoder *d)
 {
     const char *shape = k_types[d->k].shape;
     sc_relay_msg *m = d->m;
@@ -392,7 +391,7 @@ static sc_status decode(decoder *d, const sc_relay_parse_opts *opts)
     /* the event goes first in the arena: its views must be aligned from the arena start */
     for (i = 0; shape[i] != '\0'; i++) {
         if (shape[i] == 'o') {
-            st = take_event(d, d->el[i + 1], opts);
+            st = take_event(d, d->el[i + 1]);
             if (st != SC_OK) {
                 return st;
             }
@@ -498,7 +497,7 @@ sc_status sc_relay_parse(sc_ctx *ctx, sc_relay_msg *m, void *arena, size_t arena
     d.m = m;
     d.json = json;
     /* measure first: nothing is written unless it all fits */
-    st = decode(&d, opts);
+    st = decode(&d);
     if (st == SC_OK) {
         size_t need = d.used;
 
@@ -510,7 +509,7 @@ sc_status sc_relay_parse(sc_ctx *ctx, sc_relay_msg *m, void *arena, size_t arena
         d.arena = (uint8_t *)arena;
         d.cap = arena_cap;
         d.used = 0;
-        st = decode(&d, opts);
+        st = decode(&d);
         if (st == SC_OK) {
             *arena_used = d.used;
             return SC_OK;

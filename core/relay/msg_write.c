@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "event/event_internal.h"
+#include "event/event_json.h"
 #include "relay/relay_internal.h"
 
 /* what a signed event carries (the other flags only say what a parse found) */

@@ -1,5 +1,7 @@
-/* Base64 kernels shared by core/base64.c and core/base64_simd.c, and exercised directly by the
- * tests so that every kernel the machine can run is checked against the same cases. */
+/* The base64 kernels: the portable one in core/util/base64.c, which picks a bulk kernel per
+ * call, and the SIMD ones in core/util/base64_simd.c (SSSE3) and core/util/base64_neon.c
+ * (NEON). Exercised directly by the tests so that every kernel the machine can run is checked
+ * against the same cases. */
 #ifndef SOFTCHAT_CORE_BASE64_INTERNAL_H
 #define SOFTCHAT_CORE_BASE64_INTERNAL_H
 
@@ -9,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Which bulk kernel encodes and decodes the body of a string. Both compute the same function;
+/* Which bulk kernel encodes and decodes the body of a string. All compute the same function;
  * the tail (and the last quad, which may carry padding) is always done by the portable code. */
 typedef enum {
     SC_B64_PORTABLE = 0, /* 64-bit words (SWAR), any CPU */
@@ -51,6 +53,30 @@ size_t sc_b64_neon_encode(char *out, const uint8_t *in, size_t in_len);
  * Returns the characters consumed (a multiple of 64; 0 without a NEON kernel). Characters
  * outside the alphabet set *bad to non-zero; the work does not depend on the characters. */
 size_t sc_b64_neon_decode(uint8_t *out, const char *in, size_t in_len, unsigned *bad);
+
+/* The definitions a SIMD kernel file gives in a build without its kernel (another
+ * architecture or compiler): not available, and bulk calls that consume nothing. `name` is
+ * ssse3 or neon. */
+#define SC_B64_NO_KERNEL(name)                                                                     \
+    int sc_b64_##name##_available(void)                                                            \
+    {                                                                                              \
+        return 0;                                                                                  \
+    }                                                                                              \
+    size_t sc_b64_##name##_encode(char *out, const uint8_t *in, size_t in_len)                     \
+    {                                                                                              \
+        (void)out;                                                                                 \
+        (void)in;                                                                                  \
+        (void)in_len;                                                                              \
+        return 0;                                                                                  \
+    }                                                                                              \
+    size_t sc_b64_##name##_decode(uint8_t *out, const char *in, size_t in_len, unsigned *bad)      \
+    {                                                                                              \
+        (void)out;                                                                                 \
+        (void)in;                                                                                  \
+        (void)in_len;                                                                              \
+        (void)bad;                                                                                 \
+        return 0;                                                                                  \
+    }
 
 /* sc_base64_encode and sc_base64_decode with an explicit kernel (same contracts; a kernel
  * this build or CPU lacks must not be passed: see sc_b64_kernel_available). */

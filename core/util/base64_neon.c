@@ -113,26 +113,6 @@ size_t sc_b64_neon_decode(uint8_t *out, const char *in, size_t in_len, unsigned 
 
 #else /* no NEON kernel in this build */
 
-int sc_b64_neon_available(void)
-{
-    return 0;
-}
-
-size_t sc_b64_neon_encode(char *out, const uint8_t *in, size_t in_len)
-{
-    (void)out;
-    (void)in;
-    (void)in_len;
-    return 0;
-}
-
-size_t sc_b64_neon_decode(uint8_t *out, const char *in, size_t in_len, unsigned *bad)
-{
-    (void)out;
-    (void)in;
-    (void)in_len;
-    (void)bad;
-    return 0;
-}
+SC_B64_NO_KERNEL(neon)
 
 #endif

@@ -97,26 +97,6 @@ SC_SSSE3 size_t sc_b64_ssse3_decode(uint8_t *out, const char *in, size_t in_len,
 
 #else /* no SSSE3 kernel in this build */
 
-int sc_b64_ssse3_available(void)
-{
-    return 0;
-}
-
-size_t sc_b64_ssse3_encode(char *out, const uint8_t *in, size_t in_len)
-{
-    (void)out;
-    (void)in;
-    (void)in_len;
-    return 0;
-}
-
-size_t sc_b64_ssse3_decode(uint8_t *out, const char *in, size_t in_len, unsigned *bad)
-{
-    (void)out;
-    (void)in;
-    (void)in_len;
-    (void)bad;
-    return 0;
-}
+SC_B64_NO_KERNEL(ssse3)
 
 #endif

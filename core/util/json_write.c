@@ -1,18 +1,16 @@
-/* The JSON writer: JSON.stringify's string escaping over a buffer, a counter or SHA-256.
+/* The JSON writer: JSON.stringify's string escaping over a buffer, a counter or a sink.
  *
- * Every piece is written straight to where it goes (the stage in hash mode, the caller's
+ * Every piece is written straight to where it goes (the stage in sink mode, the caller's
  * buffer in buffer mode) through room(): the fast path of event ids and serialization, which
- * would otherwise pay a call and a copy per piece. Strings are scanned for the bytes that need
- * an escape eight at a time. */
-#include <softchat/crypto.h>
+ * would otherwise pay a call and a copy per piece. Strings are scanned and escaped by
+ * util/json_escape.c. */
 #include <softchat/mem.h>
 #include <softchat/hex.h>
 
 #include <string.h>
 
+#include "util/json_escape.h"
 #include "util/json_write.h"
-#include "util/swar.h"
-#include "util/utf8.h"
 
 void sc_jw_init_buf(sc_jw *w, char *out, size_t cap)
 {
@@ -21,20 +19,20 @@ void sc_jw_init_buf(sc_jw *w, char *out, size_t cap)
     w->cap = out != NULL ? cap : 0;
 }
 
-void sc_jw_init_hash(sc_jw *w, sc_ctx *ctx, sc_sha256_state *sha)
+void sc_jw_init_sink(sc_jw *w, sc_jw_sink_fn sink, void *arg)
 {
     memset(w, 0, offsetof(sc_jw, stage));
-    w->ctx = ctx;
-    w->sha = sha;
+    w->sink = sink;
+    w->sink_arg = arg;
 }
 
 sc_status sc_jw_flush(sc_jw *w)
 {
-    if (w->st == SC_OK && w->ctx != NULL && w->staged != 0) {
+    if (w->st == SC_OK && w->sink != NULL && w->staged != 0) {
         if (w->staged > w->stage_used) {
             w->stage_used = w->staged;
         }
-        w->st = sc_crypto_sha256_update(w->ctx, w->sha, w->stage, w->staged);
+        w->st = w->sink(w->sink_arg, w->stage, w->staged);
         w->staged = 0;
     }
     return w->st;
@@ -47,7 +45,7 @@ static uint8_t *room(sc_jw *w, size_t n)
     if (w->st != SC_OK) {
         return NULL;
     }
-    if (w->ctx != NULL) {
+    if (w->sink != NULL) {
         if (n > SC_JW_STAGE - w->staged && sc_jw_flush(w) != SC_OK) {
             return NULL;
         }
@@ -66,7 +64,7 @@ static uint8_t *room(sc_jw *w, size_t n)
 /* Accounts for n bytes: written at room()'s pointer, or only counted. */
 static void wrote(sc_jw *w, size_t n)
 {
-    if (w->ctx != NULL) {
+    if (w->sink != NULL) {
         w->staged += n;
     } else if (w->out == NULL && n > (size_t)-1 - w->len) {
         w->st = SC_ERR_TOO_LARGE; /* the count itself would overflow */
@@ -78,7 +76,7 @@ static void wrote(sc_jw *w, size_t n)
 /* Whether w only counts (no destination). */
 static int counting(const sc_jw *w)
 {
-    return w->ctx == NULL && w->out == NULL;
+    return w->sink == NULL && w->out == NULL;
 }
 
 void sc_jw_raw(sc_jw *w, const char *s, size_t n)
@@ -88,9 +86,9 @@ void sc_jw_raw(sc_jw *w, const char *s, size_t n)
     if (w->st != SC_OK || n == 0) {
         return;
     }
-    if (w->ctx != NULL && n >= SC_JW_STAGE) { /* long verbatim runs bypass the stage */
+    if (w->sink != NULL && n >= SC_JW_STAGE) { /* long verbatim runs bypass the stage */
         if (sc_jw_flush(w) == SC_OK) {
-            w->st = sc_crypto_sha256_update(w->ctx, w->sha, (const uint8_t *)s, n);
+            w->st = w->sink(w->sink_arg, (const uint8_t *)s, n);
             w->len += n;
         }
         return;
@@ -104,85 +102,6 @@ void sc_jw_raw(sc_jw *w, const char *s, size_t n)
     }
 }
 
-/* Bytes that JSON.stringify escapes: the C0 controls, '"' and '\\'. */
-static int needs_escape(uint8_t c)
-{
-    return c < 0x20 || c == '"' || c == '\\';
-}
-
-/* The index of the first byte of s[0..n) that needs an escape, or n, checking UTF-8 on the
- * way: at an ill-formed sequence *bad is set and its index returned. ASCII without escapes
- * goes eight bytes at a time; the last (or only) partial word is read as one word too,
- * overlapping the one before it or padded with a byte that needs nothing. */
-static size_t escape_at(const char *str, size_t n, int *bad)
-{
-    const uint8_t *s = (const uint8_t *)str;
-    size_t i = 0, k;
-
-    while (i < n) {
-        uint8_t c;
-
-        if (n - i >= 8) {
-            uint64_t x = sc_swar_load(s + i);
-            if ((sc_swar_json_special(x) | sc_swar_non_ascii(x)) == 0) {
-                i += 8;
-                continue;
-            }
-        } else {
-            uint8_t pad[8] = {'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'};
-            uint64_t x;
-            if (n >= 8) {
-                x = sc_swar_load(s + n - 8);
-            } else {
-                memcpy(pad, s + i, n - i);
-                x = sc_swar_load(pad);
-            }
-            if ((sc_swar_json_special(x) | sc_swar_non_ascii(x)) == 0) {
-                return n;
-            }
-        }
-        c = s[i];
-        if (needs_escape(c)) {
-            return i;
-        }
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        k = sc_utf8_seq_len(s + i, n - i);
-        if (k == 0) {
-            *bad = 1;
-            return i;
-        }
-        i += k;
-    }
-    return n;
-}
-
-/* The escape of c (one that needs_escape) into esc; returns its length, 2 or 6. */
-static size_t escape_of(uint8_t c, char esc[6])
-{
-    static const char hex[] = "0123456789abcdef";
-    static const char short_esc[7][2] = {
-        {'"', '"'}, {'\\', '\\'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}, {'\b', 'b'}, {'\f', 'f'},
-    };
-    size_t k;
-
-    esc[0] = '\\';
-    for (k = 0; k < sizeof short_esc / sizeof short_esc[0]; k++) {
-        if ((uint8_t)short_esc[k][0] == c) {
-            esc[1] = short_esc[k][1];
-            return 2;
-        }
-    }
-    esc[1] = 'u';
-    esc[2] = '0';
-    esc[3] = '0';
-    esc[4] = hex[c >> 4];
-    esc[5] = hex[c & 15];
-    return 6;
-}
-
 void sc_jw_string(sc_jw *w, const char *s, size_t n)
 {
     int bad = 0;
@@ -193,7 +112,7 @@ void sc_jw_string(sc_jw *w, const char *s, size_t n)
     if (w->st != SC_OK) {
         return;
     }
-    run = escape_at(s, n, &bad);
+    run = sc_json_plain_len(s, n, &bad);
     if (bad) {
         w->st = SC_ERR_UTF8;
         return;
@@ -218,9 +137,9 @@ void sc_jw_string(sc_jw *w, const char *s, size_t n)
         if (run == n) {
             break;
         }
-        sc_jw_raw(w, esc, escape_of((uint8_t)s[run], esc));
+        sc_jw_raw(w, esc, sc_json_escape((uint8_t)s[run], esc));
         i = run + 1;
-        run = i + escape_at(s + i, n - i, &bad);
+        run = i + sc_json_plain_len(s + i, n - i, &bad);
         if (bad) {
             w->st = SC_ERR_UTF8;
             return;

@@ -1,22 +1,29 @@
 /* A small JSON writer for the canonical event text. One writer targets either a caller buffer
- * (with exact length accounting, or counting only) or a SHA-256 state through a stack staging
- * buffer, so the id is computed by streaming the very bytes sc_event_to_json writes. */
+ * (with exact length accounting, or counting only) or a sink through a staging buffer inside
+ * the writer: the event id streams the very bytes sc_event_to_json writes into SHA-256 that
+ * way (core/event/event.c), without this file knowing of a context or a backend. */
 #ifndef SOFTCHAT_CORE_JSON_WRITE_H
 #define SOFTCHAT_CORE_JSON_WRITE_H
 
-#include <softchat/backend.h>
-#include <softchat/ctx.h>
+#include <softchat/common.h>
+
+#include <stddef.h>
+#include <stdint.h>
 
 #define SC_JW_STAGE 512
+
+/* Sink mode's consumer: takes p[0..n) (the stage, or a long verbatim run in place); SC_OK or
+ * the failure that stops the writer. */
+typedef sc_status (*sc_jw_sink_fn)(void *arg, const uint8_t *p, size_t n);
 
 typedef struct sc_jw {
     char *out;            /* buffer mode: destination, or NULL to count only */
     size_t cap;           /* buffer mode: bytes available at out */
-    size_t len;           /* bytes produced so far (also when counting or hashing) */
-    sc_ctx *ctx;          /* hash mode when non-NULL */
-    sc_sha256_state *sha; /* hash mode: an initialised state */
-    size_t staged;        /* hash mode: bytes waiting in stage */
-    size_t stage_used;    /* hash mode: the most bytes the stage has held (what to wipe) */
+    size_t len;           /* bytes produced so far (also when counting or sinking) */
+    sc_jw_sink_fn sink;   /* sink mode when non-NULL */
+    void *sink_arg;       /* sink mode: the sink's first argument */
+    size_t staged;        /* sink mode: bytes waiting in stage */
+    size_t stage_used;    /* sink mode: the most bytes the stage has held (what to wipe) */
     sc_status st;         /* first failure; every later call is a no-op */
     uint8_t stage[SC_JW_STAGE];
 } sc_jw;
@@ -25,8 +32,9 @@ typedef struct sc_jw {
  * cap is SC_ERR_BUFFER_TOO_SMALL (callers measure first, so it is a guard only). */
 void sc_jw_init_buf(sc_jw *w, char *out, size_t cap);
 
-/* Hash mode: bytes go to sha (initialised by the caller) through the stage. */
-void sc_jw_init_hash(sc_jw *w, sc_ctx *ctx, sc_sha256_state *sha);
+/* Sink mode: bytes go to sink(arg, ...) through the stage, in order; runs of SC_JW_STAGE
+ * bytes or more of structural text go to the sink directly after the stage is flushed. */
+void sc_jw_init_sink(sc_jw *w, sc_jw_sink_fn sink, void *arg);
 
 /* Raw bytes (structural text). */
 void sc_jw_raw(sc_jw *w, const char *s, size_t n);
@@ -47,7 +55,7 @@ void sc_jw_u64(sc_jw *w, uint64_t v);
 /* A quoted lowercase hex string of p[0..n), n <= 64. */
 void sc_jw_hex(sc_jw *w, const uint8_t *p, size_t n);
 
-/* Hash mode: pushes the staged bytes into the SHA-256 state. Returns the writer's status.
+/* Sink mode: pushes the staged bytes to the sink. Returns the writer's status.
  * Afterwards stage[0..stage_used) covers every byte the stage has held. */
 sc_status sc_jw_flush(sc_jw *w);
 

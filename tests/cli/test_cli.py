@@ -1080,6 +1080,9 @@ def test_general(s):
         check(r.rc == 2 and r.out == b"" and "usage: softchat" in r.err, r.describe())
         r = s.run("bogus")
         check(r.rc == 2 and r.out == b"" and "unknown command" in r.err, r.describe())
+        # text quoted in a message reaches the terminal without its control bytes
+        r = s.run("bo\x1b[2Jgus\x07\r\x7f")
+        check(r.rc == 2 and "unknown command 'bo?[2Jgus???'\n" in r.err, r.describe())
         r = subprocess.run(s.wrap + [s.cli_path, "--backend", "no-such-backend", "key", "new"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         check(r.returncode == 2 and r.stdout == b"" and b"no backend" in r.stderr,

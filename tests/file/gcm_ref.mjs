@@ -1,4 +1,4 @@
-// Independent AES-256-GCM reference for the file suite (tests/test_file_ref.c):
+// Independent AES-256-GCM reference for the file suite (tests/file/test_file_ref.c):
 //   node gcm_ref.mjs OUTDIR SEED
 // Writes, for each size and IV length, a plaintext, the blob ciphertext || 16-byte tag made by
 // node's built-in crypto (OpenSSL inside node, not the library under test), and a manifest

@@ -1,4 +1,4 @@
-/* Shared pieces of the libFuzzer targets (tests/fuzz/fuzz_*.c): contexts on every compiled
+/* Shared pieces of the libFuzzer targets (tests/<area>/fuzz_*.c): contexts on every compiled
  * backend, fixed identities, a reader over the fuzzer's bytes, exact-size heap buffers, the
  * invariant check, and builders that put fuzzer bytes behind valid authentication (a NIP-44
  * payload with a correct MAC, a signed event layer) so that the code after the MAC or the

@@ -4,8 +4,8 @@
 Usage: seeds.py --out DIR [--vectors vectors/upstream] [--own vectors]
 
 Each target gets DIR/<target>/, one file per seed, in the input layout its source file
-(tests/fuzz/fuzz_<target>.c) describes: a mode byte chosen to reach the case the vector
-exercises, then the vector's bytes. The corpora are generated, never committed; a fuzzing run
+(tests/<area>/fuzz_<target>.c; tests/fuzz/suite.cmake names the area) describes: a mode byte
+chosen to reach the case the vector exercises, then the vector's bytes. The corpora are generated, never committed; a fuzzing run
 adds what it finds to its own copy (scripts/fuzz.sh). Only the standard library is used.
 A vector file that is missing is skipped with a note (own-only checkouts); a folder with no
 seeds at all is an error.

@@ -2,7 +2,7 @@
 # Installs the build in BUILD_DIR to a temporary prefix, then builds and runs a consumer
 # with find_package(softchat) (shared and static) and with pkg-config (shared and static).
 # CONSUMER_CFLAGS: compiler flags of the build under test (e.g. sanitizers), for the consumer.
-# A cross build (tests/install/CMakeLists.txt sets these) builds the consumer the same way:
+# A cross build (tests/install/suite.cmake sets these) builds the consumer the same way:
 #   CONSUMER_TOOLCHAIN  its CMake toolchain file     CONSUMER_CC   its C compiler
 #   CONSUMER_DEPS       the prefix of its dependencies (scripts/deps.sh)
 #   CONSUMER_RUN        the emulator that runs the consumer (e.g. qemu-aarch64-static -L ...)

@@ -4,8 +4,8 @@
 //   node interop.mjs --cli PATH/TO/softchat --backend NAME [--wrap "valgrind -q ..."]
 //
 // --wrap runs every CLI invocation under a command prefix (split at spaces), e.g. valgrind.
-// Run it from a folder where `npm ci` installed package-lock.json (tests/suites/interop-node
-// .cmake does that in the build tree). Four categories, each case printed, counts at the end:
+// Run it from a folder where `npm ci` installed package-lock.json (tests/interop-node/suite.cmake
+// does that in the build tree). Four categories, each case printed, counts at the end:
 //   a  gift wraps and NIP-17 messages made by nostr-tools, opened by the CLI
 //   b  gift wraps and NIP-17 messages made by the CLI, opened by nostr-tools
 //   c  gift wraps broken at one layer, built here with nostr-tools' primitives, refused by the

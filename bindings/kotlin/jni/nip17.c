@@ -110,40 +110,107 @@ static jbyteArray send_rumor(JNIEnv *env, scj_slot *s, const sc_event *rumor,
     return res;
 }
 
+/* Copies the message's inputs into one block of working memory, in: the peers blob (pl
+ * bytes), the content (cl) and the subject (sl), then, 16-byte aligned, the sc_nip17_peer
+ * array built from the blob; m's content, receivers and subject point into it. The sizes
+ * were checked against SCJ_MAX_EVENT_INPUT. Returns 1, or 0 with an exception thrown and
+ * nothing held. */
+static int chat_load(JNIEnv *env, scj_slot *s, scj_mem *in, sc_nip17_chat *m, jbyteArray peers,
+                     size_t pl, jbyteArray content, size_t cl, jbyteArray subject, size_t sl)
+{
+    size_t n = 0, a, pn, total;
+    sc_status st;
+
+    if (!scj_align(&a, pl + cl + sl) || !scj_mem_get(env, s, in, a)) {
+        return 0;
+    }
+    (*env)->GetByteArrayRegion(env, peers, 0, (jsize)pl, (jbyte *)in->p);
+    st = peers_count(in->p, pl, &n);
+    if (st != SC_OK || !scj_mul(&pn, n, sizeof(sc_nip17_peer)) || !scj_add(&total, a, pn)) {
+        scj_mem_put(in, pl);
+        return scj_throw(env, st != SC_OK ? st : SC_ERR_TOO_LARGE);
+    }
+    if (total > in->cap) {
+        scj_mem big;
+        if (!scj_mem_get(env, s, &big, total)) {
+            scj_mem_put(in, pl);
+            return 0;
+        }
+        memcpy(big.p, in->p, pl);
+        scj_mem_put(in, pl);
+        *in = big;
+    }
+    in->n = total;
+    if (cl > 0) {
+        (*env)->GetByteArrayRegion(env, content, 0, (jsize)cl, (jbyte *)in->p + pl);
+    }
+    if (sl > 0) {
+        (*env)->GetByteArrayRegion(env, subject, 0, (jsize)sl, (jbyte *)in->p + pl + cl);
+    }
+    peers_build((sc_nip17_peer *)(void *)(in->p + a), n, in->p);
+    m->content.ptr = (const char *)in->p + pl;
+    m->content.len = cl;
+    m->to = (const sc_nip17_peer *)(void *)(in->p + a);
+    m->n_to = n;
+    if (subject != NULL) {
+        m->subject.ptr = (const char *)in->p + pl + cl;
+        m->subject.len = sl;
+    }
+    return 1;
+}
+
+/* The kind 14 rumor of m by pub, made in working memory of its own, then wrapped and sent. */
+static jbyteArray chat_rumor_send(JNIEnv *env, scj_slot *s, const sc_nip17_chat *m,
+                                  const sc_identity *id, const uint8_t pub[32],
+                                  const sc_nip59_opts *opts)
+{
+    size_t rb = sc_nip17_chat_rumor_buf_max(m);
+    scj_mem buf = {NULL, 0, 0, 0, NULL};
+    sc_status st = SC_ERR_TOO_LARGE;
+    sc_event rumor;
+    jbyteArray res = NULL;
+
+    if (rb != 0) {
+        if (!scj_mem_get(env, s, &buf, rb)) {
+            return NULL;
+        }
+        st = sc_nip17_chat_rumor(s->ctx, &rumor, buf.p, buf.n, m, pub);
+    }
+    if (st == SC_OK) {
+        res = send_rumor(env, s, &rumor, id, pub, opts);
+    } else {
+        scj_throw(env, st);
+    }
+    scj_mem_put(&buf, buf.n); /* held the message */
+    return res;
+}
+
 /* send(slot, id, peers, content, createdAt, subject or null, replyTo or null, flags, relay or
  * null, expiration, now): the gift wraps of a kind 14 chat message, receivers first, then
  * the sender's copy (relay: its p tag's hint; expiration > 0: NIP-40 on every seal and wrap). */
 static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray peers,
-                       jbyteArray content, jlong created_at, jbyteArray subject,
-                       jbyteArray reply_to, jint flags, jbyteArray relay, jlong expiration,
-                       jlong now)
+                            jbyteArray content, jlong created_at, jbyteArray subject,
+                            jbyteArray reply_to, jint flags, jbyteArray relay, jlong expiration,
+                            jlong now)
 {
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)me;
     size_t pl = scj_len(env, peers), cl = scj_len(env, content), sl = scj_len(env, subject);
-    size_t n = 0, a, pn, total, rb, rn = scj_len(env, relay);
-    char rl[256];
+    char hint[SCJ_RELAY_HINT_MAX];
     uint8_t pub[32], reply[32];
     sc_nip17_chat m;
     sc_nip59_opts opts;
-    sc_event rumor;
-    scj_mem in, buf = {NULL, 0, 0, 0, NULL};
+    scj_mem in;
     sc_status st;
-    jbyteArray res = NULL;
+    jbyteArray res;
 
     (void)cls;
     if (peers == NULL || content == NULL) {
         scj_throw(env, SC_ERR_ARG);
         return NULL;
     }
-    if (rn > sizeof rl) {
-        scj_throw(env, SC_ERR_TOO_LARGE);
-        return NULL;
-    }
-    if (rn > 0) {
-        (*env)->GetByteArrayRegion(env, relay, 0, (jsize)rn, (jbyte *)rl);
-    }
-    if (reply_to != NULL && !scj_key(env, reply_to, reply)) {
+    if (!scj_wrap_opts(env, &opts, hint, flags, relay, expiration, now) ||
+        (reply_to != NULL && !scj_key(env, reply_to, reply))) {
         return NULL;
     }
     if (pl > SCJ_MAX_EVENT_INPUT || cl > SCJ_MAX_EVENT_INPUT - pl ||
@@ -156,66 +223,13 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
         scj_throw(env, st);
         return NULL;
     }
-    if (!scj_align(&a, pl + cl + sl) || !scj_mem_get(env, s, &in, a)) {
-        return NULL;
-    }
-    (*env)->GetByteArrayRegion(env, peers, 0, (jsize)pl, (jbyte *)in.p);
-    st = peers_count(in.p, pl, &n);
-    if (st != SC_OK || !scj_mul(&pn, n, sizeof(sc_nip17_peer)) || !scj_add(&total, a, pn)) {
-        scj_mem_put(&in, pl);
-        scj_throw(env, st != SC_OK ? st : SC_ERR_TOO_LARGE);
-        return NULL;
-    }
-    if (total > in.cap) {
-        scj_mem big;
-        if (!scj_mem_get(env, s, &big, total)) {
-            scj_mem_put(&in, pl);
-            return NULL;
-        }
-        memcpy(big.p, in.p, pl);
-        scj_mem_put(&in, pl);
-        in = big;
-    }
-    in.n = total;
-    if (cl > 0) {
-        (*env)->GetByteArrayRegion(env, content, 0, (jsize)cl, (jbyte *)in.p + pl);
-    }
-    if (sl > 0) {
-        (*env)->GetByteArrayRegion(env, subject, 0, (jsize)sl, (jbyte *)in.p + pl + cl);
-    }
-    peers_build((sc_nip17_peer *)(void *)(in.p + a), n, in.p);
     memset(&m, 0, sizeof m);
-    m.content.ptr = (const char *)in.p + pl;
-    m.content.len = cl;
-    m.to = (const sc_nip17_peer *)(void *)(in.p + a);
-    m.n_to = n;
-    m.reply_to = reply_to != NULL ? reply : NULL;
-    if (subject != NULL) {
-        m.subject.ptr = (const char *)in.p + pl + cl;
-        m.subject.len = sl;
-    }
-    m.created_at = (int64_t)created_at;
-    rb = sc_nip17_chat_rumor_buf_max(&m);
-    if (rb == 0) {
-        st = SC_ERR_TOO_LARGE;
-    } else if (!scj_mem_get(env, s, &buf, rb)) {
-        scj_mem_put(&in, in.n);
+    if (!chat_load(env, s, &in, &m, peers, pl, content, cl, subject, sl)) {
         return NULL;
-    } else {
-        st = sc_nip17_chat_rumor(s->ctx, &rumor, buf.p, buf.n, &m, pub);
     }
-    if (st == SC_OK) {
-        memset(&opts, 0, sizeof opts);
-        opts.flags = (unsigned)flags;
-        opts.relay.ptr = rl;
-        opts.relay.len = rn;
-        opts.expiration = (int64_t)expiration;
-        opts.now = (int64_t)now;
-        res = send_rumor(env, s, &rumor, id, pub, &opts);
-    } else {
-        scj_throw(env, st);
-    }
-    scj_mem_put(&buf, buf.n); /* held the message */
+    m.reply_to = reply_to != NULL ? reply : NULL;
+    m.created_at = (int64_t)created_at;
+    res = chat_rumor_send(env, s, &m, id, pub, &opts);
     scj_mem_put(&in, in.n);
     return res;
 }

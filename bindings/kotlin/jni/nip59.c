@@ -17,8 +17,8 @@ static jbyteArray gift_wrap(JNIEnv *env, jclass cls, jlong slot, jlong author, j
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)author;
     uint8_t to[32], pub[32];
-    char rl[256];
-    size_t rn = scj_len(env, relay), sn, on, total, len = 0;
+    char hint[SCJ_RELAY_HINT_MAX];
+    size_t sn, on, total, len = 0;
     sc_nip59_opts opts;
     scj_event_in e;
     scj_mem m = {NULL, 0, 0, 0, NULL};
@@ -26,22 +26,10 @@ static jbyteArray gift_wrap(JNIEnv *env, jclass cls, jlong slot, jlong author, j
     jbyteArray res = NULL;
 
     (void)cls;
-    if (!scj_key(env, recipient, to)) {
+    if (!scj_key(env, recipient, to) ||
+        !scj_wrap_opts(env, &opts, hint, flags, relay, expiration, now)) {
         return NULL;
     }
-    if (rn > sizeof rl) {
-        scj_throw(env, SC_ERR_TOO_LARGE);
-        return NULL;
-    }
-    if (rn > 0) {
-        (*env)->GetByteArrayRegion(env, relay, 0, (jsize)rn, (jbyte *)rl);
-    }
-    memset(&opts, 0, sizeof opts);
-    opts.flags = (unsigned)flags;
-    opts.relay.ptr = rl;
-    opts.relay.len = rn;
-    opts.expiration = (int64_t)expiration;
-    opts.now = (int64_t)now;
     st = sc_identity_pubkey(pub, id);
     if (st != SC_OK) {
         scj_throw(env, st);

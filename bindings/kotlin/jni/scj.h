@@ -78,6 +78,13 @@ int scj_mul(size_t *r, size_t a, size_t b);
 /* Rounds n up to a multiple of 16 (1, or 0 on overflow). */
 int scj_align(size_t *r, size_t n);
 
+/* The NIP-59 options of a wrap call: flags, expiration, now and the relay hint, whose bytes
+ * are copied into hint (a hint the library would refuse anyway is refused before the call).
+ * Returns 1, or 0 with SC_ERR_TOO_LARGE thrown (a hint over SCJ_RELAY_HINT_MAX bytes). */
+#define SCJ_RELAY_HINT_MAX 256u
+int scj_wrap_opts(JNIEnv *env, sc_nip59_opts *opts, char hint[SCJ_RELAY_HINT_MAX], jint flags,
+                  jbyteArray relay, jlong expiration, jlong now);
+
 /* An event given by the Kotlin side (kind, created_at, tags blob, content bytes) as an
  * sc_event whose views point into a copy in working memory. */
 typedef struct scj_event_in {

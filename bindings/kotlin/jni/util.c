@@ -159,3 +159,23 @@ int scj_align(size_t *r, size_t n)
 {
     return scj_add(r, n, 15) ? (*r &= ~(size_t)15, 1) : 0;
 }
+
+int scj_wrap_opts(JNIEnv *env, sc_nip59_opts *opts, char hint[SCJ_RELAY_HINT_MAX], jint flags,
+                  jbyteArray relay, jlong expiration, jlong now)
+{
+    size_t n = scj_len(env, relay);
+
+    if (n > SCJ_RELAY_HINT_MAX) {
+        return scj_throw(env, SC_ERR_TOO_LARGE);
+    }
+    if (n > 0) {
+        (*env)->GetByteArrayRegion(env, relay, 0, (jsize)n, (jbyte *)hint);
+    }
+    memset(opts, 0, sizeof *opts);
+    opts->flags = (unsigned)flags;
+    opts->relay.ptr = hint;
+    opts->relay.len = n;
+    opts->expiration = (int64_t)expiration;
+    opts->now = (int64_t)now;
+    return 1;
+}

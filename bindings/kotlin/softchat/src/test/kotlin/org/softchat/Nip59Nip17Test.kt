@@ -127,6 +127,14 @@ class Nip59Nip17Test {
                 val w = alice.giftWrap(alice.rumor(1, 1, emptyList(), "x"), bob.publicKey, opts)
                 assertEquals("x", bob.unwrap(w, now = 1_800_000_000).rumor.content)
                 expectStatus("SC_ERR_WRAP_EXPIRED", "unwrap after its time") { bob.unwrap(w, now = 2_100_000_000) }
+                // a relay hint over 256 bytes is refused, by either call
+                val long = WrapOptions(relay = "wss://" + "r".repeat(251))
+                expectStatus("SC_ERR_TOO_LARGE", "a long hint: wrap") {
+                    alice.giftWrap(alice.rumor(1, 1, emptyList(), "x"), bob.publicKey, long)
+                }
+                expectStatus("SC_ERR_TOO_LARGE", "a long hint: send") {
+                    alice.sendMessage(listOf(Receiver(bob.publicKey)), "x", 1, options = long)
+                }
             }
         }
     }

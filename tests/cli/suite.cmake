@@ -1,0 +1,88 @@
+# The command-line tool, end to end, one ctest entry per backend of SOFTCHAT_DRIVER_BACKENDS
+# (every compiled one unless a cross preset narrows it: tests/CMakeLists.txt says why):
+#   cli.<backend>      tests/cli/test_cli.py: key, event, nip44, nip19 (every command and exit
+#                      status, against the upstream vectors where the CLI can use them)
+#   cli.msg.<backend>  tests/cli/test_cli_msg.py: nip59 wrap/unwrap, nip17 send/receive, file
+#                      encrypt/decrypt (forged layers, atomic output, signals, the spec examples)
+# Python 3 (standard library only) is a test dependency. Both drivers run the CLI as a child
+# process, so ctest's memcheck stage (which would check the interpreter) leaves "cli." out;
+# run a driver with --wrap "valgrind ..." to check the CLI itself.
+if(NOT TARGET softchat_cli)
+  return()  # SOFTCHAT_BUILD_CLI=OFF: nothing to test
+endif()
+
+# cli.clean: the softchat binary, as built and as installed, defines no allocator, imports no
+# function that starts a program and holds no source path (tests/cli/check_clean.sh, nm and
+# strings); softchat-bench is installed only with SOFTCHAT_INSTALL_BENCH. Self-check: the
+# checker must flag a deliberately bad binary (tests/cli/clean_bad.c, never run) and
+# softchat-bench. The install shares the build tree with install.consumer: one at a time.
+add_executable(softchat_clean_bad "${CMAKE_CURRENT_LIST_DIR}/clean_bad.c")
+target_compile_definitions(softchat_clean_bad PRIVATE
+  "SOFTCHAT_SOURCE_DIR=\"${PROJECT_SOURCE_DIR}\"")
+set_target_properties(softchat_clean_bad PROPERTIES ENABLE_EXPORTS ON) # exports its malloc
+set(_sc_clean_args "${PROJECT_SOURCE_DIR}" "${PROJECT_BINARY_DIR}" "$<TARGET_FILE:softchat_cli>"
+                   "$<TARGET_FILE:softchat_clean_bad>")
+if(SOFTCHAT_INSTALL)
+  list(APPEND _sc_clean_args --install "$<IF:$<BOOL:${SOFTCHAT_INSTALL_BENCH}>,ON,OFF>")
+endif()
+if(TARGET softchat_bench)
+  list(APPEND _sc_clean_args --bench "$<TARGET_FILE:softchat_bench>"
+                             "$<IF:$<BOOL:${SOFTCHAT_BENCH_COUNTS_ALLOCS}>,ON,OFF>")
+endif()
+if(CMAKE_C_FLAGS MATCHES "-fsanitize")
+  list(APPEND _sc_clean_args --sanitized)
+endif()
+add_test(NAME cli.clean COMMAND sh "${CMAKE_CURRENT_LIST_DIR}/clean.sh" ${_sc_clean_args})
+set_tests_properties(cli.clean PROPERTIES LABELS "cli" TIMEOUT 300 RESOURCE_LOCK softchat_install)
+
+find_package(Python3 3.8 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+  message(WARNING "softchat: python3 not found: the CLI tests (cli.<backend>) cannot run and "
+                  "are registered as failing. Install python3 (scripts/setup.sh --with-tools).")
+  add_test(NAME cli.python3-missing
+           COMMAND "${CMAKE_COMMAND}" -E echo "python3 is missing: the CLI tests did not run")
+  set_tests_properties(cli.python3-missing PROPERTIES WILL_FAIL OFF
+                       FAIL_REGULAR_EXPRESSION "python3 is missing" LABELS "cli")
+  return()
+endif()
+
+# A cross build runs the CLI under its emulator (qemu-aarch64-static): the drivers' --wrap.
+set(_sc_cli_wrap "")
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " _sc_emu)
+  set(_sc_cli_wrap --wrap "${_sc_emu}")
+endif()
+
+# seal_blob: AES-256-GCM under any IV through the library's one-shot call, for the legacy-IV
+# blobs of early clients that `softchat file encrypt` never writes (test_cli_msg.py --seal).
+add_executable(softchat_seal_blob "${CMAKE_CURRENT_LIST_DIR}/seal_blob.c")
+target_link_libraries(softchat_seal_blob PRIVATE softchat_static softchat_warnings)
+
+foreach(b IN LISTS SOFTCHAT_DRIVER_BACKEND_LIST)
+  add_test(NAME "cli.${b}"
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli.py"
+                   --cli "$<TARGET_FILE:softchat_cli>" --backend "${b}"
+                   --vectors "${SOFTCHAT_VECTORS_DIR}" ${_sc_cli_wrap})
+  set_tests_properties("cli.${b}" PROPERTIES TIMEOUT 600 LABELS "cli")
+  add_test(NAME "cli.msg.${b}"
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_msg.py"
+                   --cli "$<TARGET_FILE:softchat_cli>" --backend "${b}"
+                   --seal "$<TARGET_FILE:softchat_seal_blob>"
+                   --vectors "${SOFTCHAT_VECTORS_DIR}" ${_sc_cli_wrap})
+  set_tests_properties("cli.msg.${b}" PROPERTIES TIMEOUT 600 LABELS "cli")
+endforeach()
+
+# The own-only mode, asked for by pointing at a folder that does not exist: the vector cases
+# are reported skipped (never passed) and everything else still runs. With the folder present,
+# a vector file missing from it fails the driver.
+add_test(NAME cli.no-upstream
+         COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli.py"
+                 --cli "$<TARGET_FILE:softchat_cli>" --backend "${SOFTCHAT_DRIVER_DEFAULT}"
+                 --vectors "${CMAKE_CURRENT_BINARY_DIR}/no-upstream-vectors" ${_sc_cli_wrap})
+set_tests_properties(cli.no-upstream PROPERTIES TIMEOUT 600 LABELS "cli")
+add_test(NAME cli.msg.no-upstream
+         COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_msg.py"
+                 --cli "$<TARGET_FILE:softchat_cli>" --backend "${SOFTCHAT_DRIVER_DEFAULT}"
+                 --seal "$<TARGET_FILE:softchat_seal_blob>"
+                 --vectors "${CMAKE_CURRENT_BINARY_DIR}/no-upstream-vectors" ${_sc_cli_wrap})
+set_tests_properties(cli.msg.no-upstream PROPERTIES TIMEOUT 600 LABELS "cli")
