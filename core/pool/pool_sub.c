@@ -92,31 +92,14 @@ void pl_sub_end(pl_pool *pl, size_t k)
     pl_touch(pl);
 }
 
-sc_status sc_pool_subscribe(sc_pool *p, uint32_t *sub, sc_str id, const sc_relay_filter *filters,
-                            size_t n_filters, const uint32_t *relays, size_t n_relays,
-                            const sc_pool_sub_opts *opts)
+/* The checks of a subscription's arguments that need no slot: sc_pool_subscribe's statuses. */
+static sc_status check_request(const pl_pool *pl, sc_str id, const sc_relay_filter *filters,
+                               size_t n_filters, const uint32_t *relays, size_t n_relays,
+                               const sc_pool_sub_opts *opts)
 {
-    static const sc_pool_sub_opts zero;
-    pl_pool *pl;
-    pl_sub *s;
-    pl_cursor *c = NULL;
-    size_t i, slot;
-    int fresh;
+    size_t i;
     sc_status st;
 
-    if (sub != NULL) {
-        *sub = 0;
-    }
-    if (p == NULL || sub == NULL || (filters == NULL && n_filters > 0) ||
-        (relays == NULL && n_relays > 0) || (id.ptr == NULL && id.len > 0)) {
-        return SC_ERR_ARG;
-    }
-    if ((pl = pl_of(p)) == NULL) {
-        return SC_ERR_STATE;
-    }
-    if (opts == NULL) {
-        opts = &zero;
-    }
     if ((st = sc_relay_sub_id_check(id)) != SC_OK) {
         return st;
     }
@@ -136,6 +119,87 @@ sc_status sc_pool_subscribe(sc_pool *p, uint32_t *sub, sc_str id, const sc_relay
             return SC_ERR_NOT_FOUND;
         }
     }
+    return SC_OK;
+}
+
+/* Marks the members s keeps and leaves the relays it no longer names (a CLOSE each). */
+static void mark(pl_pool *pl, pl_sub *s, const uint32_t *relays, size_t n_relays)
+{
+    size_t i, slot;
+
+    for (slot = 0; slot < pl->max_relays; slot++) {
+        s->members[slot].mark = 0;
+    }
+    for (i = 0; i < n_relays; i++) {
+        s->members[pl_handle_slot(relays[i], pl->max_relays)].mark = 1;
+    }
+    for (slot = 0; slot < pl->max_relays; slot++) {
+        pl_member *m = &s->members[slot];
+
+        if (m->in && !m->mark) {
+            if (m->open) {
+                leave(pl, slot, sub_id(s));
+            }
+            memset(m, 0, sizeof *m);
+        }
+    }
+}
+
+/* Opens s on each marked relay's session, resuming from the cursor c (may be NULL). */
+static void join(pl_pool *pl, pl_sub *s, pl_cursor *c)
+{
+    size_t slot;
+
+    for (slot = 0; slot < pl->max_relays; slot++) {
+        pl_relay *r = &pl->relays[slot];
+        pl_member *m = &s->members[slot];
+        sc_sess_sub *b;
+
+        if (!m->mark) {
+            continue;
+        }
+        memset(m, 0, sizeof *m);
+        if (sc_relay_session_subscribe(&r->sess, sub_id(s), s->filters, s->n_filters) != SC_OK) {
+            continue; /* cannot happen: the id, filters and room were checked */
+        }
+        b = sc_sess_sub_find(sess(pl, slot), sub_id(s));
+        if (b != NULL) {
+            sc_sess_sub_resume(b, c != NULL ? pl_cursor_point(c, url_of(r)) : -1, s->slack);
+        }
+        m->in = 1;
+        m->open = 1;
+        m->since_ms = r->link == SC_POOL_LINK_CONNECTED ? pl->now : 0;
+    }
+}
+
+sc_status sc_pool_subscribe(sc_pool *p, uint32_t *sub, sc_str id, const sc_relay_filter *filters,
+                            size_t n_filters, const uint32_t *relays, size_t n_relays,
+                            const sc_pool_sub_opts *opts)
+{
+    static const sc_pool_sub_opts zero;
+    pl_pool *pl;
+    pl_sub *s;
+    pl_cursor *c = NULL, *old;
+    size_t i;
+    sc_status st;
+
+    if (sub != NULL) {
+        *sub = 0;
+    }
+    if (p == NULL || sub == NULL || (filters == NULL && n_filters > 0) ||
+        (relays == NULL && n_relays > 0) || (id.ptr == NULL && id.len > 0)) {
+        return SC_ERR_ARG;
+    }
+    if ((pl = pl_of(p)) == NULL) {
+        return SC_ERR_STATE;
+    }
+    if (opts == NULL) {
+        opts = &zero;
+    }
+    st = check_request(pl, id, filters, n_filters, relays, n_relays, opts);
+    if (st != SC_OK) {
+        return st;
+    }
     s = pl_sub_find(pl, id);
     if (opts->cursor != NULL) {
         c = pl_cursor_of(opts->cursor);
@@ -143,53 +207,28 @@ sc_status sc_pool_subscribe(sc_pool *p, uint32_t *sub, sc_str id, const sc_relay
             return SC_ERR_STATE; /* not set up, or another subscription's */
         }
     }
-    fresh = s == NULL;
-    for (i = 0; i < pl->max_subs && s == NULL; i++) {
+    for (i = 0; s == NULL && i < pl->max_subs; i++) {
         if (!pl->subs[i].used) {
             s = &pl->subs[i];
+            memset(s->members, 0, pl->max_relays * sizeof(pl_member));
+            pl_seen_reset(&s->own);
+            s->copies = 0;
+            s->cursor = NULL;
+            memcpy(s->id, id.ptr, id.len);
+            s->id_len = id.len;
         }
     }
     if (s == NULL) {
         return SC_ERR_FULL;
     }
     for (i = 0; i < n_relays; i++) {
-        slot = pl_handle_slot(relays[i], pl->max_relays);
-        if (!sc_sess_sub_room(sess(pl, slot), id)) {
+        if (!sc_sess_sub_room(sess(pl, pl_handle_slot(relays[i], pl->max_relays)), id)) {
             return SC_ERR_FULL; /* that relay still has CLOSEs to send */
         }
     }
-    if (fresh) {
-        memset(s->members, 0, pl->max_relays * sizeof(pl_member));
-        pl_seen_reset(&s->own);
-        s->copies = 0;
-        memcpy(s->id, id.ptr, id.len);
-        s->id_len = id.len;
-    }
-    /* the relays it keeps (marked), and those it leaves */
-    for (slot = 0; slot < pl->max_relays; slot++) {
-        s->members[slot].mark = 0;
-    }
-    for (i = 0; i < n_relays; i++) {
-        s->members[pl_handle_slot(relays[i], pl->max_relays)].mark = 1;
-    }
-    if (!fresh) {
-        for (slot = 0; slot < pl->max_relays; slot++) {
-            pl_member *m = &s->members[slot];
-
-            if (m->in && !m->mark) {
-                if (m->open) {
-                    leave(pl, slot, id);
-                }
-                memset(m, 0, sizeof *m);
-            }
-        }
-        if (s->cursor != opts->cursor) {
-            pl_cursor *old = pl_cursor_of(s->cursor);
-
-            if (old != NULL && old->owner == s) {
-                old->owner = NULL;
-            }
-        }
+    mark(pl, s, relays, n_relays);
+    if ((old = pl_cursor_of(s->cursor)) != NULL && old != c && old->owner == s) {
+        old->owner = NULL;
     }
     s->used = 1;
     s->flags = opts->flags;
@@ -203,26 +242,7 @@ sc_status sc_pool_subscribe(sc_pool *p, uint32_t *sub, sc_str id, const sc_relay
     if (c != NULL) {
         c->owner = s;
     }
-    for (slot = 0; slot < pl->max_relays; slot++) {
-        pl_relay *r = &pl->relays[slot];
-        pl_member *m = &s->members[slot];
-        sc_sess_sub *b;
-
-        if (!m->mark) {
-            continue;
-        }
-        memset(m, 0, sizeof *m);
-        if (sc_relay_session_subscribe(&r->sess, id, filters, n_filters) != SC_OK) {
-            continue; /* cannot happen: the id, filters and room were checked */
-        }
-        b = sc_sess_sub_find(sess(pl, slot), id);
-        if (b != NULL) {
-            sc_sess_sub_resume(b, c != NULL ? pl_cursor_point(c, url_of(r)) : -1, s->slack);
-        }
-        m->in = 1;
-        m->open = 1;
-        m->since_ms = r->link == SC_POOL_LINK_CONNECTED ? pl->now : 0;
-    }
+    join(pl, s, c);
     *sub = pl_handle(s->gen, (size_t)(s - pl->subs));
     pl_touch(pl);
     return SC_OK;
