@@ -7,6 +7,7 @@
 #include "common.h"
 #include "crypto.h"
 #include "ctx.h"
+#include "delivery.h"
 #include "event.h"
 #include "file.h"
 #include "hex.h"

@@ -2,7 +2,8 @@
  *   test_pool --backend NAME
  * Options and memory, relays and their connections, publishes (results, retries, the
  * tolerance rules), subscriptions (deduplication, EOSE, CLOSED, resume), the cursor and its
- * bytes, NIP-42 by policy and by the application, and no allocation in any pool call. The
+ * bytes, NIP-42 by policy and by the application, NIP-17 routing (the inbox directory and
+ * the delivery record), and no allocation in any pool call. The
  * test plays every relay by hand, one text at a time. */
 #include "test_pool.h"
 
@@ -20,8 +21,10 @@ void pool_make(pool_env *e, pool_ev *h, uint32_t kind, int64_t created_at, const
 
     memset(h, 0, sizeof *h);
     while (tags != NULL && tags[k] != NULL) {
+        assert_true(nt < sizeof h->tags / sizeof h->tags[0]);
         h->tags[nt].items = &h->items[ni];
         while (tags[k] != NULL) {
+            assert_true(ni < sizeof h->items / sizeof h->items[0]);
             h->items[ni].ptr = tags[k];
             h->items[ni].len = strlen(tags[k]);
             ni++;
@@ -259,6 +262,9 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_auth_policies, &env),
         cmocka_unit_test_prestate(test_auth_refused, &env),
         cmocka_unit_test_prestate(test_auth_external, &env),
+        cmocka_unit_test_prestate(test_inboxes, &env),
+        cmocka_unit_test_prestate(test_delivery, &env),
+        cmocka_unit_test_prestate(test_delivery_failed, &env),
         cmocka_unit_test_prestate(test_alloc, &env),
     };
 

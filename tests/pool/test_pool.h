@@ -28,8 +28,8 @@ typedef struct pool_env {
  * lists ending with two NULLs). */
 typedef struct pool_ev {
     sc_event ev;
-    sc_tag tags[4];
-    sc_str items[12];
+    sc_tag tags[8];
+    sc_str items[24];
     char content[64];
 } pool_ev;
 void pool_make(pool_env *e, pool_ev *h, uint32_t kind, int64_t created_at, const char *content,
@@ -76,6 +76,11 @@ const char *msg_event(char *buf, size_t cap, const char *sub, const sc_event *ev
 /* The event id of an ["EVENT", {...}] text the pool sent (1 when it is one). */
 int sent_event_id(const char *text, uint8_t id[32]);
 
+/* Counts the library's own allocations from start to stop (test_pool_alloc.c): -1 where the
+ * linker cannot wrap malloc. */
+void alloc_count_start(void);
+long alloc_count_stop(void);
+
 void test_opts(void **state);
 void test_memory(void **state);
 void test_relays(void **state);
@@ -101,6 +106,9 @@ void test_auth_on_demand(void **state);
 void test_auth_policies(void **state);
 void test_auth_refused(void **state);
 void test_auth_external(void **state);
+void test_inboxes(void **state);
+void test_delivery(void **state);
+void test_delivery_failed(void **state);
 void test_alloc(void **state);
 
 #endif

@@ -38,6 +38,18 @@ void *__wrap_realloc(void *p, size_t n)
     return __real_realloc(p, n);
 }
 
+void alloc_count_start(void)
+{
+    allocs = 0;
+    counting = 1;
+}
+
+long alloc_count_stop(void)
+{
+    counting = 0;
+    return allocs;
+}
+
 void test_alloc(void **state)
 {
     pool_env *e = *state;
@@ -117,6 +129,15 @@ void test_alloc(void **state)
     assert_true(allocs > 0);
 }
 #else
+void alloc_count_start(void)
+{
+}
+
+long alloc_count_stop(void)
+{
+    return -1;
+}
+
 void test_alloc(void **state)
 {
     (void)state;
