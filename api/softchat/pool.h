@@ -338,6 +338,9 @@ typedef struct sc_pool_update {
     uint32_t pub;               /* PUBLISHED, PUBLISH_DONE: the publish */
     void *user;                 /* the publish's or subscription's user pointer */
     const sc_event *event;      /* EVENT: verified and matched; points into the arena */
+    sc_str event_json;          /* EVENT: the event's JSON object as the relay sent it, a
+                                   view into the text given to sc_pool_receive (what
+                                   sc_nip17_receive takes: keep the text until then) */
     const sc_relay_msg *message; /* EVENT and OTHER: the parsed message */
     uint8_t event_id[SC_EVENT_ID_BYTES]; /* PUBLISHED, PUBLISH_DONE: the event published */
     sc_pool_result result;      /* PUBLISHED */

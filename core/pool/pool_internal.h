@@ -210,6 +210,7 @@ typedef struct pl_pending {
     size_t relay, sub, pub;    /* slots */
     uint16_t sub_gen, pub_gen;
     sc_str text;
+    sc_str event_json; /* EVENT: the event object in the caller's text */
     sc_relay_prefix prefix;
     sc_pool_result result;
     uint32_t attempts;

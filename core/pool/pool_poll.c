@@ -42,6 +42,7 @@ static int report_pending(pl_pool *pl, sc_pool_update *u)
         pl_sub_fill(pl, u, q->sub);
         if (q->kind == SC_POOL_U_EVENT) {
             u->event = &pl->msg.event;
+            u->event_json = q->event_json;
             u->message = &pl->msg;
             u->text.ptr = "";
             u->text.len = 0;

@@ -9,6 +9,7 @@
 
 #include "pool/pool_internal.h"
 #include "relay/relay_internal.h"
+#include "util/json_scan.h"
 
 /* Whether the text starts as an EVENT message: '[' then the label "EVENT" (whitespace
  * allowed around, the label written plainly). */
@@ -27,6 +28,33 @@ static int is_event(const char *t, size_t n)
         i++;
     }
     return n - i >= 7 && memcmp(t + i, "\"EVENT\"", 7) == 0;
+}
+
+/* The event object of an EVENT message the parser took: the third element's text. */
+static sc_str event_json(const char *text, size_t len)
+{
+    sc_str v = {"", 0};
+    sc_jscan s;
+    size_t at, k;
+
+    sc_jscan_init(&s, text, len);
+    sc_jscan_ws(&s);
+    s.pos++; /* '[' */
+    for (k = 0; k < 2; k++) { /* the label, the sub id: strings, then ',' */
+        sc_jscan_ws(&s);
+        if (sc_jscan_skip(&s, 1) != SC_OK) {
+            return v;
+        }
+        sc_jscan_ws(&s);
+        s.pos++;
+    }
+    sc_jscan_ws(&s);
+    at = s.pos;
+    if (sc_jscan_skip(&s, SC_JSCAN_DEPTH_LIMIT) == SC_OK) {
+        v.ptr = text + at;
+        v.len = s.pos - at;
+    }
+    return v;
 }
 
 /* A message that cannot be used: counted, reported at most once a second. */
@@ -157,5 +185,8 @@ sc_status sc_pool_receive(sc_pool *p, sc_ctx *ctx, uint32_t relay, const char *t
     }
     r->failures = 0;
     apply(pl, r, slot, &u);
+    if (pl->pending.full && pl->pending.kind == SC_POOL_U_EVENT) {
+        pl->pending.event_json = event_json(text, text_len); /* delivered: where it lies */
+    }
     return SC_OK;
 }

@@ -63,6 +63,9 @@ void test_sub_dedupe(void **state)
     assert_true(r.u.user == &user);
     assert_int_equal(r.u.sub_id.len, 4);
     assert_memory_equal(r.u.event->id, ev[0].ev.id, 32);
+    /* the event as the relay sent it, a view into the text */
+    assert_true(r.u.event_json.ptr == strchr(json + 1, '{'));
+    assert_int_equal(r.u.event_json.len, strlen(json) - (size_t)(r.u.event_json.ptr - json) - 1);
     assert_int_equal(r.u.message->type, SC_RELAY_EVENT);
     assert_int_equal(r.u.count, 0);
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
