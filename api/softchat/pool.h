@@ -43,9 +43,10 @@
  * retrying cannot change: "blocked:", "invalid:", "pow:", "restricted:", "mute:", no prefix
  * or an unknown one; "auth-required:" once the AUTH was refused, or none was accepted
  * within opts.ok_timeout_ms of the refusal) or FAILED (no answer after opts.max_attempts
- * attempts: the connection was lost before the OK, the OK did not come within
+ * attempts: the connection failed or was lost before the OK, the OK did not come within
  * opts.ok_timeout_ms, or the relay kept answering "rate-limited:" or "error:"; or the relay
- * was removed). An OK that comes after its attempt was given up on still settles the
+ * was removed). A connection that fails to open, or ends, while a publish waits to be sent
+ * on it counts as one of its attempts: a relay that cannot be reached ends FAILED too. An OK that comes after its attempt was given up on still settles the
  * publish. A "rate-limited:" or "error:"
  * refusal, a lost connection and a missing OK are retried after a delay that doubles from
  * opts.retry_min_ms up to opts.retry_max_ms. One SC_POOL_U_PUBLISHED update per relay says
@@ -243,10 +244,10 @@ SC_API SC_WARN_UNUSED sc_status sc_pool_relay_info_get(const sc_pool *p,
 SC_API SC_WARN_UNUSED sc_status sc_pool_connected(sc_pool *p, uint32_t relay, int64_t now_ms)
     SC_NONNULL(1);
 
-/** The socket to relay closed, or failed to open: a publish sent and not answered failed an
- *  attempt and goes out again after its retry delay (on the next connection), a REQ goes
- *  out again on the next connection, and the pool asks to reconnect after the session's
- *  backoff if the relay still has something to do.
+/** The socket to relay closed, or failed to open: a publish sent and not answered, or
+ *  waiting to be sent, failed an attempt and goes out again after its retry delay (on the
+ *  next connection), a REQ goes out again on the next connection, and the pool asks to
+ *  reconnect after the session's backoff if the relay still has something to do.
  *  Returns: SC_OK; SC_ERR_NOT_FOUND; SC_ERR_STATE (p not set up, or relay neither connecting
  *           nor connected); SC_ERR_ARG.
  *  In/Out: p. In: relay, now_ms. Constant time: no. RNG: no. */
@@ -344,7 +345,8 @@ typedef struct sc_pool_update {
     const sc_relay_msg *message; /* EVENT and OTHER: the parsed message */
     uint8_t event_id[SC_EVENT_ID_BYTES]; /* PUBLISHED, PUBLISH_DONE: the event published */
     sc_pool_result result;      /* PUBLISHED */
-    uint32_t attempts;          /* PUBLISHED: times it was sent to relay */
+    uint32_t attempts;          /* PUBLISHED: times it was sent to relay, or a connection to
+                                   send it on failed */
     sc_relay_prefix prefix;     /* PUBLISHED (refused), CLOSED, AUTH_REFUSED */
     sc_str text;                /* the relay's words (refusal, CLOSED, NOTICE, AUTH
                                    challenge) or the pool's ("no OK within 10000 ms", then

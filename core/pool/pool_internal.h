@@ -146,7 +146,8 @@ enum {
     PL_TEXT_LOST = 3,    /* "connection lost before OK" */
     PL_TEXT_KEPT = 4,    /* the kept OK's text */
     PL_TEXT_AUTHREQ = 5, /* the relay's auth-required text */
-    PL_TEXT_WRITE = 6    /* "the event cannot be written: STATUS" */
+    PL_TEXT_WRITE = 6,   /* "the event cannot be written: STATUS" */
+    PL_TEXT_UNSENT = 7   /* "connection failed before the event went out" */
 };
 
 typedef struct pl_pr {
@@ -293,7 +294,8 @@ void pl_pub_sent(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES]);
 /* The session could not write the EVENT of id (status st): the publish fails there. */
 void pl_pub_unwritable(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES],
                        sc_status st);
-/* Relay slot's connection ended: what was sent and not answered failed an attempt. */
+/* Relay slot's connection ended (or failed to open): what was sent and not answered, and
+ * what waited to be sent on it, failed an attempt. */
 void pl_pubs_lost(pl_pool *pl, size_t slot);
 /* Relay slot was removed: what is not settled fails there. */
 void pl_pubs_removed(pl_pool *pl, size_t slot);

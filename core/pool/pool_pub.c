@@ -370,6 +370,13 @@ void pl_pubs_lost(pl_pool *pl, size_t slot)
         }
         if (b->prs[slot].state == PL_PR_SENT) {
             attempt_failed(pl, b, slot, SC_RELAY_PREFIX_NONE, 0, none, PL_TEXT_LOST);
+        } else if (b->prs[slot].state == PL_PR_QUEUED) {
+            /* a relay that cannot be reached (or drops every connection at once) must not
+             * keep a publish pending for ever: the connection counts as an attempt */
+            if (b->prs[slot].attempts < UINT32_MAX) {
+                b->prs[slot].attempts++;
+            }
+            attempt_failed(pl, b, slot, SC_RELAY_PREFIX_NONE, 0, none, PL_TEXT_UNSENT);
         } else if (b->prs[slot].state == PL_PR_HELD) {
             b->prs[slot].state = PL_PR_QUEUED; /* the session sends it on the next connection */
             b->prs[slot].at = 0;
@@ -481,6 +488,10 @@ static sc_str text_of(pl_pool *pl, const pl_pr *pr, size_t slot)
         return t;
     case PL_TEXT_LOST:
         t.ptr = "connection lost before OK";
+        t.len = strlen(t.ptr);
+        return t;
+    case PL_TEXT_UNSENT:
+        t.ptr = "connection failed before the event went out";
         t.len = strlen(t.ptr);
         return t;
     case PL_TEXT_KEPT:

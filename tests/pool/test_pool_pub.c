@@ -172,7 +172,8 @@ void test_publish_retries(void **state)
 }
 
 /* A connection lost before the OK is an attempt that failed: retried after the delay on the
- * next connection, and FAILED with that reason after max_attempts. */
+ * next connection, and FAILED with that reason after max_attempts. A connection that fails
+ * (or drops) before the event went out counts too: an unreachable relay ends FAILED. */
 void test_publish_lost(void **state)
 {
     pool_env *e = *state;
@@ -189,18 +190,18 @@ void test_publish_lost(void **state)
     a = rig_relay(&r, "wss://a.example");
     pool_make(e, &ev, 1, 1700000000, "lost", NULL);
     VT_ASSERT_STATUS(sc_pool_publish(&r.p, &pub, &ev.ev, &a, 1, NULL), SC_OK);
-    /* not sent yet when the socket drops: no attempt */
+    /* the socket drops before the EVENT went out: an attempt, and a delay */
     rig_connect(&r, a);
     VT_ASSERT_STATUS(sc_pool_disconnected(&r.p, a, r.now), SC_OK);
     VT_ASSERT_STATUS(sc_pool_publish_states(&r.p, &st, 1, &n, pub), SC_OK);
-    assert_int_equal(st.attempts, 0);
-    for (k = 1; k <= 3; k++) {
+    assert_int_equal(st.attempts, 1);
+    assert_true(st.retry_at_ms == r.now + 100);
+    for (k = 2; k <= 3; k++) {
         r.now += 200;
         rig_connect(&r, a);
         sent_event(&r, a, &ev.ev);
         VT_ASSERT_STATUS(sc_pool_disconnected(&r.p, a, r.now), SC_OK);
-        VT_ASSERT_STATUS(sc_pool_publish_states(&r.p, &st, 1, &n, pub), k < 3 ? SC_OK
-                                                                              : SC_OK);
+        VT_ASSERT_STATUS(sc_pool_publish_states(&r.p, &st, 1, &n, pub), SC_OK);
         assert_int_equal(st.attempts, (uint32_t)k);
     }
     expect_published(&r, pub, a, SC_POOL_FAILED, SC_RELAY_PREFIX_NONE,
@@ -208,6 +209,16 @@ void test_publish_lost(void **state)
     rig_expect(&r, SC_POOL_U_PUBLISH_DONE);
     r.now += 1000;
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE); /* nothing left to connect for */
+    /* a relay whose sockets never open */
+    VT_ASSERT_STATUS(sc_pool_publish(&r.p, &pub, &ev.ev, &a, 1, NULL), SC_OK);
+    for (k = 1; k <= 3; k++) {
+        rig_expect(&r, SC_POOL_U_CONNECT);
+        VT_ASSERT_STATUS(sc_pool_disconnected(&r.p, a, r.now), SC_OK);
+        r.now += 200;
+    }
+    expect_published(&r, pub, a, SC_POOL_FAILED, SC_RELAY_PREFIX_NONE,
+                     "connection failed before the event went out", 3);
+    rig_expect(&r, SC_POOL_U_PUBLISH_DONE);
     rig_clear(&r);
 }
 
