@@ -35,7 +35,7 @@ typedef struct relay {
 typedef struct conn {
     uint32_t handle; /* the pool's name for the relay */
     relay *to;
-    char queue[N_STORED + 2][TEXT + 64]; /* texts for the client */
+    char queue[N_STORED + 2][TEXT + 128]; /* texts for the client */
     size_t n_queue, next;
 } conn;
 
@@ -64,7 +64,7 @@ static void net_open(net *n, uint32_t handle, sc_str url)
 
 static void says(conn *c, const char *text)
 {
-    snprintf(c->queue[c->n_queue++ % (N_STORED + 2)], TEXT + 64, "%s", text);
+    snprintf(c->queue[c->n_queue++ % (N_STORED + 2)], TEXT + 128, "%s", text);
 }
 
 /* The relay reads one client text: EVENT is stored and OK'd; REQ is answered from the store
@@ -74,7 +74,7 @@ static void net_send(net *n, size_t i, const char *text, size_t len)
     static uint8_t arena[1 << 16], earena[1 << 16];
     conn *c = &n->conn[i];
     const char *obj = memchr(text, '{', len);
-    char buf[TEXT + 64], sub[65] = {0};
+    char buf[TEXT + 128], sub[65] = {0};
     sc_relay_filter f;
     sc_event ev;
     size_t used = 0, k, olen = obj != NULL ? len - (size_t)(obj - text) - 1 : 0;
