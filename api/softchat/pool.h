@@ -20,8 +20,9 @@
  *   sc_pool_publish(&p, &pub, &event, &r, 1, user);
  *   for (;;) {
  *       while (sc_pool_poll(&p, ctx, now_ms, &u) == SC_OK && u.kind != SC_POOL_U_NONE)
- *           ...  SC_POOL_U_CONNECT: open a socket to u.url, then sc_pool_connected(&p, u.relay, now_ms)
- *                SC_POOL_U_EVENT, _EOSE, _PUBLISHED, _AUTH, ...: the application's business
+ *           SC_POOL_U_CONNECT: open a socket to u.url, then
+ *                              sc_pool_connected(&p, u.relay, now_ms)
+ *           SC_POOL_U_EVENT, _EOSE, _PUBLISHED, _AUTH, ...: the application's business
  *       for each connected relay r:
  *           while (sc_pool_next(&p, r, out, cap, &len) == SC_OK && len > 0) send out[0..len)
  *       wait for a socket, at most until sc_pool_wakeup(&p)
@@ -31,7 +32,7 @@
  * sc_pool_receive only takes a message in; what it means comes out of the next sc_pool_poll
  * calls, together with what time brought (deadlines, retries, reconnects), so there is one
  * place where the application learns everything. Poll after each receive: the update a
- * message means (an EVENT's event, a refusal's text) lies in the arena given to
+ * message means (an EVENT's event, a refusal's text) lies in the arena and the text given to
  * sc_pool_receive, so the next sc_pool_receive is refused (SC_ERR_STATE, nothing taken)
  * until sc_pool_poll has reported it.
  *
@@ -46,11 +47,12 @@
  * attempts: the connection failed or was lost before the OK, the OK did not come within
  * opts.ok_timeout_ms, or the relay kept answering "rate-limited:" or "error:"; or the relay
  * was removed). A connection that fails to open, or ends, while a publish waits to be sent
- * on it counts as one of its attempts: a relay that cannot be reached ends FAILED too. An OK that comes after its attempt was given up on still settles the
- * publish. A "rate-limited:" or "error:"
- * refusal, a lost connection and a missing OK are retried after a delay that doubles from
- * opts.retry_min_ms up to opts.retry_max_ms. One SC_POOL_U_PUBLISHED update per relay says
- * how it ended, with the relay's own text; SC_POOL_U_PUBLISH_DONE follows the last one.
+ * on it counts as one of its attempts: a relay that cannot be reached ends FAILED too. A
+ * "rate-limited:" or "error:" refusal, a lost connection and a missing OK are retried after
+ * a delay that doubles from opts.retry_min_ms up to opts.retry_max_ms; an OK that comes
+ * after its attempt was given up on still settles the publish. One SC_POOL_U_PUBLISHED
+ * update per relay says how it ended, with the relay's own text; SC_POOL_U_PUBLISH_DONE
+ * follows the last one.
  *
  * Subscriptions. A subscription is opened with the same sub id on each of its relays. An
  * event reaches the application once per subscription (the first relay to deliver it wins;
@@ -106,9 +108,14 @@
  * (relay.h: 2 * max_subs subscription slots, as a closed subscription holds one until its
  * CLOSE is sent, max_publishes publish slots, the URL, the AUTH challenge) plus the AUTH
  * message and three relay texts of SC_POOL_TEXT_MAX bytes (the last NOTICE, a kept OK, the
- * auth-required refusal); per
- * subscription its relay states and a set of seen_per_sub ids (used when no cursor is
- * given); per publish a state per relay. docs/api.md gives the figures for the defaults.
+ * auth-required refusal); per subscription its relay states and a set of seen_per_sub ids
+ * (used when no cursor is given); per publish a state per relay. docs/api.md gives the
+ * formula and the figures for the defaults.
+ *
+ * Determinism. The pool keeps no state outside its memory and reads nothing but its
+ * arguments: the same calls with the same arguments (times included) give the same
+ * updates in the same order (slot order, then a fixed order of kinds), which is what lets a
+ * simulator drive it.
  *
  * Threads: a pool is used by one thread at a time (it is the application's state). Strings
  * are UTF-8 with lengths; relay URLs are normalised (sc_relay_url_normalize) when added, and

@@ -280,7 +280,7 @@ void test_cursor_args(void **state)
     VT_ASSERT_STATUS(sc_pool_cursor_resume_point(&c.c, &point, SC_STR("http://a.example")),
                      SC_ERR_ENCODING);
     VT_ASSERT_STATUS(sc_pool_cursor_resume_point(&c.c, &point,
-                                                 SC_STR("wss://a-relay-name-longer-than-32.example")),
+                                                 SC_STR("wss://a-name-longer-than-32.example")),
                      SC_ERR_NOT_FOUND);
     VT_ASSERT_STATUS(sc_pool_cursor_seen(&c.c, vt_null()), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_pool_cursor_load(&c.c, NULL, 3), SC_ERR_ARG);
