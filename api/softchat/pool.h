@@ -180,7 +180,8 @@ SC_API size_t sc_pool_mem_max(const sc_pool_opts *opts);
 SC_API SC_WARN_UNUSED sc_status sc_pool_init(sc_pool *p, void *mem, size_t mem_cap,
                                              const sc_pool_opts *opts) SC_NONNULL(1);
 
-/** Wipes the pool and its memory (every session, challenge and identity reference).
+/** Wipes the pool and its memory (every session, challenge and identity reference); the
+ *  cursors its subscriptions held are free for another subscription.
  *  In/Out: p (NULL allowed). Constant time: n/a. RNG: no. */
 SC_API void sc_pool_clear(sc_pool *p);
 

@@ -236,6 +236,13 @@ void sc_pool_clear(sc_pool *p)
     if (pl != NULL) {
         size_t i;
 
+        for (i = 0; i < pl->max_subs; i++) {
+            pl_cursor *c = pl_cursor_of(pl->subs[i].cursor);
+
+            if (pl->subs[i].used && c != NULL && c->owner == &pl->subs[i]) {
+                c->owner = NULL; /* the cursor outlives the pool: free for the next one */
+            }
+        }
         for (i = 0; i < pl->max_relays; i++) {
             sc_relay_session_clear(&pl->relays[i].sess);
         }

@@ -93,6 +93,8 @@ void test_cursor_resume(void **state)
     VT_ASSERT_STATUS(sc_pool_cursor_save(&c.c, saved, sizeof saved, &len), SC_OK);
     assert_int_equal(len, sc_pool_cursor_save_len(&c.c));
     rig_clear(&r);
+    /* the pool is gone: its cursor is free for another */
+    VT_ASSERT_STATUS(sc_pool_cursor_load(&c.c, saved, len), SC_OK);
     sc_pool_cursor_clear(&c.c);
     /* a new process: the cursor from its bytes, a new pool */
     cur_init(&c2, 16, 4, 64);
