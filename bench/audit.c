@@ -87,7 +87,9 @@ static void run_selftest(audit_data *d)
             st = sc_ctx_selftest(&ctx, (sc_group)g);
             snprintf(line + len, sizeof line - len, "%s%s %s", g ? ", " : "",
                      sc_backend_group_name((sc_group)g),
-                     st == SC_OK ? "ok" : st == SC_ERR_UNSUPPORTED ? "unsupported" : "FAILED");
+                     st == SC_OK                ? "ok"
+                     : st == SC_ERR_UNSUPPORTED ? "unsupported"
+                                                : "FAILED");
         }
         append(d->selftest, sizeof d->selftest, "- %s: %s\n", name, line);
         sc_ctx_clear(&ctx);
@@ -108,8 +110,10 @@ static void run_conformance(audit_data *d, const char *build_dir)
     conf_init(&d->conf);
     if (snprintf(path, sizeof path, "%s/CTestTestfile.cmake", build_dir) >= (int)sizeof path ||
         access(path, R_OK) != 0) {
-        snprintf(why, sizeof why, "Not run: %.2048s is not a build directory with tests "
-                 "(--build-dir).", build_dir);
+        snprintf(why, sizeof why,
+                 "Not run: %.2048s is not a build directory with tests "
+                 "(--build-dir).",
+                 build_dir);
         conf_not_run(&d->conf, why);
         return;
     }
@@ -475,8 +479,7 @@ static bench_config base_config(const audit_opts *o, const char **names, size_t 
  * interleaved process by process (A B A B ...), then the floors; into *rows_out (the caller
  * frees it; d->rows points to it), d->alt, d->peers and their records. Returns 0 or 2
  * (message printed; nothing kept). */
-static int run_benchmark(audit_data *d, const audit_opts *o, audit_lanes *L,
-                         bench_row **rows_out)
+static int run_benchmark(audit_data *d, const audit_opts *o, audit_lanes *L, bench_row **rows_out)
 {
     const char *names[64];
     char err[512], path[4096];
@@ -505,8 +508,8 @@ static int run_benchmark(audit_data *d, const audit_opts *o, audit_lanes *L,
             ours[n_ours++] = rows[i];
         }
     }
-    if (write_record(o->out_dir, "bench.json", ours, n_ours, "run --backend all",
-                     (unsigned)o->runs, NULL) != 0) {
+    if (write_record(o->out_dir, "bench.json", ours, n_ours, "run --backend all", (unsigned)o->runs,
+                     NULL) != 0) {
         free(rows);
         free(ours);
         return 2;
@@ -597,10 +600,10 @@ static void run_verdicts(audit_data *d, const audit_opts *o, const audit_lanes *
         }
         memset(c, 0, sizeof *c);
         c->peer = q;
-        c->ours = find_row(d->rows, d->n_rows, d->default_backend, q->operation, q->bytes,
-                           q->threads);
-        c->alt = alt_label ? find_row(d->alt.rows, d->alt.n_rows, alt_label, q->operation,
-                                      q->bytes, q->threads)
+        c->ours =
+            find_row(d->rows, d->n_rows, d->default_backend, q->operation, q->bytes, q->threads);
+        c->alt = alt_label ? find_row(d->alt.rows, d->alt.n_rows, alt_label, q->operation, q->bytes,
+                                      q->threads)
                            : NULL;
         d->n_cmp++;
         verdict_of(c->ours, q, &v1);
@@ -644,11 +647,11 @@ static void run_verdicts(audit_data *d, const audit_opts *o, const audit_lanes *
                      keys[k].threads == q->threads;
         }
         if (again && retry != NULL) {
-            c->ours2 = find_row(retry, n_retry, d->default_backend, q->operation, q->bytes,
-                                q->threads);
-            c->alt2 = alt_label ? find_row(retry, n_retry, alt_label, q->operation, q->bytes,
-                                           q->threads)
-                                : NULL;
+            c->ours2 =
+                find_row(retry, n_retry, d->default_backend, q->operation, q->bytes, q->threads);
+            c->alt2 = alt_label
+                          ? find_row(retry, n_retry, alt_label, q->operation, q->bytes, q->threads)
+                          : NULL;
             c->peer2 = find_row(retry, n_retry, q->backend, q->operation, q->bytes, q->threads);
             verdict_of(c->ours2, c->peer2, &v2);
             verdict_of(c->alt2, c->peer2, &a2);
@@ -676,8 +679,8 @@ static int write_report(const audit_data *d, const audit_opts *o)
     FILE *f;
 
     all = merge_rows(d->rows, d->n_rows, d, &n_all);
-    if (all == NULL || write_file_svg(o->out_dir, "latency-vs-size.svg", all, n_all,
-                                      svg_latency_vs_size) != 0 ||
+    if (all == NULL ||
+        write_file_svg(o->out_dir, "latency-vs-size.svg", all, n_all, svg_latency_vs_size) != 0 ||
         write_file_svg(o->out_dir, "operations.svg", all, n_all, svg_operation_bars) != 0) {
         bench_fail("cannot write the charts");
     }
@@ -786,10 +789,11 @@ int bench_cmd_audit(int argc, char **argv)
     run_conformance(&d, o.build_dir);
     fprintf(stderr, "  %s\n", d.conf.note);
 
-    progress(3, steps, o.peers ? "benchmark: every operation and floor on every backend, the "
-                                 "like-for-like build and the peers, interleaved"
-                               : "benchmark: every operation and floor on every backend "
-                                 "(peers skipped: --no-peers)");
+    progress(3, steps,
+             o.peers ? "benchmark: every operation and floor on every backend, the "
+                       "like-for-like build and the peers, interleaved"
+                     : "benchmark: every operation and floor on every backend "
+                       "(peers skipped: --no-peers)");
     prepare_lanes(&d, &o, &lanes);
     if (run_benchmark(&d, &o, &lanes, &rows) != 0) {
         free_audit(&d);
@@ -801,7 +805,8 @@ int bench_cmd_audit(int argc, char **argv)
     if (strcmp(o.jvm, "off") != 0) {
         fprintf(stderr, "  jvm (%s profile): %s\n", o.jvm,
                 jvm_run(o.out_dir, o.build_dir, strcmp(o.jvm, "quick") == 0) == 0
-                    ? "measured" : "not measured (see jvm/failure.txt)");
+                    ? "measured"
+                    : "not measured (see jvm/failure.txt)");
     }
 
     progress(5, steps, "footprint");

@@ -68,8 +68,7 @@ static int parse_compare_args(int argc, char **argv, compare_args *a)
         }
     }
     if (n_paths != 2) {
-        return bench_usage_error(bench_compare_usage,
-                                 "compare needs BASE.json and CURRENT.json");
+        return bench_usage_error(bench_compare_usage, "compare needs BASE.json and CURRENT.json");
     }
     a->base = paths[0];
     a->cur = paths[1];
@@ -102,8 +101,8 @@ static int load_files(const compare_args *a, compare_files *f)
 /* Splits a recorded run command ("run --backend all --runs 3"; records of the former
  * "softchat bench" say "bench ...") into argv for this executable, with --json out appended.
  * Returns 0, or -1 when it is not a run command or does not fit. */
-static int rerun_argv(char *buf, size_t cap, const char *command, const char *self,
-                      const char *out, char **argv, size_t argv_cap)
+static int rerun_argv(char *buf, size_t cap, const char *command, const char *self, const char *out,
+                      char **argv, size_t argv_cap)
 {
     size_t n = 0;
     char *tok, *save = NULL;
@@ -175,10 +174,10 @@ static int rerun(const bench_file *cur, bench_file *again)
 
 /* How many of the n_reg regressions in keys reproduce on a re-run of CURRENT (printing each
  * confirmed one); n_reg when the re-run cannot be done. */
-static size_t confirm_by_rerun(const compare_files *f, const compare_opts *opts,
-                               char (*keys)[160], size_t n_reg)
+static size_t confirm_by_rerun(const compare_files *f, const compare_opts *opts, char (*keys)[160],
+                               size_t n_reg)
 {
-    char (*keys2)[160] = calloc(MAX_KEYS, sizeof *keys2);
+    char(*keys2)[160] = calloc(MAX_KEYS, sizeof *keys2);
     FILE *null = fopen("/dev/null", "w");
     size_t confirmed = n_reg, n2, i, j;
     bench_file again;
@@ -211,7 +210,7 @@ static size_t confirm_by_rerun(const compare_files *f, const compare_opts *opts,
  * (size_t)-1 on an error (message printed). */
 static size_t count_regressions(const compare_args *a, const compare_files *f)
 {
-    char (*keys)[160] = calloc(MAX_KEYS, sizeof *keys);
+    char(*keys)[160] = calloc(MAX_KEYS, sizeof *keys);
     compare_opts opts;
     size_t n_reg, confirmed, fp;
 

@@ -89,7 +89,9 @@ static void print_table(const bench_row *rows, size_t n)
         }
         printf("%-*s %-22s %8zu %4u %11s %11s %9s %8ld%s\n", w, r->backend, r->operation, r->bytes,
                r->threads, m, p, a, r->failed ? 0L : r->rss_kb,
-               r->unsupported ? "  unsupported on this backend" : r->failed ? "  FAILED" : "");
+               r->unsupported ? "  unsupported on this backend"
+               : r->failed    ? "  FAILED"
+                              : "");
     }
 }
 
@@ -104,9 +106,9 @@ int bench_cmd_worker(int argc, char **argv)
         clock = bench_clock_parse(argv[9]);
     }
     if ((argc != 9 && argc != 10) || clock < 0 || bench_parse_uint(argv[4], &bytes) ||
-        bench_parse_uint(argv[5], &threads) ||
-        bench_parse_uint(argv[6], &warm) || bench_parse_uint(argv[7], &minsample) ||
-        bench_parse_uint(argv[8], &samples) || threads == 0 || threads > 1024) {
+        bench_parse_uint(argv[5], &threads) || bench_parse_uint(argv[6], &warm) ||
+        bench_parse_uint(argv[7], &minsample) || bench_parse_uint(argv[8], &samples) ||
+        threads == 0 || threads > 1024) {
         return 2;
     }
     p.warmup_ns = warm;
@@ -199,8 +201,7 @@ static long pick_lanes(const run_opts *o, const char *backend, bench_lane *lanes
         }
         snprintf(meta, sizeof meta, "/tmp/softchat-bench-%ld-%s.json", (long)getpid(), name);
         snprintf(log, sizeof log, "/tmp/softchat-bench-%ld-%s.log", (long)getpid(), name);
-        if (
-            bench_peer_lanes(name, meta, log, lanes, cap, &n, why, sizeof why) != 0) {
+        if (bench_peer_lanes(name, meta, log, lanes, cap, &n, why, sizeof why) != 0) {
             bench_fail("peer %s: %s", name, why);
             return -1;
         }

@@ -109,7 +109,8 @@ size_t bench_compare(FILE *out, const bench_file *base, const bench_file *cur,
         double dm, dp;
         int bad;
 
-        if (b == NULL || c->is_floor || b->failed || c->failed || b->unsupported || c->unsupported) {
+        if (b == NULL || c->is_floor || b->failed || c->failed || b->unsupported ||
+            c->unsupported) {
             continue;
         }
         if (opts != NULL && opts->variation != NULL) {

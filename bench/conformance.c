@@ -374,8 +374,9 @@ static void summary(FILE *f, const char *what, const conf_totals *t, int files)
     if (files) {
         fprintf(f, "%zu files, ", t->files);
     }
-    fprintf(f, "%zu results (one per file or check and backend): %zu cases, %zu run, %zu passed, "
-               "%zu failed; %zu results skipped.\n\n",
+    fprintf(f,
+            "%zu results (one per file or check and backend): %zu cases, %zu run, %zu passed, "
+            "%zu failed; %zu results skipped.\n\n",
             t->rows, t->cases, t->run, t->passed, t->failed, t->skipped);
 }
 
@@ -391,10 +392,11 @@ void conf_write(FILE *f, const conformance *c)
             c->failed + c->skipped, c->exit_status,
             c->oom ? "; some rows could not be kept (out of memory)" : "");
     if (c->upstream_missing || (up.rows > 0 && up.absent == up.rows)) {
-        fprintf(f, "**Upstream vectors not found** (`%s`): every upstream file below was "
-                   "skipped, so only the project's own vectors ran. Configure with "
-                   "`-DSOFTCHAT_VECTORS_DIR=` the folder of upstream files and run the audit "
-                   "again.\n\n",
+        fprintf(f,
+                "**Upstream vectors not found** (`%s`): every upstream file below was "
+                "skipped, so only the project's own vectors ran. Configure with "
+                "`-DSOFTCHAT_VECTORS_DIR=` the folder of upstream files and run the audit "
+                "again.\n\n",
                 c->upstream_dir[0] ? c->upstream_dir : "the suites named no folder");
     } else {
         fprintf(f, "Upstream vectors: `%s`.\n\n",

@@ -29,17 +29,17 @@ typedef struct conf_row {
 } conf_row;
 
 typedef struct conformance {
-    int ran;                       /* 0: ctest did not run (note says why) */
-    int passed, failed;            /* ctest entries */
-    int exit_status;               /* of ctest */
-    char upstream_dir[1024];       /* as the suites name it; "" if none said */
-    int upstream_missing;          /* a suite said the folder is not found */
+    int ran;                 /* 0: ctest did not run (note says why) */
+    int passed, failed;      /* ctest entries */
+    int exit_status;         /* of ctest */
+    char upstream_dir[1024]; /* as the suites name it; "" if none said */
+    int upstream_missing;    /* a suite said the folder is not found */
     conf_row *rows;
     size_t n_rows, cap_rows;
-    int oom;                       /* a row could not be stored */
-    int skipped;                   /* ctest entries ctest itself reported skipped */
+    int oom;                               /* a row could not be stored */
+    int skipped;                           /* ctest entries ctest itself reported skipped */
     unsigned char ignored[CONF_MAX_TESTS]; /* per ctest number: a fallback entry */
-    char note[1536];               /* one line: the ctest result and the upstream folder */
+    char note[1536];                       /* one line: the ctest result and the upstream folder */
 } conformance;
 
 void conf_init(conformance *c);

@@ -31,7 +31,7 @@ const char *bench_clock_name(bench_clock clock)
 
 int bench_clock_parse(const char *name)
 {
-    return strcmp(name, "wall") == 0 ? BENCH_CLOCK_WALL
+    return strcmp(name, "wall") == 0  ? BENCH_CLOCK_WALL
            : strcmp(name, "cpu") == 0 ? BENCH_CLOCK_CPU
                                       : -1;
 }
@@ -63,8 +63,7 @@ static uint64_t sample(const bench_op *op, void *st, uint64_t n, bench_clock clo
     return bench_clock_ns(clock) - t0 + 1;
 }
 
-int bench_measure(const bench_op *op, const char *backend, const bench_params *p,
-                  bench_result *out)
+int bench_measure(const bench_op *op, const char *backend, const bench_params *p, bench_result *out)
 {
     bench_params d = {100000000u, 1000000u, 20u, BENCH_CLOCK_WALL};
     void *st = NULL;
@@ -118,9 +117,8 @@ int bench_measure(const bench_op *op, const char *backend, const bench_params *p
     }
     a1 = bench_alloc_count();
     out->allocs = (a0 < 0) ? -1.0
-                           : (double)(a1 - a0) /
-                                 ((double)samples * (double)n *
-                                  (double)(op->per_item > 0 ? op->per_item : 1));
+                           : (double)(a1 - a0) / ((double)samples * (double)n *
+                                                  (double)(op->per_item > 0 ? op->per_item : 1));
     bench_quantiles(per_call, samples, &out->median_ns, &out->p95_ns);
     out->iters = n;
     out->clock = d.clock;

@@ -60,9 +60,9 @@ void bench_cpu_model(char *buf, size_t cap)
 /* The CPU features that matter to the crypto code, as a JSON array. */
 static void write_flags(FILE *f)
 {
-    static const char *const wanted[] = {"sha_ni", "aes", "vaes", "pclmulqdq", "vpclmulqdq",
-                                         "avx", "avx2", "avx512f", "avx512vl", "bmi2", "adx",
-                                         "sha1", "sha2", "pmull"};
+    static const char *const wanted[] = {"sha_ni", "aes",  "vaes",    "pclmulqdq", "vpclmulqdq",
+                                         "avx",    "avx2", "avx512f", "avx512vl",  "bmi2",
+                                         "adx",    "sha1", "sha2",    "pmull"};
     char flags[8192];
     size_t i;
     int first = 1;

@@ -23,7 +23,7 @@ typedef struct event_state {
     unsigned threads;
     sc_identity authors[AUTHORS]; /* authors[0] also signs sign_event */
     char content[64];
-    unsigned next; /* parse_verify_event: the next event */
+    unsigned next;     /* parse_verify_event: the next event */
     char *json[BATCH]; /* signed events as JSON */
     size_t json_len[BATCH];
     sc_event ev[BATCH]; /* parsed views (verify_batch) */
@@ -71,8 +71,8 @@ static int make_event(event_state *s, unsigned i, size_t content_len)
     }
     n = sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT);
     s->json[i] = malloc(n);
-    if (s->json[i] == NULL || sc_event_to_json(s->json[i], n, &s->json_len[i], &ev,
-                                               SC_EVENT_JSON_OBJECT) != SC_OK) {
+    if (s->json[i] == NULL ||
+        sc_event_to_json(s->json[i], n, &s->json_len[i], &ev, SC_EVENT_JSON_OBJECT) != SC_OK) {
         return -1;
     }
     return 0;

@@ -195,15 +195,18 @@ static int run_gcm(void *p, uint64_t n)
     uint8_t tag[16];
 
     while (n--) {
-        if (sc_crypto_aes256gcm_seal(s->ctx, s->buf, tag, s->sec, s->msg, 12, NULL, 0, s->buf, s->len) !=
-            SC_OK) {
+        if (sc_crypto_aes256gcm_seal(s->ctx, s->buf, tag, s->sec, s->msg, 12, NULL, 0, s->buf,
+                                     s->len) != SC_OK) {
             return -1;
         }
     }
     return 0;
 }
 
-#define FLOOR(name, size, fn) {name, size, prim_setup, fn, floor_teardown, 0, 1}
+#define FLOOR(name, size, fn)                                                                      \
+    {                                                                                              \
+        name, size, prim_setup, fn, floor_teardown, 0, 1                                           \
+    }
 
 /* Backend-independent rows: libsecp256k1 alone, measured once per run. */
 const bench_op bench_floor_secp[] = {
@@ -219,19 +222,12 @@ const size_t bench_floor_secp_count = sizeof bench_floor_secp / sizeof bench_flo
  * and of attachment sizes; the NIP-44 HMACs (HKDF-Extract 32, Expand 33 and 65, the MAC over
  * nonce || ciphertext); ChaCha20 over the padded plaintext; one-shot AES-256-GCM. */
 const bench_op bench_floor_prims[] = {
-    FLOOR("floor_sha256", 121, run_sha256),
-    FLOOR("floor_sha256", 64000, run_sha256),
-    FLOOR("floor_sha256", 1048576, run_sha256),
-    FLOOR("floor_hmac_sha256", 32, run_hmac),
-    FLOOR("floor_hmac_sha256", 33, run_hmac),
-    FLOOR("floor_hmac_sha256", 65, run_hmac),
-    FLOOR("floor_hmac_sha256", 66, run_hmac),
-    FLOOR("floor_hmac_sha256", 1058, run_hmac),
-    FLOOR("floor_hmac_sha256", 65570, run_hmac),
-    FLOOR("floor_chacha20", 34, run_chacha20),
-    FLOOR("floor_chacha20", 1026, run_chacha20),
-    FLOOR("floor_chacha20", 65538, run_chacha20),
-    FLOOR("floor_aes256gcm", 64000, run_gcm),
-    FLOOR("floor_aes256gcm", 1048576, run_gcm),
+    FLOOR("floor_sha256", 121, run_sha256),      FLOOR("floor_sha256", 64000, run_sha256),
+    FLOOR("floor_sha256", 1048576, run_sha256),  FLOOR("floor_hmac_sha256", 32, run_hmac),
+    FLOOR("floor_hmac_sha256", 33, run_hmac),    FLOOR("floor_hmac_sha256", 65, run_hmac),
+    FLOOR("floor_hmac_sha256", 66, run_hmac),    FLOOR("floor_hmac_sha256", 1058, run_hmac),
+    FLOOR("floor_hmac_sha256", 65570, run_hmac), FLOOR("floor_chacha20", 34, run_chacha20),
+    FLOOR("floor_chacha20", 1026, run_chacha20), FLOOR("floor_chacha20", 65538, run_chacha20),
+    FLOOR("floor_aes256gcm", 64000, run_gcm),    FLOOR("floor_aes256gcm", 1048576, run_gcm),
 };
 const size_t bench_floor_prims_count = sizeof bench_floor_prims / sizeof bench_floor_prims[0];

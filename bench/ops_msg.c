@@ -104,8 +104,7 @@ static int make_rumor_of(msg_state *s, sc_event *ev, uint8_t *buf, size_t cap,
 /* The rumor of nip59_rumor and gift_wrap: alice to bob. */
 static int make_rumor(msg_state *s)
 {
-    return make_rumor_of(s, &s->rumor, s->rumor_buf, sizeof s->rumor_buf, s->alice_pub,
-                         s->bob_pub);
+    return make_rumor_of(s, &s->rumor, s->rumor_buf, sizeof s->rumor_buf, s->alice_pub, s->bob_pub);
 }
 
 /* ROTATE gift wraps to bob, from `senders` senders in turn (family 0x51; 1: alice only). */
@@ -122,13 +121,13 @@ static int make_wraps(msg_state *s, unsigned senders)
         rc = family_key(s, &who, pub, 0x51, k % senders);
         if (rc == 0) {
             s->wraps[k] = malloc(s->out_cap);
-            rc = s->wraps[k] != NULL &&
-                         make_rumor_of(s, &r, buf, sizeof buf, pub, s->bob_pub) == 0 &&
-                         sc_nip59_wrap(s->ctx, s->wraps[k], s->out_cap, &s->wrap_lens[k],
-                                       s->scratch, s->scratch_cap, &r, &who, s->bob_pub,
-                                       NULL) == SC_OK
-                     ? 0
-                     : -1;
+            rc =
+                s->wraps[k] != NULL &&
+                        make_rumor_of(s, &r, buf, sizeof buf, pub, s->bob_pub) == 0 &&
+                        sc_nip59_wrap(s->ctx, s->wraps[k], s->out_cap, &s->wrap_lens[k], s->scratch,
+                                      s->scratch_cap, &r, &who, s->bob_pub, NULL) == SC_OK
+                    ? 0
+                    : -1;
         }
         sc_identity_clear(&who);
         if (rc == 0 && sc_nip59_unwrap_arena_max(s->wrap_lens[k]) > s->arena_cap) {
@@ -146,8 +145,7 @@ static int make_wraps(msg_state *s, unsigned senders)
 }
 
 /* The common state: alice, bob, `receivers` receivers, the rumor and the output buffers. */
-static int msg_setup_keys(msg_state **out, const char *backend, size_t bytes,
-                          unsigned receivers)
+static int msg_setup_keys(msg_state **out, const char *backend, size_t bytes, unsigned receivers)
 {
     msg_state *s = calloc(1, sizeof *s);
     sc_identity id;

@@ -47,7 +47,7 @@ static void records(sc_negentropy_item *v, size_t n, unsigned seed)
 
     for (i = 0; i < n; i++) {
         bench_fill(v[i].id, 32, (seed << 20) | (unsigned)i); /* distinct per (seed, i) */
-        v[i].timestamp = 1700000000u + i / 4; /* groups of four share a second */
+        v[i].timestamp = 1700000000u + i / 4;                /* groups of four share a second */
     }
 }
 

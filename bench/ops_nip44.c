@@ -24,8 +24,8 @@ typedef struct nip44_state {
     size_t len;
     char *payload[PEERS]; /* payload[k]: len bytes between me and peer k (for decrypt) */
     size_t payload_len[PEERS];
-    char *out;     /* encrypt output */
-    uint8_t *dec;  /* decrypt output */
+    char *out;    /* encrypt output */
+    uint8_t *dec; /* decrypt output */
     size_t out_cap, dec_cap;
 } nip44_state;
 
@@ -157,8 +157,8 @@ static int run_decrypt(void *p, uint64_t n)
     while (n--) {
         unsigned k = next_peer(s);
         if (sc_nip44_conversation_key(s->ctx, ck, s->sec, s->peer_pub[k]) != SC_OK ||
-            sc_nip44_decrypt(s->ctx, s->dec, s->dec_cap, &len, ck, s->payload[k],
-                             s->payload_len[k], 0) != SC_OK) {
+            sc_nip44_decrypt(s->ctx, s->dec, s->dec_cap, &len, ck, s->payload[k], s->payload_len[k],
+                             0) != SC_OK) {
             return -1;
         }
     }
@@ -171,7 +171,8 @@ static int run_encrypt_held(void *p, uint64_t n)
     size_t len;
 
     while (n--) {
-        if (sc_nip44_conversation_encrypt(s->ctx, s->out, s->out_cap, &len, &s->conv, s->plain, s->len, 0) != SC_OK) {
+        if (sc_nip44_conversation_encrypt(s->ctx, s->out, s->out_cap, &len, &s->conv, s->plain,
+                                          s->len, 0) != SC_OK) {
             return -1;
         }
     }
@@ -206,15 +207,19 @@ static int run_import(void *p, uint64_t n)
     return 0;
 }
 
-#define NIP44_OPS(size)                                                                      \
-    {"nip44_encrypt", size, nip44_setup, run_encrypt, nip44_teardown, 0, 1},                    \
-        {"nip44_decrypt", size, nip44_setup, run_decrypt, nip44_teardown, 0, 1},                \
-        {"nip44_encrypt_held", size, nip44_setup_one, run_encrypt_held, nip44_teardown, 0, 1},  \
-        {"nip44_decrypt_held", size, nip44_setup_one, run_decrypt_held, nip44_teardown, 0, 1}
+#define NIP44_OPS(size)                                                                            \
+    {"nip44_encrypt", size, nip44_setup, run_encrypt, nip44_teardown, 0, 1},                       \
+        {"nip44_decrypt", size, nip44_setup, run_decrypt, nip44_teardown, 0, 1},                   \
+        {"nip44_encrypt_held", size, nip44_setup_one, run_encrypt_held, nip44_teardown, 0, 1},     \
+    {                                                                                              \
+        "nip44_decrypt_held", size, nip44_setup_one, run_decrypt_held, nip44_teardown, 0, 1        \
+    }
 
-#define NIP44_WARM_OPS(size)                                                                 \
-    {"nip44_encrypt_warm", size, nip44_setup_one, run_encrypt, nip44_teardown, 0, 1},           \
-        {"nip44_decrypt_warm", size, nip44_setup_one, run_decrypt, nip44_teardown, 0, 1}
+#define NIP44_WARM_OPS(size)                                                                       \
+    {"nip44_encrypt_warm", size, nip44_setup_one, run_encrypt, nip44_teardown, 0, 1},              \
+    {                                                                                              \
+        "nip44_decrypt_warm", size, nip44_setup_one, run_decrypt, nip44_teardown, 0, 1             \
+    }
 
 const bench_op bench_ops_nip44[] = {
     {"import_identity", 32, nip44_setup_one, run_import, nip44_teardown, 0, 1},

@@ -9,8 +9,8 @@
 #include "floors.h"
 #include "machine.h"
 
-static const bench_row *find(const bench_row *rows, size_t n, const char *backend,
-                             const char *op, size_t bytes, int all_cores)
+static const bench_row *find(const bench_row *rows, size_t n, const char *backend, const char *op,
+                             size_t bytes, int all_cores)
 {
     size_t i;
 
@@ -45,9 +45,11 @@ typedef struct target {
 } target;
 
 static const target ratio_targets[] = {
-    {"nip44_encrypt", 32, 1.10},   {"nip44_decrypt", 32, 1.10},   {"nip44_encrypt", 1024, 1.10},
-    {"nip44_decrypt", 1024, 1.10}, {"nip44_encrypt", 64000, 1.25}, {"nip44_decrypt", 64000, 1.25},
-    {"import_identity", 32, 1.10}, {"sign_event", 32, 1.10},       {"parse_verify_event", 374, 1.15},
+    {"nip44_encrypt", 32, 1.10},       {"nip44_decrypt", 32, 1.10},
+    {"nip44_encrypt", 1024, 1.10},     {"nip44_decrypt", 1024, 1.10},
+    {"nip44_encrypt", 64000, 1.25},    {"nip44_decrypt", 64000, 1.25},
+    {"import_identity", 32, 1.10},     {"sign_event", 32, 1.10},
+    {"parse_verify_event", 374, 1.15},
 };
 
 /* Held NIP-44 at 32 bytes: the 1.0 API's bound, then the hardening issue's targets. */
@@ -118,11 +120,16 @@ typedef struct ahead_target {
 } ahead_target;
 
 static const ahead_target faster_targets[] = {
-    {"nip59_rumor", 15},           {"sign_event", 32},
-    {"gift_wrap", 15},             {"nip44_encrypt", 64000},
-    {"nip44_decrypt", 64000},      {"nip44_encrypt_held", 32},
-    {"nip44_decrypt_held", 32},    {"nip44_encrypt_held", 1024},
-    {"nip44_decrypt_held", 1024},  {"nip44_encrypt_held", 64000},
+    {"nip59_rumor", 15},
+    {"sign_event", 32},
+    {"gift_wrap", 15},
+    {"nip44_encrypt", 64000},
+    {"nip44_decrypt", 64000},
+    {"nip44_encrypt_held", 32},
+    {"nip44_decrypt_held", 32},
+    {"nip44_encrypt_held", 1024},
+    {"nip44_decrypt_held", 1024},
+    {"nip44_encrypt_held", 64000},
     {"nip44_decrypt_held", 64000},
 };
 
@@ -184,15 +191,17 @@ static size_t rust_targets(FILE *f, const audit_data *d)
             slower_alt += c->v_alt.kind == VERDICT_SLOWER;
         }
     }
-    snprintf(what, sizeof what, "no operation shared with rust-nostr slower beyond the margin "
-                                "(%s, libsecp256k1 %s)", d->default_backend,
-             sc_version_secp256k1());
-    snprintf(got, sizeof got, "%zu of %zu slower%s%s", slower, shared, slower ? ": " : "",
-             list);
+    snprintf(what, sizeof what,
+             "no operation shared with rust-nostr slower beyond the margin "
+             "(%s, libsecp256k1 %s)",
+             d->default_backend, sc_version_secp256k1());
+    snprintf(got, sizeof got, "%zu of %zu slower%s%s", slower, shared, slower ? ": " : "", list);
     if (slower > 0 && shared_alt > 0) {
         size_t len = strlen(got);
-        snprintf(got + len, sizeof got - len, "; the older libsecp256k1 alone explains %zu of "
-                 "the %zu (not slower like for like)", explained, slower);
+        snprintf(got + len, sizeof got - len,
+                 "; the older libsecp256k1 alone explains %zu of "
+                 "the %zu (not slower like for like)",
+                 explained, slower);
     }
     missed += row_target(f, what, got, slower == 0 && shared > 0);
     if (shared_alt > 0) {
@@ -265,9 +274,9 @@ static size_t held_latency_targets(FILE *f, const audit_data *d, const char *b)
 
         snprintf(what, sizeof what, "%s %zu B %s", t->op, t->bytes, t->bound);
         bench_fmt_ns(a, sizeof a, r ? r->median_ns : -1, "-");
-        missed += row_target(f, what, r ? a : "not measured",
-                             r != NULL && (t->strict ? r->median_ns < t->max_ns
-                                                     : r->median_ns <= t->max_ns));
+        missed += row_target(
+            f, what, r ? a : "not measured",
+            r != NULL && (t->strict ? r->median_ns < t->max_ns : r->median_ns <= t->max_ns));
     }
     return missed;
 }
@@ -322,8 +331,8 @@ static size_t alloc_targets(FILE *f, const audit_data *d)
             snprintf(got, sizeof got, "%.2f per call at worst (%s, %zu B; %zu of %zu backends)",
                      worst->allocs, worst->backend, worst->bytes, counted, n_names);
         }
-        missed += row_target(f, what, got,
-                             worst != NULL && counted == n_names && worst->allocs < 0.005);
+        missed +=
+            row_target(f, what, got, worst != NULL && counted == n_names && worst->allocs < 0.005);
     }
     return missed;
 }
@@ -364,8 +373,10 @@ static void backend_table(FILE *f, const audit_data *d, const char *backend)
 {
     size_t i;
 
-    fprintf(f, "\n### %s\n\n| Operation | Bytes | Median | p95 | Allocs/call | Peak RSS | Floor "
-               "| Ratio to floor |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", backend);
+    fprintf(f,
+            "\n### %s\n\n| Operation | Bytes | Median | p95 | Allocs/call | Peak RSS | Floor "
+            "| Ratio to floor |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+            backend);
     for (i = 0; i < d->n_rows; i++) {
         const bench_row *r = &d->rows[i];
         char m[32], p[32], fl[48], al[32];
@@ -424,8 +435,8 @@ static void versus_table(FILE *f, const audit_data *d, const char *names[], size
         fprintf(f, "| %s%s | %zu |", base->operation, base->threads > 1 ? " (all cores)" : "",
                 base->bytes);
         for (j = 0; j < k; j++) {
-            const bench_row *r = find(d->rows, d->n_rows, names[j], base->operation, base->bytes,
-                                      base->threads > 1);
+            const bench_row *r =
+                find(d->rows, d->n_rows, names[j], base->operation, base->bytes, base->threads > 1);
             char m[32];
             bench_fmt_ns(m, sizeof m, r ? r->median_ns : -1, "-");
             if (j == 0 || r == NULL) {
@@ -447,17 +458,17 @@ static void peer_row(FILE *f, const audit_data *d, const bench_row *q, int alt)
 
     bench_fmt_ns(m, sizeof m, r ? r->median_ns : -1, "-");
     bench_fmt_ns(pm, sizeof pm, q->median_ns, "-");
-    fprintf(f, "| %s%s | %zu | %s | %s | %s | ", q->operation,
-            q->threads > 1 ? " (all cores)" : "", q->bytes, q->backend, pm, m);
+    fprintf(f, "| %s%s | %zu | %s | %s | %s | ", q->operation, q->threads > 1 ? " (all cores)" : "",
+            q->bytes, q->backend, pm, m);
     if (r != NULL) {
         fprintf(f, "%.2fx |", q->median_ns / r->median_ns);
     } else {
         fprintf(f, "- |");
     }
     if (alt) {
-        const bench_row *a = find(d->alt.rows, d->alt.n_rows,
-                                  first_backend(d->alt.rows, d->alt.n_rows), q->operation,
-                                  q->bytes, q->threads > 1);
+        const bench_row *a =
+            find(d->alt.rows, d->alt.n_rows, first_backend(d->alt.rows, d->alt.n_rows),
+                 q->operation, q->bytes, q->threads > 1);
         bench_fmt_ns(m, sizeof m, a ? a->median_ns : -1, "-");
         if (a != NULL) {
             fprintf(f, " %s | %.2fx |", m, q->median_ns / a->median_ns);
@@ -485,8 +496,10 @@ static void peer_section(FILE *f, const audit_data *d, const peer_result *pr, in
     if (pr->file.notes[0]) {
         fprintf(f, "Notes: %s.\n\n", pr->file.notes);
     }
-    fprintf(f, "| Operation | Bytes | Peer | Peer median | softchat (%s, libsecp256k1 %s) | "
-               "Ratio (peer / softchat) |", d->default_backend, sc_version_secp256k1());
+    fprintf(f,
+            "| Operation | Bytes | Peer | Peer median | softchat (%s, libsecp256k1 %s) | "
+            "Ratio (peer / softchat) |",
+            d->default_backend, sc_version_secp256k1());
     if (alt) {
         fprintf(f, " softchat (%s) | Ratio |", d->alt_label);
     }
@@ -550,8 +563,10 @@ static void compare_table(FILE *f, const audit_data *d, int (*want)(const char *
     char a[96], b[96], c1[96], c2[96], c3[96], rn[160];
     size_t i;
 
-    fprintf(f, "| Operation | Bytes | softchat (%s, libsecp256k1 %s) | rust-nostr | Ratio | "
-               "Margin | Verdict |", d->default_backend, sc_version_secp256k1());
+    fprintf(f,
+            "| Operation | Bytes | softchat (%s, libsecp256k1 %s) | rust-nostr | Ratio | "
+            "Margin | Verdict |",
+            d->default_backend, sc_version_secp256k1());
     if (alt) {
         fprintf(f, " softchat (%s) | Ratio | Margin | Verdict | Gap explained by the curve? |",
                 d->alt_label);
@@ -604,26 +619,28 @@ static void rust_section(FILE *f, const audit_data *d)
     if (d->n_cmp == 0) {
         return;
     }
-    fprintf(f, "\n### rust-nostr, like with like\n\n"
-               "Equal work on both sides (bench/peers/README.md): the same keys, contents, tags "
-               "and timestamps; signing without rust-nostr's verification of its own new "
-               "signature (its API as shipped is in the reference rows below); keys rotated "
-               "through 16 of each so no call meets a public key lifted by an earlier one "
-               "(libsoftchat keeps 8 lifted, rust-nostr none); unwrap and parse from JSON text "
-               "on both sides. rust-nostr's processes ran interleaved with ours, process by "
-               "process (A B A B). Ratio: our median over rust-nostr's (below 1: we are "
-               "faster). Margin: max(5%%, 3x the larger relative standard deviation of the "
-               "run medians); a verdict other than even needs the ratio beyond it. A row whose "
-               "runs, compared side by side, disagreed with its verdict was measured again "
-               "(%zu of %zu rows, in `retry.json`); the quieter of the two measurements "
-               "decides (its medians are the ones shown), and two opposite verdicts make it "
-               "even.\n\n",
+    fprintf(f,
+            "\n### rust-nostr, like with like\n\n"
+            "Equal work on both sides (bench/peers/README.md): the same keys, contents, tags "
+            "and timestamps; signing without rust-nostr's verification of its own new "
+            "signature (its API as shipped is in the reference rows below); keys rotated "
+            "through 16 of each so no call meets a public key lifted by an earlier one "
+            "(libsoftchat keeps 8 lifted, rust-nostr none); unwrap and parse from JSON text "
+            "on both sides. rust-nostr's processes ran interleaved with ours, process by "
+            "process (A B A B). Ratio: our median over rust-nostr's (below 1: we are "
+            "faster). Margin: max(5%%, 3x the larger relative standard deviation of the "
+            "run medians); a verdict other than even needs the ratio beyond it. A row whose "
+            "runs, compared side by side, disagreed with its verdict was measured again "
+            "(%zu of %zu rows, in `retry.json`); the quieter of the two measurements "
+            "decides (its medians are the ones shown), and two opposite verdicts make it "
+            "even.\n\n",
             d->n_retried, d->n_cmp);
     if (alt) {
-        fprintf(f, "The like-for-like build is this library against rust-nostr's libsecp256k1 "
-                   "(%s), compiled with the options secp256k1-sys compiles it with (%s). Where "
-                   "our default build is slower and the like-for-like build is not, the older "
-                   "libsecp256k1 (Debian's %s) explains the gap alone.\n\n",
+        fprintf(f,
+                "The like-for-like build is this library against rust-nostr's libsecp256k1 "
+                "(%s), compiled with the options secp256k1-sys compiles it with (%s). Where "
+                "our default build is slower and the like-for-like build is not, the older "
+                "libsecp256k1 (Debian's %s) explains the gap alone.\n\n",
                 d->alt.secp256k1, d->alt_options[0] ? d->alt_options : "see its CMakeCache",
                 sc_version_secp256k1());
     }
@@ -709,11 +726,12 @@ void report_write(FILE *f, const audit_data *d)
 
     bench_cpu_model(cpu, sizeof cpu);
     fprintf(f, "# Softchat Core performance audit\n\nRevision %s. ", d->revision);
-    fprintf(f, "CPU: %s. Wall time of the audit: %.0f s. "
-               "Every number below is a per-call median (and p95) over %u independent "
-               "process%s per configuration, under the contract in docs/benchmarks.md; the "
-               "raw records are `bench.json`, `footprint.tsv` and `peers/*.json` beside this "
-               "file.\n\n",
+    fprintf(f,
+            "CPU: %s. Wall time of the audit: %.0f s. "
+            "Every number below is a per-call median (and p95) over %u independent "
+            "process%s per configuration, under the contract in docs/benchmarks.md; the "
+            "raw records are `bench.json`, `footprint.tsv` and `peers/*.json` beside this "
+            "file.\n\n",
             cpu, d->wall_s, d->runs, d->runs == 1 ? "" : "es");
     if (d->clock == BENCH_CLOCK_CPU) {
         fprintf(f, "Clock: the measuring thread's CPU time (`--clock cpu`), so the time a "

@@ -40,9 +40,9 @@ typedef struct audit_data {
     const bench_row *rows; /* ours: operations and floors */
     size_t n_rows;
     const char *default_backend;
-    unsigned runs;           /* independent processes per configuration */
-    char selftest[4096];     /* markdown lines */
-    conformance conf;        /* the conformance suites' per-file case counts */
+    unsigned runs;       /* independent processes per configuration */
+    char selftest[4096]; /* markdown lines */
+    conformance conf;    /* the conformance suites' per-file case counts */
     footprint_row footprint[AUDIT_MAX_FOOTPRINT];
     size_t n_footprint;
     peer_result peers[AUDIT_MAX_PEERS];

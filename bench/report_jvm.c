@@ -110,11 +110,13 @@ static double fork_variation(const cJSON *raw, int *forks)
     int n = 0, k;
     const cJSON *fork;
 
-    cJSON_ArrayForEach(fork, raw) {
+    cJSON_ArrayForEach(fork, raw)
+    {
         const cJSON *x;
         double s = 0;
         int c = 0;
-        cJSON_ArrayForEach(x, fork) {
+        cJSON_ArrayForEach(x, fork)
+        {
             s += x->valuedouble;
             c++;
         }
@@ -140,7 +142,8 @@ static void read_jmh(jvm_data *d, const cJSON *jmh)
 {
     const cJSON *b;
 
-    cJSON_ArrayForEach(b, jmh) {
+    cJSON_ArrayForEach(b, jmh)
+    {
         const cJSON *params = cJSON_GetObjectItem(b, "params");
         const cJSON *pm = cJSON_GetObjectItem(b, "primaryMetric");
         const cJSON *sec = cJSON_GetObjectItem(b, "secondaryMetrics");
@@ -196,7 +199,8 @@ static void read_alloc(jvm_data *d, const cJSON *alloc)
 {
     const cJSON *r;
 
-    cJSON_ArrayForEach(r, cJSON_GetObjectItem(alloc, "rows")) {
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(alloc, "rows"))
+    {
         const char *op = cJSON_GetStringValue(cJSON_GetObjectItem(r, "operation"));
         const char *side = cJSON_GetStringValue(cJSON_GetObjectItem(r, "side"));
         const cJSON *o = cJSON_GetObjectItem(r, "objects");
@@ -204,8 +208,7 @@ static void read_alloc(jvm_data *d, const cJSON *alloc)
         if (op == NULL || side == NULL || !cJSON_IsNumber(o)) {
             continue;
         }
-        row = find(d, op, side,
-                   (long)cJSON_GetNumberValue(cJSON_GetObjectItem(r, "bytes")));
+        row = find(d, op, side, (long)cJSON_GetNumberValue(cJSON_GetObjectItem(r, "bytes")));
         if (row != NULL) {
             row->objects = o->valuedouble;
         }
@@ -259,10 +262,18 @@ static const char *peer_of(const char *op)
 
 static size_t table(FILE *f, jvm_data *d)
 {
-    static const char *const order[] = {
-        "import_identity", "nip44_encrypt", "nip44_decrypt", "nip44_encrypt_held",
-        "nip44_decrypt_held", "sign_event", "parse_verify_event", "nip59_rumor",
-        "nip17_message", "gift_wrap", "unwrap", "attachment_encrypt"};
+    static const char *const order[] = {"import_identity",
+                                        "nip44_encrypt",
+                                        "nip44_decrypt",
+                                        "nip44_encrypt_held",
+                                        "nip44_decrypt_held",
+                                        "sign_event",
+                                        "parse_verify_event",
+                                        "nip59_rumor",
+                                        "nip17_message",
+                                        "gift_wrap",
+                                        "unwrap",
+                                        "attachment_encrypt"};
     size_t k, i, missed = 0;
 
     fprintf(f, "| operation | bytes | softchat (facade) | allocated / call | baseline | "
@@ -289,11 +300,13 @@ static size_t table(FILE *f, jvm_data *d)
             fmt_alloc(e, sizeof e, p);
             vd = verdict(r, p, &margin);
             snprintf(v, sizeof v, "%s (%.0f %%)",
-                     vd > 0 ? "softchat faster" : vd < 0 ? "**baseline faster**" : "within margin",
+                     vd > 0   ? "softchat faster"
+                     : vd < 0 ? "**baseline faster**"
+                              : "within margin",
                      margin * 100);
             missed += vd < 0;
-            fprintf(f, "| %s | %ld | %s | %s | %s %s | %s | %.2f× | %s |\n", r->op, r->bytes, a,
-                    b, p->side, c, e, p->ns / r->ns, v);
+            fprintf(f, "| %s | %ld | %s | %s | %s %s | %s | %.2f× | %s |\n", r->op, r->bytes, a, b,
+                    p->side, c, e, p->ns / r->ns, v);
         }
     }
     return missed;
@@ -361,7 +374,8 @@ size_t jvm_report(FILE *f, const char *out_dir)
                "run-to-run variation of the forks).\n\n");
     fprintf(f, "Peers:\n\n");
     peers = load(out_dir, "peers.json");
-    cJSON_ArrayForEach(p, cJSON_GetObjectItem(peers, "peers")) {
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(peers, "peers"))
+    {
         fprintf(f, "- **%s** — %s: %s\n", cJSON_GetStringValue(cJSON_GetObjectItem(p, "name")),
                 cJSON_GetStringValue(cJSON_GetObjectItem(p, "status")),
                 cJSON_GetStringValue(cJSON_GetObjectItem(p, "what")));

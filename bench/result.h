@@ -11,7 +11,7 @@ typedef struct bench_run {
     long rss_kb;                      /* the worker's peak RSS (VmHWM) */
     unsigned long long iters;
     unsigned samples;
-    char clock[8];                    /* what the samples were timed with: "wall" or "cpu" */
+    char clock[8]; /* what the samples were timed with: "wall" or "cpu" */
 } bench_run;
 
 typedef struct bench_row {
@@ -20,8 +20,8 @@ typedef struct bench_row {
     size_t bytes;
     unsigned threads;
     int is_floor;
-    int failed;                       /* a run failed: no numbers */
-    int unsupported;                  /* the backend lacks a capability the operation needs */
+    int failed;      /* a run failed: no numbers */
+    int unsupported; /* the backend lacks a capability the operation needs */
     bench_run runs[BENCH_MAX_RUNS];
     unsigned n_runs;
     double median_ns, p95_ns, allocs; /* median of the run medians / p95s / allocs */

@@ -19,8 +19,8 @@ static void write_run(FILE *f, const bench_run *r)
     } else {
         fputs("\"allocations\":null,", f);
     }
-    fprintf(f, "\"rss_kb\":%ld,\"iterations\":%llu,\"samples\":%u,\"clock\":", r->rss_kb,
-            r->iters, r->samples);
+    fprintf(f, "\"rss_kb\":%ld,\"iterations\":%llu,\"samples\":%u,\"clock\":", r->rss_kb, r->iters,
+            r->samples);
     jsonw_str(f, r->clock[0] ? r->clock : "wall");
     fputc('}', f);
 }
@@ -75,8 +75,7 @@ int bench_write_json_as(FILE *f, const bench_row *rows, size_t n, const char *co
     return ferror(f) ? -1 : 0;
 }
 
-int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command,
-                     unsigned runs)
+int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command, unsigned runs)
 {
     return bench_write_json_as(f, rows, n, command, runs, NULL);
 }
@@ -84,8 +83,7 @@ int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *comma
 static char *slurp(const char *path, size_t *len);
 
 int bench_write_peer_json(const char *meta_path, const char *out_path, const bench_row *rows,
-                          size_t n, unsigned runs, const char *command, char *err,
-                          size_t err_cap)
+                          size_t n, unsigned runs, const char *command, char *err, size_t err_cap)
 {
     size_t len = 0;
     char *text = slurp(meta_path, &len), *head = NULL;

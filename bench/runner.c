@@ -146,7 +146,7 @@ static int selected(const char *only, const char *name)
 typedef struct plan_item {
     const bench_op *op;
     int floor;
-    int secp; /* backend-independent floor: measured once per run, as "libsecp256k1" */
+    int secp;         /* backend-independent floor: measured once per run, as "libsecp256k1" */
     size_t first_row; /* its first row in the result */
 } plan_item;
 
@@ -218,9 +218,9 @@ static void label_rows(const bench_config *cfg, const plan_item *it, bench_row *
     for (b = 0; b < item_backends(cfg, it); b++) {
         bench_row *row = &rows[b];
         snprintf(row->backend, sizeof row->backend, "%s",
-                 it->secp                 ? "libsecp256k1"
-                 : b < cfg->n_backends    ? cfg->backends[b]
-                                          : cfg->lanes[b - cfg->n_backends].label);
+                 it->secp              ? "libsecp256k1"
+                 : b < cfg->n_backends ? cfg->backends[b]
+                                       : cfg->lanes[b - cfg->n_backends].label);
         snprintf(row->operation, sizeof row->operation, "%s", it->op->name);
         row->bytes = it->op->bytes;
         row->threads = threads_of(it->op);
@@ -234,19 +234,19 @@ static void show_progress(const bench_config *cfg, int tty, size_t step, size_t 
                           const bench_row *row, unsigned r)
 {
     if (cfg->progress && tty) {
-        fprintf(stderr, "\r[%zu/%zu] %-14s %-20s %8zu B  run %u/%u   ", step, steps,
-                row->backend, row->operation, row->bytes, r + 1, cfg->runs);
+        fprintf(stderr, "\r[%zu/%zu] %-14s %-20s %8zu B  run %u/%u   ", step, steps, row->backend,
+                row->operation, row->bytes, r + 1, cfg->runs);
         fflush(stderr);
     } else if (cfg->progress && (step * 20 / steps != (step - 1) * 20 / steps)) {
-        fprintf(stderr, "  [%zu/%zu] %s %s %zu B\n", step, steps, row->backend,
-                row->operation, row->bytes); /* about every 5% */
+        fprintf(stderr, "  [%zu/%zu] %s %s %zu B\n", step, steps, row->backend, row->operation,
+                row->bytes); /* about every 5% */
     }
 }
 
 /* Measures run r of one item: every backend and lane in turn, A B A B, so a lane's process
  * runs next to ours. *step counts the workers spawned so far. */
-static void measure_run(const bench_config *cfg, const plan_item *it, bench_row *rows,
-                        unsigned r, size_t *step, size_t steps, int tty)
+static void measure_run(const bench_config *cfg, const plan_item *it, bench_row *rows, unsigned r,
+                        size_t *step, size_t steps, int tty)
 {
     size_t b, nb = item_backends(cfg, it);
 

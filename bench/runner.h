@@ -14,9 +14,9 @@
  * argv[0..] NAME BYTES THREADS WARMUP_NS MIN_SAMPLE_NS SAMPLES and print the worker line
  * (or "unsupported"). Lanes run the operations only, never the floors. */
 typedef struct bench_lane {
-    char label[48];   /* the rows' backend name */
-    char *argv[8];    /* the worker command before its arguments, NULL-terminated; points
-                         into store (so a lane is filled in place, never copied) */
+    char label[48]; /* the rows' backend name */
+    char *argv[8];  /* the worker command before its arguments, NULL-terminated; points
+                       into store (so a lane is filled in place, never copied) */
     char store[4096];
 } bench_lane;
 
@@ -30,16 +30,16 @@ typedef struct bench_key {
 typedef struct bench_config {
     const char *const *backends; /* compiled backend names, in order */
     size_t n_backends;
-    const bench_lane *lanes;     /* other programs, after the backends in each run */
+    const bench_lane *lanes; /* other programs, after the backends in each run */
     size_t n_lanes;
-    const char *only;            /* comma-separated operation names, or NULL for all */
-    const bench_key *keys;       /* when n_keys > 0: only these rows (and no floors) */
+    const char *only;      /* comma-separated operation names, or NULL for all */
+    const bench_key *keys; /* when n_keys > 0: only these rows (and no floors) */
     size_t n_keys;
-    unsigned runs;               /* independent processes per configuration (default 3) */
-    int floors;                  /* also measure the floors */
+    unsigned runs; /* independent processes per configuration (default 3) */
+    int floors;    /* also measure the floors */
     bench_params params;
-    const char *self;            /* path of this executable, for the workers */
-    int progress;                /* print a progress line on stderr */
+    const char *self; /* path of this executable, for the workers */
+    int progress;     /* print a progress line on stderr */
 } bench_config;
 
 /* Runs everything, in rounds: run 1 of every planned row (each operation's backends and

@@ -126,8 +126,9 @@ static void panel_grid(FILE *f, const panel *p)
     for (i = (size_t)p->ymin; i <= (size_t)p->ymax; i++) {
         double y = p->oy + p->ph - ((double)i - p->ymin) / (p->ymax - p->ymin) * p->ph;
         fmt_ns(lab, sizeof lab, pow(10, (double)i));
-        fprintf(f, "<line x1='%.0f' x2='%.0f' y1='%.1f' y2='%.1f' stroke='#eee'/>"
-                   "<text x='%.0f' y='%.1f' font-size='10' text-anchor='end'>%s</text>\n",
+        fprintf(f,
+                "<line x1='%.0f' x2='%.0f' y1='%.1f' y2='%.1f' stroke='#eee'/>"
+                "<text x='%.0f' y='%.1f' font-size='10' text-anchor='end'>%s</text>\n",
                 p->ox, p->ox + p->pw, y, y, p->ox - 4, y + 3, lab);
     }
 }
@@ -144,7 +145,8 @@ static void panel_line(FILE *f, const panel *p, const bench_row *rows, size_t n,
         const bench_row *r = &rows[i];
         if (drawn(r) && strcmp(r->operation, p->family) == 0 && strcmp(r->backend, backend) == 0) {
             double x = panel_x(p, r->bytes);
-            double y = p->oy + p->ph - (log10(r->median_ns) - p->ymin) / (p->ymax - p->ymin) * p->ph;
+            double y =
+                p->oy + p->ph - (log10(r->median_ns) - p->ymin) / (p->ymax - p->ymin) * p->ph;
             fprintf(f, "%s%.1f,%.1f", first ? "" : " ", x, y);
             first = 0;
         }
@@ -179,8 +181,10 @@ static void draw_panel(FILE *f, panel *p, const bench_row *rows, size_t n, const
     panel_range(p, rows, n);
     fprintf(f, "<text x='%.0f' y='%.0f' font-size='14' font-weight='bold'>%s</text>\n", p->ox,
             p->oy - 8, p->family);
-    fprintf(f, "<rect x='%.0f' y='%.0f' width='%.0f' height='%.0f' fill='none' "
-               "stroke='#999'/>\n", p->ox, p->oy, p->pw, p->ph);
+    fprintf(f,
+            "<rect x='%.0f' y='%.0f' width='%.0f' height='%.0f' fill='none' "
+            "stroke='#999'/>\n",
+            p->ox, p->oy, p->pw, p->ph);
     if (!isfinite(p->xmin)) {
         fprintf(f, "<text x='%.0f' y='%.0f' font-size='12'>not measured</text>\n", p->ox + 10,
                 p->oy + p->ph / 2);
@@ -201,8 +205,9 @@ void svg_latency_vs_size(FILE *f, const bench_row *rows, size_t n)
     const double pw = 330, ph = 220, ml = 60, mt = 30, cols = 2;
     double width = ml + cols * (pw + ml) + 160, height = 3 * (ph + mt + 40) + 20;
 
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' "
-               "font-family='sans-serif'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
+    fprintf(f,
+            "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' "
+            "font-family='sans-serif'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
             width, height);
     legend(f, names, k, width - 150, 40);
     for (fam = 0; fam < sizeof families / sizeof families[0]; fam++) {
@@ -215,8 +220,10 @@ void svg_latency_vs_size(FILE *f, const bench_row *rows, size_t n)
         p.ph = ph;
         draw_panel(f, &p, rows, n, names, k);
     }
-    fprintf(f, "<text x='%.0f' y='%.0f' font-size='11' fill='#555'>median latency per call "
-               "against payload size (log-log)</text>\n</svg>\n", ml, height - 6);
+    fprintf(f,
+            "<text x='%.0f' y='%.0f' font-size='11' fill='#555'>median latency per call "
+            "against payload size (log-log)</text>\n</svg>\n",
+            ml, height - 6);
 }
 
 /* Whether op is measured at one size only (a bar), not a family (a line). */
@@ -278,30 +285,29 @@ static void bar_grid(FILE *f, const bar_set *b, double left, double plotw, doubl
     for (i = (size_t)b->lmin; i <= (size_t)b->lmax; i++) {
         double x = left + ((double)i - b->lmin) / (b->lmax - b->lmin) * plotw;
         fmt_ns(lab, sizeof lab, pow(10, (double)i));
-        fprintf(f, "<line x1='%.1f' x2='%.1f' y1='%.0f' y2='%.0f' stroke='#eee'/>"
-                   "<text x='%.1f' y='%.0f' font-size='10' text-anchor='middle'>%s</text>\n",
+        fprintf(f,
+                "<line x1='%.1f' x2='%.1f' y1='%.0f' y2='%.0f' stroke='#eee'/>"
+                "<text x='%.1f' y='%.0f' font-size='10' text-anchor='middle'>%s</text>\n",
                 x, x, top, height - 30, x, height - 16, lab);
     }
 }
 
 /* The bars of operation j, one per backend, from y down. */
 static void bar_group(FILE *f, const bar_set *b, size_t j, const bench_row *rows, size_t n,
-                      const char **names, size_t k, double left, double plotw, double bar,
-                      double y)
+                      const char **names, size_t k, double left, double plotw, double bar, double y)
 {
     size_t i, s;
 
-    fprintf(f, "<text x='%.0f' y='%.1f' font-size='12' text-anchor='end'>%s%s</text>\n",
-            left - 6, y + (double)k * bar / 2 + 4, b->ops[j],
-            b->threads[j] > 1 ? " (all cores)" : "");
+    fprintf(f, "<text x='%.0f' y='%.1f' font-size='12' text-anchor='end'>%s%s</text>\n", left - 6,
+            y + (double)k * bar / 2 + 4, b->ops[j], b->threads[j] > 1 ? " (all cores)" : "");
     for (s = 0; s < k; s++) {
         for (i = 0; i < n; i++) {
             const bench_row *r = &rows[i];
             if (drawn(r) && strcmp(r->operation, b->ops[j]) == 0 && r->threads == b->threads[j] &&
                 strcmp(r->backend, names[s]) == 0) {
                 double w = (log10(r->median_ns) - b->lmin) / (b->lmax - b->lmin) * plotw;
-                fprintf(f, "<rect x='%.0f' y='%.1f' width='%.1f' height='%.0f' fill='%s'/>\n",
-                        left, y + (double)s * bar, w < 1 ? 1 : w, bar - 1, palette[s]);
+                fprintf(f, "<rect x='%.0f' y='%.1f' width='%.1f' height='%.0f' fill='%s'/>\n", left,
+                        y + (double)s * bar, w < 1 ? 1 : w, bar - 1, palette[s]);
             }
         }
     }
@@ -317,8 +323,9 @@ void svg_operation_bars(FILE *f, const bench_row *rows, size_t n)
 
     collect_bars(&b, rows, n);
     height = top + (double)b.n_ops * ((double)k * bar + 14) + 40;
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' "
-               "font-family='sans-serif'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
+    fprintf(f,
+            "<svg xmlns='http://www.w3.org/2000/svg' width='%.0f' height='%.0f' "
+            "font-family='sans-serif'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
             left + plotw + 180, height);
     if (!isfinite(b.lmin)) {
         fprintf(f, "<text x='10' y='20'>no operation measured</text></svg>\n");
@@ -336,6 +343,8 @@ void svg_operation_bars(FILE *f, const bench_row *rows, size_t n)
         bar_group(f, &b, j, rows, n, names, k, left, plotw, bar, y);
         y += (double)k * bar + 14;
     }
-    fprintf(f, "<text x='%.0f' y='%.0f' font-size='11' fill='#555'>median latency per call "
-               "(log scale)</text>\n</svg>\n", left, height - 2);
+    fprintf(f,
+            "<text x='%.0f' y='%.0f' font-size='11' fill='#555'>median latency per call "
+            "(log scale)</text>\n</svg>\n",
+            left, height - 2);
 }

@@ -37,8 +37,8 @@ static unsigned threads_of(const bench_op *op)
     return op->threads != 0 ? op->threads : bench_cores();
 }
 
-int bench_worker(const char *backend, int floor, const char *name, size_t bytes,
-                 unsigned threads, const bench_params *p)
+int bench_worker(const char *backend, int floor, const char *name, size_t bytes, unsigned threads,
+                 const bench_params *p)
 {
     size_t n = 0, i;
     bench_op *ops = floor ? bench_floor_all(&n) : bench_ops_all(&n);

@@ -10,7 +10,7 @@
  * size and thread count on backend and prints the result line ("unsupported" when the backend
  * lacks what it needs). Returns the process exit status (1 when there is no such operation
  * or the measurement failed). */
-int bench_worker(const char *backend, int floor, const char *name, size_t bytes,
-                 unsigned threads, const bench_params *p);
+int bench_worker(const char *backend, int floor, const char *name, size_t bytes, unsigned threads,
+                 const bench_params *p);
 
 #endif

@@ -8,8 +8,8 @@
 /* Spellings people try for a secret key argument. Each is refused with a pointer to
  * --sec-file instead of the generic "unknown option". */
 static const char *const secret_opts[] = {
-    "--sec", "--seckey", "--sec-key", "--secret", "--secret-key", "--nsec",
-    "--priv", "--privkey", "--private-key", "--key",
+    "--sec",  "--seckey", "--sec-key", "--secret",      "--secret-key",
+    "--nsec", "--priv",   "--privkey", "--private-key", "--key",
 };
 
 static int is_secret_opt(const char *arg, size_t name_len)

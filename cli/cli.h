@@ -95,11 +95,11 @@ int cli_take_backend(cli_globals *g, int argc, char **argv);
 
 /* One option of a command. Exactly one of value, flag, list is set. */
 typedef struct cli_opt {
-    const char *name;    /* "--pub" */
-    const char **value;  /* single-valued option: given twice is a usage error */
-    int *flag;           /* option without a value */
-    const char **list;   /* repeatable option: values appended here */
-    size_t list_cap;     /* more than this many is a usage error */
+    const char *name;   /* "--pub" */
+    const char **value; /* single-valued option: given twice is a usage error */
+    int *flag;          /* option without a value */
+    const char **list;  /* repeatable option: values appended here */
+    size_t list_cap;    /* more than this many is a usage error */
     size_t *list_n;
 } cli_opt;
 
@@ -132,7 +132,10 @@ typedef struct cli_buf {
     size_t cap;
 } cli_buf;
 
-#define CLI_BUF_INIT {NULL, 0, 0}
+#define CLI_BUF_INIT                                                                               \
+    {                                                                                              \
+        NULL, 0, 0                                                                                 \
+    }
 
 /* Ensures room for `extra` more bytes. Returns CLI_OK or CLI_ERROR (message printed). */
 int cli_buf_reserve(cli_buf *b, size_t extra);
@@ -181,10 +184,10 @@ int cli_write_fd(int fd, const void *p, size_t n);
  * process dies of the signal (at most two open cli_outfiles per process: file decrypt of an
  * input it cannot read twice writes one per IV candidate; opening a third fails). */
 typedef struct cli_outfile {
-    int fd;          /* the temporary file, or -1 */
+    int fd;           /* the temporary file, or -1 */
     const char *path; /* the final path */
-    char *tmp;       /* the temporary path (heap) */
-    char *dir;       /* the directory both live in (heap) */
+    char *tmp;        /* the temporary path (heap) */
+    char *dir;        /* the directory both live in (heap) */
 } cli_outfile;
 
 /* Creates the temporary file (mode 0600, O_EXCL) beside path, after checking that path does
@@ -236,8 +239,8 @@ int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *
 /* Parses a comma-separated list of public keys (each 64 hex characters or an npub) into
  * keys[0..cap), *n = how many. Empty items, duplicates and more than cap keys are usage
  * errors. Returns CLI_OK or CLI_ERROR (usage error printed, with `usage`). */
-int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *n,
-                          const char *arg, const char *opt, const char *usage);
+int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *n, const char *arg,
+                          const char *opt, const char *usage);
 
 /* Parses exactly 64 hex characters (either case) into 32 bytes. Returns 0 or -1. */
 int cli_hex32(uint8_t out[32], const char *arg);
@@ -289,8 +292,7 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
  * rumor is too large for NIP-44 receivers, or `to` is not a valid public key); CLI_ERROR
  * (message printed). */
 int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
-                  const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts,
-                  const char *who);
+                  const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const char *who);
 
 /* sc_nip17_send of rumor from author: every wrap checked and appended to out, one per line.
  * names[k] names the k-th wrap's recipient in messages (the distinct receivers in order, then

@@ -21,7 +21,8 @@ static void print_backend(const sc_backend *b, int is_default)
         if (st == SC_OK) {
             printf("  + %s\n", sc_backend_cap_name((sc_cap)c));
         } else {
-            printf("  - %s: %s\n", sc_backend_cap_name((sc_cap)c), why != NULL ? why : sc_status_str(st));
+            printf("  - %s: %s\n", sc_backend_cap_name((sc_cap)c),
+                   why != NULL ? why : sc_status_str(st));
         }
     }
 }

@@ -102,8 +102,7 @@ static int encrypt_stream(sc_ctx *ctx, int in_fd, const char *in_path, uint64_t 
         cli_progress_add(&prog, n);
     }
     if (err == 0 && st == SC_OK) {
-        st = sc_file_encrypt_final(&e, ct.p, ct.cap, &out_len, res->x, res->ox,
-                                   &res->blob_size);
+        st = sc_file_encrypt_final(&e, ct.p, ct.cap, &out_len, res->x, res->ox, &res->blob_size);
         if (st == SC_OK) {
             err = cli_write_fd(of->fd, ct.p, out_len);
             failed = of->path;
@@ -111,8 +110,8 @@ static int encrypt_stream(sc_ctx *ctx, int in_fd, const char *in_path, uint64_t 
     }
     cli_progress_end(&prog);
     if (err != 0) {
-        rc = cli_fail(CLI_ERROR, "cannot %s %s: %s", failed == in_path ? "read" : "write",
-                      failed, strerror(err));
+        rc = cli_fail(CLI_ERROR, "cannot %s %s: %s", failed == in_path ? "read" : "write", failed,
+                      strerror(err));
     } else if (st != SC_OK) {
         rc = cli_fail_status(st, "%s", in_path);
     }

@@ -257,17 +257,16 @@ static int load_key_file(uint8_t key[SC_FILE_KEY_BYTES], const char *path)
     if (rc != CLI_OK) {
         goto out;
     }
-    while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\n' ||
-                     buf[n - 1] == '\r')) {
+    while (n > 0 &&
+           (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\n' || buf[n - 1] == '\r')) {
         n--;
     }
-    while (start < n && (buf[start] == ' ' || buf[start] == '\t' || buf[start] == '\n' ||
-                         buf[start] == '\r')) {
+    while (start < n &&
+           (buf[start] == ' ' || buf[start] == '\t' || buf[start] == '\n' || buf[start] == '\r')) {
         start++;
     }
     if (n == sizeof buf || n - start != 64 ||
-        sc_hex_decode_fixed(key, SC_FILE_KEY_BYTES, buf + start, 64, SC_HEX_ANY_CASE) !=
-            SC_OK) {
+        sc_hex_decode_fixed(key, SC_FILE_KEY_BYTES, buf + start, 64, SC_HEX_ANY_CASE) != SC_OK) {
         rc = cli_fail(CLI_INVALID, "%s: not a file key: expected 64 hex characters", path);
     }
 out:

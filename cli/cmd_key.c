@@ -133,8 +133,7 @@ int cmd_key(const cli_globals *g, int argc, char **argv)
     int second = 0, rc = cli_subcommand(usage, "key", "new", "pub", argc, argv, &second);
 
     if (rc == CLI_OK) {
-        rc = second == 0 ? key_new(g, argc - 2, argv + 2)
-                         : key_pub(g, argc - 2, argv + 2);
+        rc = second == 0 ? key_new(g, argc - 2, argv + 2) : key_pub(g, argc - 2, argv + 2);
     }
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -78,15 +78,13 @@ static int parse_send_args(send_args *a, int argc, char **argv)
     if (a->sec_file == NULL || a->to_arg == NULL) {
         return cli_usage_error(usage, "nip17 send needs --sec-file FILE and --to KEY[,KEY...]");
     }
-    if (cli_parse_pubkey_list(a->to, MAX_RECEIVERS, &a->n_to, a->to_arg, "--to", usage) !=
-        CLI_OK) {
+    if (cli_parse_pubkey_list(a->to, MAX_RECEIVERS, &a->n_to, a->to_arg, "--to", usage) != CLI_OK) {
         return CLI_ERROR;
     }
     if (a->reply_arg != NULL && cli_hex32(a->reply, a->reply_arg) != 0) {
         return cli_usage_error(usage, "--reply: expected an event id (64 hex characters)");
     }
-    if (a->subject != NULL &&
-        sc_utf8_check(a->subject, strlen(a->subject)) != SC_OK) {
+    if (a->subject != NULL && sc_utf8_check(a->subject, strlen(a->subject)) != SC_OK) {
         return cli_usage_error(usage, "--subject: not valid UTF-8");
     }
     return CLI_OK;

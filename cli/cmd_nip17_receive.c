@@ -79,8 +79,8 @@ static int receive_one(receiver *r, const unsigned char *json, size_t len)
     if (cli_buf_reserve(&r->arena, need > 0 ? need : 1) != CLI_OK) {
         return CLI_ERROR;
     }
-    st = sc_nip17_receive(r->ctx, &msg, r->arena.p, r->arena.cap, &used, (const char *)json,
-                          len, r->me);
+    st = sc_nip17_receive(r->ctx, &msg, r->arena.p, r->arena.cap, &used, (const char *)json, len,
+                          r->me);
     if (st != SC_OK) {
         return skip(r, st, sc_status_str(st));
     }

@@ -67,8 +67,7 @@ static int entity_text_ok(const sc_nip19_entity *e)
 {
     size_t i;
 
-    if (e->type == SC_NIP19_NADDR &&
-        sc_utf8_check(e->identifier.ptr, e->identifier.len) != SC_OK) {
+    if (e->type == SC_NIP19_NADDR && sc_utf8_check(e->identifier.ptr, e->identifier.len) != SC_OK) {
         return cli_fail_status(SC_ERR_UTF8, "invalid NIP-19 string: its identifier");
     }
     for (i = 0; i < e->n_relays; i++) {
@@ -443,8 +442,9 @@ static int nip19_encode(const cli_globals *g, int argc, char **argv)
     }
     used = sc_nip19_encode_len(&e);
     if (used == 0 || cli_buf_reserve(&out, used + 1) != CLI_OK) {
-        rc = used == 0 ? cli_fail(CLI_ERROR, "cannot encode: the entity is invalid or longer "
-                                             "than %u characters",
+        rc = used == 0 ? cli_fail(CLI_ERROR,
+                                  "cannot encode: the entity is invalid or longer "
+                                  "than %u characters",
                                   SC_NIP19_MAX_CHARS)
                        : CLI_ERROR;
         goto out;
@@ -470,8 +470,7 @@ int cmd_nip19(const cli_globals *g, int argc, char **argv)
     int second = 0, rc = cli_subcommand(usage, "nip19", "decode", "encode", argc, argv, &second);
 
     if (rc == CLI_OK) {
-        rc = second == 0 ? nip19_decode(argc - 2, argv + 2)
-                         : nip19_encode(g, argc - 2, argv + 2);
+        rc = second == 0 ? nip19_decode(argc - 2, argv + 2) : nip19_encode(g, argc - 2, argv + 2);
     }
     return rc == CLI_HELP ? CLI_OK : rc;
 }

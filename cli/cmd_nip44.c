@@ -87,8 +87,9 @@ static int setup(nip44_job *j, const cli_globals *g, int encrypt, int argc, char
     sc_mem_wipe(sec, sizeof sec);
     sc_identity_clear(&id);
     if (st == SC_ERR_INVALID_KEY) {
-        return cli_fail(CLI_INVALID, "--pub: not a valid public key (no point on the curve has "
-                                     "that x coordinate) (%s)",
+        return cli_fail(CLI_INVALID,
+                        "--pub: not a valid public key (no point on the curve has "
+                        "that x coordinate) (%s)",
                         sc_status_name(st));
     }
     if (st != SC_OK) {
@@ -128,8 +129,8 @@ static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
         return CLI_ERROR;
     }
     if (j->nonce_arg != NULL) {
-        st = sc_nip44_encrypt_with_rand(&j->ctx, (char *)out->p, out->cap, &used, j->ck,
-                                         j->nonce, in->p, in->len, flags);
+        st = sc_nip44_encrypt_with_rand(&j->ctx, (char *)out->p, out->cap, &used, j->ck, j->nonce,
+                                        in->p, in->len, flags);
     } else {
         st = sc_nip44_encrypt(&j->ctx, (char *)out->p, out->cap, &used, j->ck, in->p, in->len,
                               flags);

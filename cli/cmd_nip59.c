@@ -147,8 +147,8 @@ static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
         rc = CLI_ERROR;
         goto out;
     }
-    st = sc_nip59_unwrap(&ctx, &rumor, NULL, arena.p, arena.cap, &used, (const char *)in.p,
-                         in.len, &id);
+    st = sc_nip59_unwrap(&ctx, &rumor, NULL, arena.p, arena.cap, &used, (const char *)in.p, in.len,
+                         &id);
     if (st != SC_OK) {
         rc = cli_fail_token(st, "cannot unwrap");
         goto out;
@@ -172,8 +172,7 @@ int cmd_nip59(const cli_globals *g, int argc, char **argv)
     int second = 0, rc = cli_subcommand(usage, "nip59", "wrap", "unwrap", argc, argv, &second);
 
     if (rc == CLI_OK) {
-        rc = second == 0 ? nip59_wrap(g, argc - 2, argv + 2)
-                         : nip59_unwrap(g, argc - 2, argv + 2);
+        rc = second == 0 ? nip59_wrap(g, argc - 2, argv + 2) : nip59_unwrap(g, argc - 2, argv + 2);
     }
     return rc == CLI_HELP ? CLI_OK : rc;
 }

@@ -12,8 +12,7 @@ typedef struct fetch_state {
     cli_buf out;
 } fetch_state;
 
-static int fetch_handler(void *user, cli_relay *r, const sc_relay_msg *m,
-                         const sc_relay_update *u)
+static int fetch_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc_relay_update *u)
 {
     fetch_state *f = user;
     int k;
@@ -37,8 +36,8 @@ static int fetch_handler(void *user, cli_relay *r, const sc_relay_msg *m,
     case SC_RELAY_U_EOSE:
         return f->follow ? CLI_RELAY_CONTINUE : CLI_RELAY_DONE;
     case SC_RELAY_U_CLOSED:
-        return cli_fail(CLI_INVALID, "the relay closed the subscription: %.*s",
-                        (int)m->message.len, m->message.ptr);
+        return cli_fail(CLI_INVALID, "the relay closed the subscription: %.*s", (int)m->message.len,
+                        m->message.ptr);
     case SC_RELAY_U_AUTH_REQUIRED:
         if (r->who == NULL) {
             return cli_fail(CLI_INVALID, "the relay requires AUTH (NIP-42): %.*s; give --sec-file",

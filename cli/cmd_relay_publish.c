@@ -52,9 +52,9 @@ static int print_answers(pub_state *p)
 
         if (cli_buf_adds(&out, "{\"id\":") != CLI_OK ||
             cli_buf_json_hex(&out, p->events.ev[k].id, 32) != CLI_OK ||
-            cli_buf_adds(&out, p->answered[k] == 1 ? ",\"accepted\":true,\"message\":"
-                                                   : ",\"accepted\":false,\"message\":") !=
-                CLI_OK ||
+            cli_buf_adds(&out, p->answered[k] == 1
+                                   ? ",\"accepted\":true,\"message\":"
+                                   : ",\"accepted\":false,\"message\":") != CLI_OK ||
             cli_buf_json_str(&out, p->message[k], strlen(p->message[k])) != CLI_OK ||
             cli_buf_adds(&out, "}\n") != CLI_OK || cli_buf_flush_stdout(&out) != CLI_OK) {
             rc = CLI_ERROR;
@@ -86,8 +86,7 @@ static int pub_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc
 }
 
 /* Queues every event and runs the connection until each is answered. */
-static int publish_all(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who,
-                       pub_state *p)
+static int publish_all(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who, pub_state *p)
 {
     cli_relay r;
     size_t i;

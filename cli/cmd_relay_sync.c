@@ -14,18 +14,18 @@ typedef struct sync_state {
     sc_negentropy neg;
     sc_negentropy_item *items; /* the local wraps, sorted, each once */
     size_t n_items;
-    sc_relay_filter filter;    /* kind 1059, #p the key */
+    sc_relay_filter filter; /* kind 1059, #p the key */
     sc_relay_tag_filter ptag;
     sc_str pval;
     char phex[SC_PUBKEY_HEX_LEN + 1];
     uint32_t kind;
-    uint8_t (*need)[32];       /* ids only on the relay */
+    uint8_t (*need)[32]; /* ids only on the relay */
     size_t n_need, cap_need, only_here;
     cli_buf msg;
     size_t *have;
-    int phase;      /* 0 reconciling, 1 fetching */
-    int neg_auth;   /* NEG-ERR auth-required: open again after the AUTH */
-    size_t batch;   /* the next need[] index to fetch */
+    int phase;    /* 0 reconciling, 1 fetching */
+    int neg_auth; /* NEG-ERR auth-required: open again after the AUTH */
+    size_t batch; /* the next need[] index to fetch */
     sc_relay_filter batch_filter;
     char batch_id[32];
     cli_idset got;
@@ -165,8 +165,8 @@ static int sync_reconcile(sync_state *s, cli_relay *r, const sc_relay_msg *m)
     if (need == NULL) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
-    st = sc_negentropy_reconcile(r->ctx, &s->neg, s->msg.p, s->msg.cap, &len, s->have,
-                                 s->n_items, &hl, need, need_cap, &nl, m->neg, m->neg_len);
+    st = sc_negentropy_reconcile(r->ctx, &s->neg, s->msg.p, s->msg.cap, &len, s->have, s->n_items,
+                                 &hl, need, need_cap, &nl, m->neg, m->neg_len);
     if (st != SC_OK) {
         free(need);
         return cli_fail_token(st, "the relay's Negentropy message");
@@ -215,9 +215,8 @@ static int mentions_negentropy(sc_str text)
 static int sync_on_neg(sync_state *s, cli_relay *r, const sc_relay_msg *m)
 {
     if (m->type == SC_RELAY_NEG_MSG) {
-        return m->sub_id.len == 4 && memcmp(m->sub_id.ptr, "sync", 4) == 0
-                   ? sync_reconcile(s, r, m)
-                   : CLI_RELAY_CONTINUE;
+        return m->sub_id.len == 4 && memcmp(m->sub_id.ptr, "sync", 4) == 0 ? sync_reconcile(s, r, m)
+                                                                           : CLI_RELAY_CONTINUE;
     }
     if (m->type == SC_RELAY_NEG_ERR) {
         if (m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED) {
@@ -340,8 +339,7 @@ static int sync_set_filter(sync_state *s, const sc_identity *who)
 }
 
 /* Reconciles and fetches over one connection, then says what it found. */
-static int sync_run(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who,
-                    sync_state *s)
+static int sync_run(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who, sync_state *s)
 {
     cli_relay r;
     int rc = cli_relay_open(&r, ctx, a->url, who, 2, 0, 0, a->timeout);
@@ -351,8 +349,9 @@ static int sync_run(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who
         rc = cli_relay_run(&r, sync_handler, s);
     }
     if (rc == CLI_OK) {
-        cli_fail(CLI_OK, "relay sync: %zu local, %zu only on the relay (fetched %zu), %zu only "
-                         "here",
+        cli_fail(CLI_OK,
+                 "relay sync: %zu local, %zu only on the relay (fetched %zu), %zu only "
+                 "here",
                  s->n_items, s->n_need, s->got.n, s->only_here);
         if (s->got.n < s->n_need) {
             rc = cli_fail(CLI_INVALID, "the relay did not send %zu of the events it listed",

@@ -17,8 +17,9 @@ int cli_file_supported(sc_ctx *ctx)
     if (st == SC_OK) {
         return CLI_OK;
     }
-    return cli_fail(CLI_ERROR, "backend '%s' cannot encrypt or decrypt attachments: %s (%s); "
-                               "choose another with --backend (see: softchat backends)",
+    return cli_fail(CLI_ERROR,
+                    "backend '%s' cannot encrypt or decrypt attachments: %s (%s); "
+                    "choose another with --backend (see: softchat backends)",
                     b != NULL ? b->name : "?", why != NULL ? why : sc_status_str(st),
                     sc_status_name(st));
 }

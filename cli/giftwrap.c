@@ -45,8 +45,9 @@ static int wrap_failure(sc_status st, const sc_event *rumor, const char *who)
                                sc_event_to_json_len(rumor, SC_EVENT_JSON_OBJECT));
     }
     if (st == SC_ERR_INVALID_KEY) {
-        return cli_fail(CLI_INVALID, "%s: not a valid public key (no point on the curve has that "
-                                     "x coordinate) (%s)",
+        return cli_fail(CLI_INVALID,
+                        "%s: not a valid public key (no point on the curve has that "
+                        "x coordinate) (%s)",
                         who, sc_status_name(st));
     }
     return cli_fail_status(st, "cannot gift-wrap the message");

@@ -6,10 +6,21 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { M_BETWEEN, M_VALUE, M_SKIP, M_RESYNC };
+enum {
+    M_BETWEEN,
+    M_VALUE,
+    M_SKIP,
+    M_RESYNC
+};
 
 /* How a scan over part of a value stopped. */
-enum { S_MORE, S_END, S_BROKEN, S_MISMATCH, S_DEEP };
+enum {
+    S_MORE,
+    S_END,
+    S_BROKEN,
+    S_MISMATCH,
+    S_DEEP
+};
 
 void cli_jscan_init(cli_jscan *s, size_t max)
 {
@@ -127,8 +138,9 @@ static cli_jscan_item stored(cli_jscan *s, const unsigned char *part, size_t len
     }
     s->value.len = 0;
     s->mode = mode_after(r);
-    return r == S_BROKEN ? CLI_JSCAN_BROKEN : r == S_MISMATCH ? CLI_JSCAN_MISMATCH
-                                                             : CLI_JSCAN_TOO_DEEP;
+    return r == S_BROKEN     ? CLI_JSCAN_BROKEN
+           : r == S_MISMATCH ? CLI_JSCAN_MISMATCH
+                             : CLI_JSCAN_TOO_DEEP;
 }
 
 cli_jscan_item cli_jscan_feed(cli_jscan *s, const unsigned char *in, size_t n, size_t *used)

@@ -30,15 +30,15 @@
 #define CLI_JSCAN_MAX_DEPTH 256u
 
 typedef enum cli_jscan_item {
-    CLI_JSCAN_NOMEM = -1,  /* the value buffer could not grow (message printed) */
-    CLI_JSCAN_MORE = 0,    /* the chunk is consumed: feed the next one */
-    CLI_JSCAN_VALUE,       /* value[0..value_len) is one complete top-level object */
-    CLI_JSCAN_GARBAGE,     /* bytes between values that do not start one */
-    CLI_JSCAN_TOO_LARGE,   /* a value longer than the cap */
-    CLI_JSCAN_TOO_DEEP,    /* a value nested deeper than CLI_JSCAN_MAX_DEPTH */
-    CLI_JSCAN_BROKEN,      /* a raw control character inside a string */
-    CLI_JSCAN_MISMATCH,    /* a closing bracket of the wrong kind */
-    CLI_JSCAN_TRUNCATED    /* end of input inside a value */
+    CLI_JSCAN_NOMEM = -1, /* the value buffer could not grow (message printed) */
+    CLI_JSCAN_MORE = 0,   /* the chunk is consumed: feed the next one */
+    CLI_JSCAN_VALUE,      /* value[0..value_len) is one complete top-level object */
+    CLI_JSCAN_GARBAGE,    /* bytes between values that do not start one */
+    CLI_JSCAN_TOO_LARGE,  /* a value longer than the cap */
+    CLI_JSCAN_TOO_DEEP,   /* a value nested deeper than CLI_JSCAN_MAX_DEPTH */
+    CLI_JSCAN_BROKEN,     /* a raw control character inside a string */
+    CLI_JSCAN_MISMATCH,   /* a closing bracket of the wrong kind */
+    CLI_JSCAN_TRUNCATED   /* end of input inside a value */
 } cli_jscan_item;
 
 typedef struct cli_jscan {

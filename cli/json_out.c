@@ -73,8 +73,7 @@ int cli_buf_event_line(cli_buf *b, const sc_event *ev, const char *what)
     if (cli_buf_reserve(b, need + 1) != CLI_OK) {
         return CLI_ERROR;
     }
-    st = sc_event_to_json((char *)b->p + b->len, b->cap - b->len, &used, ev,
-                          SC_EVENT_JSON_OBJECT);
+    st = sc_event_to_json((char *)b->p + b->len, b->cap - b->len, &used, ev, SC_EVENT_JSON_OBJECT);
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot serialise %s", what);
     }

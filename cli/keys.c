@@ -87,8 +87,8 @@ int cli_load_identity(sc_ctx *ctx, sc_identity *id, const char *path)
         st = decode_entity(sec, SC_NIP19_NSEC, &got, s, n);
     }
     if (st == SC_ERR_NOT_FOUND) {
-        cli_fail(rc, "%s: holds a NIP-19 %s, not a secret key (nsec or 64 hex characters)",
-                 path, sc_nip19_prefix(got) != NULL ? sc_nip19_prefix(got) : "entity");
+        cli_fail(rc, "%s: holds a NIP-19 %s, not a secret key (nsec or 64 hex characters)", path,
+                 sc_nip19_prefix(got) != NULL ? sc_nip19_prefix(got) : "entity");
         goto out;
     }
     if (st != SC_OK) {
@@ -137,16 +137,17 @@ int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *
                                opt);
     }
     if (st == SC_ERR_NOT_FOUND) {
-        return cli_usage_error(usage, "%s: expected a public key (64 hex characters or an npub), "
-                                      "got a NIP-19 %s",
+        return cli_usage_error(usage,
+                               "%s: expected a public key (64 hex characters or an npub), "
+                               "got a NIP-19 %s",
                                opt, sc_nip19_prefix(got) ? sc_nip19_prefix(got) : "entity");
     }
     return cli_usage_error(usage, "%s: expected 64 hex characters or an npub (%s)", opt,
                            sc_status_str(st));
 }
 
-int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *n,
-                          const char *arg, const char *opt, const char *usage)
+int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *n, const char *arg,
+                          const char *opt, const char *usage)
 {
     char item[128]; /* an npub is 63 characters, hex 64: anything longer is not a key */
     const char *p = arg;
@@ -167,8 +168,9 @@ int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *
             break;
         }
         if (len >= sizeof item) {
-            rc = cli_usage_error(usage, "%s: expected 64 hex characters or an npub (item %zu "
-                                        "is %zu characters long)",
+            rc = cli_usage_error(usage,
+                                 "%s: expected 64 hex characters or an npub (item %zu "
+                                 "is %zu characters long)",
                                  opt, *n + 1, len);
             break;
         }

@@ -8,35 +8,43 @@
 static const cli_command commands[] = {
     {"backends", "backends", cmd_backends},
     {"selftest", "selftest", cmd_selftest},
-    {"key", "key new [--out FILE]\n"
-            "  softchat key pub --sec-file FILE",
+    {"key",
+     "key new [--out FILE]\n"
+     "  softchat key pub --sec-file FILE",
      cmd_key},
-    {"event", "event sign --sec-file FILE < template.json\n"
-              "  softchat event verify < events",
+    {"event",
+     "event sign --sec-file FILE < template.json\n"
+     "  softchat event verify < events",
      cmd_event},
-    {"nip44", "nip44 encrypt --sec-file FILE --pub KEY [--nonce HEX] [--extended] < plaintext\n"
-              "  softchat nip44 decrypt --sec-file FILE --pub KEY < payload",
+    {"nip44",
+     "nip44 encrypt --sec-file FILE --pub KEY [--nonce HEX] [--extended] < plaintext\n"
+     "  softchat nip44 decrypt --sec-file FILE --pub KEY < payload",
      cmd_nip44},
-    {"nip19", "nip19 decode STRING|-\n"
-              "  softchat nip19 encode npub KEY\n"
-              "  softchat nip19 encode note HEX\n"
-              "  softchat nip19 encode nsec --sec-file FILE\n"
-              "  softchat nip19 encode nprofile KEY [--relay URL]...\n"
-              "  softchat nip19 encode nevent HEX [--relay URL]... [--author KEY] [--kind N]\n"
-              "  softchat nip19 encode naddr --identifier S --author KEY --kind N [--relay URL]...",
+    {"nip19",
+     "nip19 decode STRING|-\n"
+     "  softchat nip19 encode npub KEY\n"
+     "  softchat nip19 encode note HEX\n"
+     "  softchat nip19 encode nsec --sec-file FILE\n"
+     "  softchat nip19 encode nprofile KEY [--relay URL]...\n"
+     "  softchat nip19 encode nevent HEX [--relay URL]... [--author KEY] [--kind N]\n"
+     "  softchat nip19 encode naddr --identifier S --author KEY --kind N [--relay URL]...",
      cmd_nip19},
-    {"nip59", "nip59 wrap --sec-file FILE --to KEY [--ephemeral] < template.json\n"
-              "  softchat nip59 unwrap --sec-file FILE < giftwrap.json",
+    {"nip59",
+     "nip59 wrap --sec-file FILE --to KEY [--ephemeral] < template.json\n"
+     "  softchat nip59 unwrap --sec-file FILE < giftwrap.json",
      cmd_nip59},
-    {"nip17", "nip17 send --sec-file FILE --to KEY[,KEY...] [--subject S] [--reply ID] < text\n"
-              "  softchat nip17 receive --sec-file FILE < giftwraps",
+    {"nip17",
+     "nip17 send --sec-file FILE --to KEY[,KEY...] [--subject S] [--reply ID] < text\n"
+     "  softchat nip17 receive --sec-file FILE < giftwraps",
      cmd_nip17},
-    {"file", "file encrypt IN OUT [--mime TYPE]\n"
-             "  softchat file decrypt (--key-file FILE | --key HEX) --nonce HEX IN OUT",
+    {"file",
+     "file encrypt IN OUT [--mime TYPE]\n"
+     "  softchat file decrypt (--key-file FILE | --key HEX) --nonce HEX IN OUT",
      cmd_file},
-    {"relay", "relay publish --url URL [--sec-file FILE] < events\n"
-              "  softchat relay fetch --url URL --filter JSON [--follow [--count N]]\n"
-              "  softchat relay sync --url URL --sec-file FILE [--have FILE]",
+    {"relay",
+     "relay publish --url URL [--sec-file FILE] < events\n"
+     "  softchat relay fetch --url URL --filter JSON [--follow [--count N]]\n"
+     "  softchat relay sync --url URL --sec-file FILE [--have FILE]",
      cmd_relay},
 };
 

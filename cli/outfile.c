@@ -134,8 +134,8 @@ static int make_names(cli_outfile *f)
     }
     memcpy(f->dir, slash == NULL ? "." : f->path, dir_len);
     f->dir[dir_len] = '\0';
-    snprintf(f->tmp, dir_len + name_len + 32, "%s/.%.*s.softchat-XXXXXX", f->dir,
-             (int)name_len, name);
+    snprintf(f->tmp, dir_len + name_len + 32, "%s/.%.*s.softchat-XXXXXX", f->dir, (int)name_len,
+             name);
     return CLI_OK;
 }
 

@@ -109,8 +109,7 @@ static int answer_auth(cli_relay *r)
     }
     st = sc_relay_session_auth(&r->s, r->ctx, NULL, 0, &len, r->who, now);
     if (st == SC_ERR_BUFFER_TOO_SMALL && cli_buf_reserve(&r->out, len) == CLI_OK) {
-        st = sc_relay_session_auth(&r->s, r->ctx, (char *)r->out.p, r->out.cap, &len, r->who,
-                                   now);
+        st = sc_relay_session_auth(&r->s, r->ctx, (char *)r->out.p, r->out.cap, &len, r->who, now);
     }
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot answer the relay's AUTH challenge");
@@ -177,8 +176,8 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
         int state = cli_ws_state(r->ws), k;
 
         if (now >= r->deadline_ms) {
-            return cli_fail(CLI_ERROR, "%s: timed out%s%s", r->url,
-                            r->open ? "" : ": ", r->open ? "" : cli_ws_error(r->ws));
+            return cli_fail(CLI_ERROR, "%s: timed out%s%s", r->url, r->open ? "" : ": ",
+                            r->open ? "" : cli_ws_error(r->ws));
         }
         if (state == CLI_WS_CLOSED && !r->open) {
             if (r->ever_open && !r->reconnect) {

@@ -28,11 +28,11 @@ struct cli_relay {
     void *mem;
     cli_buf in, arena, out;
     int64_t deadline_ms, retry_at_ms;
-    int reconnect;   /* reconnect after a drop (else the loop fails) */
-    int open;        /* the session knows the socket is open */
+    int reconnect; /* reconnect after a drop (else the loop fails) */
+    int open;      /* the session knows the socket is open */
     int ever_open;
-    unsigned drops;  /* connections lost or refused */
-    unsigned bad;    /* relay messages refused by the parser or the session */
+    unsigned drops; /* connections lost or refused */
+    unsigned bad;   /* relay messages refused by the parser or the session */
 };
 
 /* Sets up r for url with room for max_subs subscriptions and max_pending publishes;

@@ -10,17 +10,17 @@
 
 /* The relay group's options, checked by cmd_relay for the subcommand given. */
 typedef struct cli_relay_args {
-    const char *url;      /* --url, a ws:// or wss:// URL */
-    const char *sec_file; /* --sec-file, or NULL */
-    int timeout;          /* --timeout in seconds (default 30) */
+    const char *url;                            /* --url, a ws:// or wss:// URL */
+    const char *sec_file;                       /* --sec-file, or NULL */
+    int timeout;                                /* --timeout in seconds (default 30) */
     const char *filters[CLI_RELAY_MAX_FILTERS]; /* fetch: --filter JSON, n_filters of them */
     size_t n_filters;
-    int follow;            /* fetch: --follow */
-    unsigned long count;   /* fetch: --count (0: none) */
-    unsigned long slack;   /* fetch: --slack seconds */
-    const char *have;      /* sync: --have FILE, or NULL */
-    unsigned long frame;   /* sync: --frame-limit (0: none) */
-    const char *usage;     /* the group's usage text, for usage errors */
+    int follow;          /* fetch: --follow */
+    unsigned long count; /* fetch: --count (0: none) */
+    unsigned long slack; /* fetch: --slack seconds */
+    const char *have;    /* sync: --have FILE, or NULL */
+    unsigned long frame; /* sync: --frame-limit (0: none) */
+    const char *usage;   /* the group's usage text, for usage errors */
 } cli_relay_args;
 
 /* The commands, on a context and, for AUTH (and sync's key), an identity: exit statuses. */

@@ -30,8 +30,7 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
         return cli_fail_status(st, "invalid event template");
     }
     arena->len = used;
-    if ((ev->flags & SC_EVENT_HAS_PUBKEY) != 0 &&
-        memcmp(ev->pubkey, pub, SC_PUBKEY_BYTES) != 0) {
+    if ((ev->flags & SC_EVENT_HAS_PUBKEY) != 0 && memcmp(ev->pubkey, pub, SC_PUBKEY_BYTES) != 0) {
         memset(ev, 0, sizeof *ev);
         return cli_fail(CLI_INVALID, "invalid event template: its pubkey is not the public key "
                                      "of the signing key");

@@ -191,8 +191,8 @@ int cli_ws_connect(cli_ws *w, const char *url)
     free_list(&w->out_head, &w->out_tail);
     w->frag.len = 0;
     w->error[0] = '\0';
-    if (cli_ws_parse_url(url, &secure, w->host, sizeof w->host, &port, w->path,
-                         sizeof w->path) != 0) {
+    if (cli_ws_parse_url(url, &secure, w->host, sizeof w->host, &port, w->path, sizeof w->path) !=
+        0) {
         set_error(w, "not a ws:// or wss:// URL");
         return -1;
     }

@@ -32,6 +32,8 @@ if [ "${1:-}" = "--with-tools" ]; then
   # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and
   # llvm-symbolizer for readable sanitizer reports
   pkgs+=(clang libclang-rt-dev llvm)
+  # clang-format checks the C style (.clang-format) in the lint stage
+  pkgs+=(clang-format)
   # the relay integration tests and the Negentropy cross checks build Rust peers with cargo
   # (crates.io) and install nostr-relay (PyPI) into a virtual environment: python3-venv
   pkgs+=(python3-venv)

@@ -2,7 +2,7 @@
 # Every test against every backend, from a fresh Debian machine: installs what is missing,
 # checks that every path a comment or a document names exists, that the folders of core/
 # do not depend on each other in a loop and that no function in core/, cli/ or bindings/ runs
-# over 80 lines without saying why (tests/lint/),
+# over 80 lines without saying why (tests/lint/), and that every C file keeps .clang-format,
 # builds with -Wall -Wextra -Werror and runs the whole ctest suite, the Kotlin facade's Maven
 # tests and the JVM benchmarks' smoke profile; then the curve suites against the system's
 # libsecp256k1 (the packagers' build); then the same suite under
@@ -22,16 +22,35 @@ start=$(date +%s)
 
 stage() { printf '\n==== [%ss] %s\n' "$(( $(date +%s) - start ))" "$*"; }
 
+# The sanitizer builds' flags, and how their suites and the memcheck passes run: one
+# definition each.
+asan_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+ctest_asan() { # build dir
+  (cd "$1" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$jobs")
+}
+# robust.* run 10,000 mutations per backend under memcheck (100,000 in the other passes):
+# there each costs some fifty times more.
+ctest_memcheck() { # build dir, ctest selection...
+  local dir=$1
+  shift
+  (cd "$dir" && SOFTCHAT_ROBUST_ITERATIONS=10000 ctest --output-on-failure -j "$jobs" -T memcheck "$@" \
+     --overwrite MemoryCheckCommand="$(command -v valgrind)" \
+     --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
+}
+
 stage "setup"
 scripts/setup.sh --with-tools
 
-stage "lint: paths named exist; no loop between the folders of core/; short functions"
+stage "lint: paths named exist; no loop between the folders of core/; short functions; C style"
 # Each checker's self-test first (a known-bad input must be reported), then the tree.
 python3 tests/lint/check_paths.py --self-test
 python3 tests/lint/check_paths.py
 python3 tests/lint/check_module_graph.py
 python3 tests/lint/check_function_length.py --self-test
 python3 tests/lint/check_function_length.py
+# The C style (.clang-format): every C file of the tree, as clang-format 14 (Debian) writes it.
+git ls-files -z '*.c' '*.h' | xargs -0 clang-format --dry-run --Werror
 
 stage "build (-Werror), every backend"
 cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_WERROR=ON \
@@ -77,12 +96,11 @@ stage "build under ASan+UBSan"
 cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTCHAT_WERROR=ON \
       -DSOFTCHAT_BACKENDS="$backends" -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_BUILD_CTIME_TESTS=OFF \
       -DSOFTCHAT_TEST_TOOLS_DIR="$tools" -DSOFTCHAT_NEG_CROSS_FULL=OFF \
-      -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+      -DCMAKE_C_FLAGS="$asan_flags" \
       >/dev/null
 cmake --build build/asan
 stage "ctest under ASan+UBSan"
-(cd build/asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$jobs")
+ctest_asan build/asan
 
 stage "ctest under valgrind memcheck"
 # cli.* and interop-node.* drive the CLI from Python and node, bindings.* from java, and
@@ -93,11 +111,9 @@ stage "ctest under valgrind memcheck"
 # valgrind cannot take over; the library code it runs is covered by the suites above. fuzz.*
 # replay the seeds with a Python fixture (the plain and ASan+UBSan passes run them).
 # residue.* reads freed and foreign memory on purpose (memcheck would report every read of its
-# scan) and runs in the other two passes. robust.* run 10,000 mutations per backend here
-# (100,000 in the other passes): under memcheck each costs some fifty times more.
-(cd build/test && SOFTCHAT_ROBUST_ITERATIONS=10000 ctest --output-on-failure -j "$jobs" -T memcheck -E '^(install|cli|interop-node|bindings|ctime|residue|bench|fuzz|relay\.live|negentropy\.(cross|setup))\.?|^docs\.bench$' \
-   --overwrite MemoryCheckCommand="$(command -v valgrind)" \
-   --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
+# scan) and runs in the other two passes.
+ctest_memcheck build/test \
+  -E '^(install|cli|interop-node|bindings|ctime|residue|bench|fuzz|relay\.live|negentropy\.(cross|setup))\.?|^docs\.bench$'
 
 stage "mbedtls backends against mbed TLS 3.6 LTS"
 # mbedtls and sodium+mbedtls again, and psa, which needs 3.6 (Debian 12 has 2.28). mbed TLS
@@ -120,19 +136,16 @@ cmake -S . -B build/mbedtls36-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSOFTCHAT_
       -DSOFTCHAT_BACKENDS="$m36_backends" -DSOFTCHAT_INSTALL=OFF -DSOFTCHAT_BUILD_JNI=OFF \
       -DSOFTCHAT_BUILD_CTIME_TESTS=OFF -DSOFTCHAT_TEST_TOOLS_DIR="$tools" \
       -DSOFTCHAT_NEG_CROSS_FULL=OFF -DSOFTCHAT_RELAY_LIVE=OFF -DCMAKE_PREFIX_PATH="$m36_prefix" \
-      -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+      -DCMAKE_C_FLAGS="$asan_flags" \
       >/dev/null
 cmake --build build/mbedtls36-asan
-(cd build/mbedtls36-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$jobs")
+ctest_asan build/mbedtls36-asan
 
 stage "psa backend under valgrind memcheck"
 # The mbedtls backends' code ran under memcheck in the main pass (against 2.28); here the psa
 # entries and the cross-backend pairs, which include psa.
-(cd build/mbedtls36 && SOFTCHAT_ROBUST_ITERATIONS=10000 ctest --output-on-failure -j "$jobs" -T memcheck -R '(\.psa$|^vectors\.cross$|^backend\.psa\.)' \
-   -E '^(install|cli|interop-node|bindings|ctime|residue|relay\.live|negentropy\.(cross|setup))\.?' \
-   --overwrite MemoryCheckCommand="$(command -v valgrind)" \
-   --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")
+ctest_memcheck build/mbedtls36 -R '(\.psa$|^vectors\.cross$|^backend\.psa\.)' \
+  -E '^(install|cli|interop-node|bindings|ctime|residue|relay\.live|negentropy\.(cross|setup))\.?'
 stage "threads under ThreadSanitizer"
 # tests/threads/test_threads.c (ctest threads.<backend> in the other passes) under -fsanitize=thread:
 # 8 threads per backend, a context each, sharing what ctx.h says may be shared. No

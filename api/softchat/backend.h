@@ -53,10 +53,10 @@ SC_BEGIN_DECLS
 #define SC_SECKEY_BYTES 32
 #define SC_PUBKEY_BYTES 32
 #define SC_SIG_BYTES 64
-#define SC_SIGN_MSG_BYTES 32 /* the message a BIP-340 signature covers here: a NIP-01 event id */
-#define SC_AUX_RAND_BYTES 32 /* BIP-340 auxiliary randomness */
+#define SC_SIGN_MSG_BYTES 32   /* the message a BIP-340 signature covers here: a NIP-01 event id */
+#define SC_AUX_RAND_BYTES 32   /* BIP-340 auxiliary randomness */
 #define SC_CURVE_SEED_BYTES 32 /* randomisation (blinding) seed of a curve context */
-#define SC_ECDH_X_BYTES 32   /* the shared x coordinate NIP-44 hashes */
+#define SC_ECDH_X_BYTES 32     /* the shared x coordinate NIP-44 hashes */
 
 /** Opaque per-context state of one group. Each backend converts it to its own type. */
 typedef struct sc_bstate sc_bstate;
@@ -216,9 +216,9 @@ typedef struct sc_backend_curve {
 
 /** A backend: the header, then one pointer per group (NULL = the group is not provided). */
 typedef struct sc_backend {
-    uint32_t abi_version;          /* SC_BACKEND_ABI_VERSION as the backend was compiled */
-    uint32_t struct_size;          /* sizeof(sc_backend) as the backend was compiled */
-    const char *name;              /* registry key: "openssl", "mbedtls", "sodium", ... */
+    uint32_t abi_version;             /* SC_BACKEND_ABI_VERSION as the backend was compiled */
+    uint32_t struct_size;             /* sizeof(sc_backend) as the backend was compiled */
+    const char *name;                 /* registry key: "openssl", "mbedtls", "sodium", ... */
     const char *(*lib_version)(void); /* e.g. "OpenSSL 3.0.19 27 Jan 2026" */
     const sc_backend_hash *hash;
     const sc_backend_mac *mac;
@@ -249,7 +249,7 @@ typedef enum sc_cap {
     SC_CAP_AES256GCM_STREAM = 5, /* streaming AES-256-GCM with 12- and 16-byte IVs */
     SC_CAP_RNG = 6,
     SC_CAP_SECP256K1 = 7,
-    SC_CAP_CHACHA20_COUNTER = 8  /* ChaCha20 from any block counter (without it: counter 0) */
+    SC_CAP_CHACHA20_COUNTER = 8 /* ChaCha20 from any block counter (without it: counter 0) */
 } sc_cap;
 #define SC_CAP_COUNT 9
 

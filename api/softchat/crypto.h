@@ -94,8 +94,8 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm,
  *  Out: out[0..len), zeroed on failure unless it aliases in.
  *  In: in[0..len); key: SC_CHACHA20_KEY_BYTES; nonce: SC_CHACHA20_NONCE_BYTES; counter.
  *  Constant time: in the key and the data. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out,
-                                                       const uint8_t *in, size_t len,
+SC_API SC_WARN_UNUSED sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in,
+                                                       size_t len,
                                                        const uint8_t key[SC_CHACHA20_KEY_BYTES],
                                                        const uint8_t nonce[SC_CHACHA20_NONCE_BYTES],
                                                        uint32_t counter) SC_NONNULL(1, 5, 6);
@@ -109,13 +109,10 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out
  *       pt).
  *  In: key: SC_AES256GCM_KEY_BYTES; iv[0..iv_len); aad[0..aad_len); pt[0..len).
  *  Constant time: in the key and the data. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct,
-                                                         uint8_t tag[SC_AES256GCM_TAG_BYTES],
-                                                         const uint8_t key[SC_AES256GCM_KEY_BYTES],
-                                                         const uint8_t *iv, size_t iv_len,
-                                                         const uint8_t *aad, size_t aad_len,
-                                                         const uint8_t *pt, size_t len)
-    SC_NONNULL(1, 3, 4, 5);
+SC_API SC_WARN_UNUSED sc_status sc_crypto_aes256gcm_seal(
+    sc_ctx *ctx, uint8_t *ct, uint8_t tag[SC_AES256GCM_TAG_BYTES],
+    const uint8_t key[SC_AES256GCM_KEY_BYTES], const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+    size_t aad_len, const uint8_t *pt, size_t len) SC_NONNULL(1, 3, 4, 5);
 
 /** One-shot AES-256-GCM decryption. The tag is compared in constant time; pt is released
  *  only when it matches. pt == ct allowed.
@@ -125,13 +122,10 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *c
  *  In: key: SC_AES256GCM_KEY_BYTES; iv[0..iv_len); aad[0..aad_len); ct[0..len); tag:
  *      SC_AES256GCM_TAG_BYTES.
  *  Constant time: in the key, the data and the tag comparison. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt,
-                                                         const uint8_t key[SC_AES256GCM_KEY_BYTES],
-                                                         const uint8_t *iv, size_t iv_len,
-                                                         const uint8_t *aad, size_t aad_len,
-                                                         const uint8_t *ct, size_t len,
-                                                         const uint8_t tag[SC_AES256GCM_TAG_BYTES])
-    SC_NONNULL(1, 3, 4, 10);
+SC_API SC_WARN_UNUSED sc_status sc_crypto_aes256gcm_open(
+    sc_ctx *ctx, uint8_t *pt, const uint8_t key[SC_AES256GCM_KEY_BYTES], const uint8_t *iv,
+    size_t iv_len, const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
+    const uint8_t tag[SC_AES256GCM_TAG_BYTES]) SC_NONNULL(1, 3, 4, 10);
 
 /** Fills out[0..len) from the backend's CSPRNG (the rng group).
  *  Returns: SC_OK; SC_ERR_RNG (the generator failed); SC_ERR_ARG (out NULL with len > 0, a

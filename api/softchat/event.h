@@ -115,16 +115,17 @@ SC_API SC_WARN_UNUSED sc_status sc_event_sign_with_rand(sc_ctx *ctx, sc_event *e
  *           pubkey not on the curve); SC_OK.
  *  In: ev.
  *  Constant time: no (public data). RNG: no. No allocation. */
-SC_API SC_WARN_UNUSED sc_status sc_event_verify(sc_ctx *ctx, const sc_event *ev)
-    SC_NONNULL(1, 2);
+SC_API SC_WARN_UNUSED sc_status sc_event_verify(sc_ctx *ctx, const sc_event *ev) SC_NONNULL(1, 2);
 
 /* ---- serialization ------------------------------------------------------------------------ */
 
 /** Serialization flags. */
-#define SC_EVENT_JSON_CANONICAL 1u /* [0,pubkey,created_at,kind,tags,content]: the bytes an id
-                                      hashes */
-#define SC_EVENT_JSON_OBJECT 0u    /* {"id","pubkey","created_at","kind","tags","content","sig"}:
-                                      id and sig are written when their flags are set */
+#define SC_EVENT_JSON_CANONICAL                                                                    \
+    1u /* [0,pubkey,created_at,kind,tags,content]: the bytes an id
+          hashes */
+#define SC_EVENT_JSON_OBJECT                                                                       \
+    0u /* {"id","pubkey","created_at","kind","tags","content","sig"}:
+          id and sig are written when their flags are set */
 
 /** Exact length of sc_event_to_json's output for ev under `flags` (no terminator).
  *  Returns: the length; 0 if ev fails sc_event_check, lacks the pubkey, or flags holds an
@@ -271,8 +272,7 @@ SC_API void sc_event_builder_created_at(sc_event_builder *b, int64_t created_at)
  *  In: s[0..len). Returns nothing: errors are reported by sc_event_builder_final.
  *  Constant time: no (the UTF-8 check branches on the bytes; a rumor's content length
  *  shows in its payload anyway). RNG: no. */
-SC_API void sc_event_builder_content(sc_event_builder *b, const char *s, size_t len)
-    SC_NONNULL(1);
+SC_API void sc_event_builder_content(sc_event_builder *b, const char *s, size_t len) SC_NONNULL(1);
 
 /** Appends a tag of n >= 1 strings, copied.
  *  In/Out: b; sticky errors: SC_ERR_EVENT_FIELD (n == 0), SC_ERR_UTF8, SC_ERR_ARG (items
@@ -280,8 +280,7 @@ SC_API void sc_event_builder_content(sc_event_builder *b, const char *s, size_t 
  *          SC_ERR_BUFFER_TOO_SMALL (out of room: counted, see the type).
  *  In: items[0..n). Returns nothing: errors are reported by sc_event_builder_final.
  *  Constant time: no (as sc_event_builder_content). RNG: no. */
-SC_API void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n)
-    SC_NONNULL(1);
+SC_API void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n) SC_NONNULL(1);
 
 /** Finishes: *ev is the built event (no pubkey, id or sig yet: sign it, or set the pubkey and
  *  compute the id for a rumor), with flags SC_EVENT_HAS_KIND | _CREATED_AT | _TAGS |

@@ -41,7 +41,7 @@
 SC_BEGIN_DECLS
 
 #define SC_FILE_KEY_BYTES 32
-#define SC_FILE_IV_BYTES 16 /* what sc_file_keygen produces */
+#define SC_FILE_IV_BYTES 16        /* what sc_file_keygen produces */
 #define SC_FILE_LEGACY_IV_BYTES 32 /* the ASCII of a 32-digit hex nonce (decryption only) */
 #define SC_FILE_TAG_BYTES 16
 /* out_cap that sc_file_encrypt_final needs: up to 15 last ciphertext bytes and the tag */
@@ -103,10 +103,9 @@ SC_API size_t sc_file_encrypt_update_max(size_t len);
  *       a refused call leaves out untouched.
  *  In: in[0..len).
  *  Constant time: in the key and the data. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out,
-                                                       size_t out_cap, size_t *out_len,
-                                                       const uint8_t *in, size_t len)
-    SC_NONNULL(1, 4);
+SC_API SC_WARN_UNUSED sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *out, size_t out_cap,
+                                                       size_t *out_len, const uint8_t *in,
+                                                       size_t len) SC_NONNULL(1, 4);
 
 /** Finishes: writes the last ciphertext bytes (at most 15) and the tag to out, and returns
  *  x = sha256(blob), ox = sha256(plaintext) and the blob size (plaintext bytes + 16). The
@@ -119,9 +118,8 @@ SC_API SC_WARN_UNUSED sc_status sc_file_encrypt_update(sc_file_enc *e, uint8_t *
  *       too.
  *  In/Out: e (finished and wiped on success or on a failure that ends it).
  *  Constant time: in the key and the data. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out,
-                                                      size_t out_cap, size_t *out_len,
-                                                      uint8_t x[SC_SHA256_BYTES],
+SC_API SC_WARN_UNUSED sc_status sc_file_encrypt_final(sc_file_enc *e, uint8_t *out, size_t out_cap,
+                                                      size_t *out_len, uint8_t x[SC_SHA256_BYTES],
                                                       uint8_t ox[SC_SHA256_BYTES],
                                                       uint64_t *blob_size)
     SC_NONNULL(1, 2, 4, 5, 6, 7);

@@ -59,8 +59,7 @@ SC_API SC_WARN_UNUSED sc_status sc_hex_decode(uint8_t *out, size_t out_cap, size
  *  In: hex[0..hex_len); flags as for sc_hex_decode.
  *  Constant time: in the digit values. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_hex_decode_fixed(uint8_t *out, size_t n, const char *hex,
-                                                    size_t hex_len, unsigned flags)
-    SC_NONNULL(1);
+                                                    size_t hex_len, unsigned flags) SC_NONNULL(1);
 
 SC_END_DECLS
 

@@ -44,8 +44,7 @@ SC_API SC_WARN_UNUSED sc_status sc_identity_import(sc_ctx *ctx, sc_identity *id,
  *           SC_ERR_ARG (id NULL, a NULL ctx); SC_ERR_STATE (ctx); SC_ERR_UNSUPPORTED.
  *  Out: id, cleared on failure. In: ctx (its RNG and curve).
  *  Constant time: in the drawn key. RNG: yes (32 bytes per try). */
-SC_API SC_WARN_UNUSED sc_status sc_identity_generate(sc_ctx *ctx, sc_identity *id)
-    SC_NONNULL(1, 2);
+SC_API SC_WARN_UNUSED sc_status sc_identity_generate(sc_ctx *ctx, sc_identity *id) SC_NONNULL(1, 2);
 
 /** Copies the x-only public key.
  *  Returns: SC_OK; SC_ERR_ARG (a NULL argument); SC_ERR_STATE (id never imported, or

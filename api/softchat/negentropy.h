@@ -40,14 +40,14 @@
 
 SC_BEGIN_DECLS
 
-#define SC_NEGENTROPY_VERSION 0x61      /* the protocol version byte of v1 */
+#define SC_NEGENTROPY_VERSION 0x61 /* the protocol version byte of v1 */
 #define SC_NEGENTROPY_ID_BYTES 32
 #define SC_NEGENTROPY_FINGERPRINT_BYTES 16
-#define SC_NEGENTROPY_FRAME_MIN 4096u   /* the smallest frame-size limit accepted */
+#define SC_NEGENTROPY_FRAME_MIN 4096u /* the smallest frame-size limit accepted */
 
 /** A record: the event's created_at and its id. */
 typedef struct sc_negentropy_item {
-    uint64_t timestamp;                       /* < UINT64_MAX */
+    uint64_t timestamp; /* < UINT64_MAX */
     uint8_t id[SC_NEGENTROPY_ID_BYTES];
 } sc_negentropy_item;
 
@@ -74,10 +74,8 @@ typedef struct sc_negentropy {
  *  In: items[0..n_items); opts (may be NULL).
  *  Constant time: no (public data). RNG: no. No context, no allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_negentropy_init(sc_negentropy *neg,
-                                                   const sc_negentropy_item *items,
-                                                   size_t n_items,
-                                                   const sc_negentropy_opts *opts)
-    SC_NONNULL(1);
+                                                   const sc_negentropy_item *items, size_t n_items,
+                                                   const sc_negentropy_opts *opts) SC_NONNULL(1);
 
 /** Upper bound on the bytes of the message sc_negentropy_initiate writes for neg: 1 + 16
  *  fingerprint ranges, or one id list when there are fewer than 32 records.
@@ -138,14 +136,10 @@ SC_API size_t sc_negentropy_need_max(size_t msg_len);
  *  In/Out: neg (the responder role after the first call of a never-initiated neg).
  *  In: msg[0..msg_len) (raw bytes, hex-decoded from NEG-MSG / NEG-OPEN).
  *  Constant time: no (public data). RNG: no. No allocation. */
-SC_API SC_WARN_UNUSED sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg,
-                                                        uint8_t *out, size_t out_cap,
-                                                        size_t *out_len, size_t *have,
-                                                        size_t have_cap, size_t *have_len,
-                                                        uint8_t (*need)[SC_NEGENTROPY_ID_BYTES],
-                                                        size_t need_cap, size_t *need_len,
-                                                        const uint8_t *msg, size_t msg_len)
-    SC_NONNULL(1, 2, 5, 8, 11);
+SC_API SC_WARN_UNUSED sc_status sc_negentropy_reconcile(
+    sc_ctx *ctx, sc_negentropy *neg, uint8_t *out, size_t out_cap, size_t *out_len, size_t *have,
+    size_t have_cap, size_t *have_len, uint8_t (*need)[SC_NEGENTROPY_ID_BYTES], size_t need_cap,
+    size_t *need_len, const uint8_t *msg, size_t msg_len) SC_NONNULL(1, 2, 5, 8, 11);
 
 /** Sorts items[0..n_items) into the order sc_negentropy_init requires (timestamp, then id),
  *  in place, in O(n log n) without allocation (heap sort). Duplicates are left adjacent:

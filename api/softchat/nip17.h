@@ -55,11 +55,11 @@ typedef struct sc_nip17_chat {
     size_t n_to;
     const uint8_t *reply_to; /* 32-byte parent id, or NULL */
     sc_str reply_relay;
-    sc_str subject;          /* {NULL, 0} for none; a non-NULL ptr with len 0 is an empty
-                                subject (clears the room's title) */
+    sc_str subject; /* {NULL, 0} for none; a non-NULL ptr with len 0 is an empty
+                       subject (clears the room's title) */
     const sc_nip17_quote *quotes;
     size_t n_quotes;
-    int64_t created_at;      /* the real time of the message */
+    int64_t created_at; /* the real time of the message */
 } sc_nip17_chat;
 
 /** Bytes of buf that suffice for sc_nip17_chat_rumor of m at any alignment.
@@ -94,8 +94,7 @@ typedef struct sc_nip17_wrap {
  *  distinct receivers, plus one unless the sender is among them.
  *  Returns: the count; 0 when no wrap can be made (not a kind 14 or 15 rumor with a valid p
  *  tag, a signed or invalid rumor: sc_nip17_send says which). */
-SC_API size_t sc_nip17_send_wraps_len(const sc_event *rumor,
-                                      const uint8_t sender[SC_PUBKEY_BYTES]);
+SC_API size_t sc_nip17_send_wraps_len(const sc_event *rumor, const uint8_t sender[SC_PUBKEY_BYTES]);
 
 /** Upper bound on the bytes of out that sc_nip17_send needs for rumor from `sender` with opts
  *  (NULL allowed): the sum of sc_nip59_wrap_max over its wraps.
@@ -137,16 +136,15 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_send(sc_ctx *ctx, char *out, size_t out
                                               size_t *out_len, sc_nip17_wrap *wraps,
                                               size_t wraps_cap, size_t *wraps_len, void *scratch,
                                               size_t scratch_cap, const sc_event *rumor,
-                                              const sc_identity *sender,
-                                              const sc_nip59_opts *opts)
+                                              const sc_identity *sender, const sc_nip59_opts *opts)
     SC_NONNULL(1, 4, 7, 10, 11);
 
 /* ---- receiving ---------------------------------------------------------------------------- */
 
 /** A received message: the authenticated rumor plus its sender and room. */
 typedef struct sc_nip17_received {
-    sc_event rumor;                   /* kind 14 or 15; views point into the arena */
-    sc_nip59_info wrap;               /* outer-layer facts (sender = seal signer) */
+    sc_event rumor;                         /* kind 14 or 15; views point into the arena */
+    sc_nip59_info wrap;                     /* outer-layer facts (sender = seal signer) */
     const uint8_t (*room)[SC_PUBKEY_BYTES]; /* sender, then each distinct p tag pubkey */
     size_t n_room;
 } sc_nip17_received;
@@ -172,8 +170,7 @@ SC_API size_t sc_nip17_receive_arena_max(size_t wrap_len);
 SC_API SC_WARN_UNUSED sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena,
                                                  size_t arena_cap, size_t *arena_used,
                                                  const char *wrap_json, size_t wrap_len,
-                                                 const sc_identity *me)
-    SC_NONNULL(1, 2, 5, 8);
+                                                 const sc_identity *me) SC_NONNULL(1, 2, 5, 8);
 
 /** As sc_nip17_receive, with the NIP-40 checks of sc_nip59_unwrap_at at time now (an
  *  expired wrap or seal is refused: a disappearing message is not shown after its time).
@@ -195,8 +192,8 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_receive_at(sc_ctx *ctx, sc_nip17_receiv
 
 /** The attachment parameters of a kind 15 message. */
 typedef struct sc_nip17_file {
-    sc_str url;        /* content: where ciphertext||tag is stored; must not be empty */
-    sc_str file_type;  /* MIME type of the plaintext; must not be empty */
+    sc_str url;       /* content: where ciphertext||tag is stored; must not be empty */
+    sc_str file_type; /* MIME type of the plaintext; must not be empty */
     uint8_t key[32];
     uint8_t nonce[32]; /* the IV as decoded from hex (nonce_len bytes) */
     size_t nonce_len;  /* SC_NIP17_NONCE_MIN..SC_NIP17_NONCE_MAX (16 from sc_file_keygen) */

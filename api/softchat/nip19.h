@@ -51,12 +51,12 @@ typedef enum sc_nip19_type {
  *  kind are ignored while has_author / has_kind are 0. */
 typedef struct sc_nip19_entity {
     sc_nip19_type type;
-    uint8_t key[32];        /* npub/nprofile: pubkey; nsec: secret key; note/nevent: id */
-    uint8_t author[32];     /* nevent (optional), naddr (required) */
-    int has_author;         /* 0 or 1 */
-    uint32_t kind;          /* nevent (optional), naddr (required) */
-    int has_kind;           /* 0 or 1 */
-    sc_str identifier;      /* naddr: the d tag (UTF-8, may be empty) */
+    uint8_t key[32];    /* npub/nprofile: pubkey; nsec: secret key; note/nevent: id */
+    uint8_t author[32]; /* nevent (optional), naddr (required) */
+    int has_author;     /* 0 or 1 */
+    uint32_t kind;      /* nevent (optional), naddr (required) */
+    int has_kind;       /* 0 or 1 */
+    sc_str identifier;  /* naddr: the d tag (UTF-8, may be empty) */
     sc_str relays[SC_NIP19_MAX_RELAYS];
     size_t n_relays;
 } sc_nip19_entity;
@@ -121,8 +121,7 @@ SC_API size_t sc_nip19_decode_scratch_max(size_t len);
  *  Constant time: in the data part (it may hold a secret key). RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_nip19_decode(sc_nip19_entity *e, uint8_t *scratch,
                                                 size_t scratch_cap, size_t *scratch_len,
-                                                const char *s, size_t len)
-    SC_NONNULL(1, 4);
+                                                const char *s, size_t len) SC_NONNULL(1, 4);
 
 SC_END_DECLS
 

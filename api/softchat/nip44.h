@@ -45,10 +45,10 @@ SC_BEGIN_DECLS
 #define SC_NIP44_KEY_BYTES 32
 #define SC_NIP44_NONCE_BYTES 32
 #define SC_NIP44_HMAC_KEY_BYTES 32
-#define SC_NIP44_MAX_SHORT_PLAINTEXT 65535u      /* largest plaintext without the extension */
-#define SC_NIP44_MAX_PLAINTEXT 4294967295u       /* 2^32 - 1 */
-#define SC_NIP44_MIN_PAYLOAD 132u                /* base64 characters */
-#define SC_NIP44_DEFAULT_MAX_PAYLOAD 1048576u    /* max_payload used when 0 is passed */
+#define SC_NIP44_MAX_SHORT_PLAINTEXT 65535u   /* largest plaintext without the extension */
+#define SC_NIP44_MAX_PLAINTEXT 4294967295u    /* 2^32 - 1 */
+#define SC_NIP44_MIN_PAYLOAD 132u             /* base64 characters */
+#define SC_NIP44_DEFAULT_MAX_PAYLOAD 1048576u /* max_payload used when 0 is passed */
 
 /** Encryption flags (any other bit is SC_ERR_FLAGS). The same flag is accepted wherever the
  *  library encrypts with NIP-44 on the caller's behalf (sc_nip59_opts.flags). */
@@ -120,12 +120,9 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_message_keys(sc_ctx *ctx,
  *  In: ck: SC_NIP44_KEY_BYTES; nonce: SC_NIP44_NONCE_BYTES; pt[0..len) (not required to be
  *      UTF-8 here); flags: 0 or SC_NIP44_EXTENDED.
  *  Constant time: in ck, nonce and the plaintext bytes (not in len). RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out,
-                                                           size_t out_cap, size_t *out_len,
-                                                           const uint8_t ck[SC_NIP44_KEY_BYTES],
-                                                           const uint8_t nonce[SC_NIP44_NONCE_BYTES],
-                                                           const uint8_t *pt, size_t len,
-                                                           unsigned flags)
+SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_with_rand(
+    sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len, const uint8_t ck[SC_NIP44_KEY_BYTES],
+    const uint8_t nonce[SC_NIP44_NONCE_BYTES], const uint8_t *pt, size_t len, unsigned flags)
     SC_NONNULL(1, 4, 5, 6);
 
 /** As sc_nip44_encrypt_with_rand with a fresh 32-byte nonce from the context's CSPRNG.
@@ -178,8 +175,7 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_decrypt(sc_ctx *ctx, uint8_t *out, size
 SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_to(sc_ctx *ctx, char *out, size_t out_cap,
                                                     size_t *out_len, const sc_identity *me,
                                                     const uint8_t peer[SC_PUBKEY_BYTES],
-                                                    const uint8_t *pt, size_t len,
-                                                    unsigned flags)
+                                                    const uint8_t *pt, size_t len, unsigned flags)
     SC_NONNULL(1, 4, 5, 6);
 
 /** As sc_nip44_encrypt_to with an explicit nonce (vectors; never reuse a nonce).
@@ -203,8 +199,7 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_decrypt_from(sc_ctx *ctx, uint8_t *out,
                                                       size_t *out_len, const sc_identity *me,
                                                       const uint8_t peer[SC_PUBKEY_BYTES],
                                                       const char *payload, size_t payload_len,
-                                                      size_t max_payload)
-    SC_NONNULL(1, 4, 5, 6);
+                                                      size_t max_payload) SC_NONNULL(1, 4, 5, 6);
 
 /* ---- a held conversation ------------------------------------------------------------------ */
 
@@ -227,8 +222,7 @@ typedef struct sc_nip44_conversation {
  *  Out: conv (cleared first, and on failure).
  *  In: me; peer: SC_PUBKEY_BYTES.
  *  Constant time: in the secret key. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_init(sc_ctx *ctx,
-                                                           sc_nip44_conversation *conv,
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv,
                                                            const sc_identity *me,
                                                            const uint8_t peer[SC_PUBKEY_BYTES])
     SC_NONNULL(1, 2, 3, 4);
@@ -251,21 +245,16 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, char 
                                                               size_t out_cap, size_t *out_len,
                                                               const sc_nip44_conversation *conv,
                                                               const uint8_t *pt, size_t len,
-                                                              unsigned flags)
-    SC_NONNULL(1, 4, 5);
+                                                              unsigned flags) SC_NONNULL(1, 4, 5);
 
 /** sc_nip44_decrypt under the held key.
  *  Returns: as sc_nip44_decrypt, plus SC_ERR_STATE for a cleared or uninitialised conv.
  *  Out: as sc_nip44_decrypt.
  *  In: conv; payload[0..payload_len); max_payload (0 = the default).
  *  Constant time: as sc_nip44_decrypt. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, uint8_t *out,
-                                                              size_t out_cap, size_t *out_len,
-                                                              const sc_nip44_conversation *conv,
-                                                              const char *payload,
-                                                              size_t payload_len,
-                                                              size_t max_payload)
-    SC_NONNULL(1, 4, 5);
+SC_API SC_WARN_UNUSED sc_status sc_nip44_conversation_decrypt(
+    sc_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len, const sc_nip44_conversation *conv,
+    const char *payload, size_t payload_len, size_t max_payload) SC_NONNULL(1, 4, 5);
 
 /** Wipes the held key (the whole struct); later use gives SC_ERR_STATE.
  *  In/Out: conv; NULL is accepted (no-op). Constant time: yes. RNG: no. */

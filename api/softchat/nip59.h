@@ -63,29 +63,30 @@ SC_BEGIN_DECLS
 
 /** Wrap flags (with SC_NIP44_EXTENDED of nip44.h, the same flag as for sc_nip44_encrypt). */
 #define SC_NIP59_EPHEMERAL 0x100u /* an ephemeral gift wrap: kind 21059 instead of 1059 */
-#define SC_NIP59_EXPIRATION_WRAP_ONLY 0x200u /* with an expiration: on the wrap only, the
-                                                seal's tags stay [] as NIP-59 demands */
+#define SC_NIP59_EXPIRATION_WRAP_ONLY                                                              \
+    0x200u /* with an expiration: on the wrap only, the
+              seal's tags stay [] as NIP-59 demands */
 
 /** Wrap options. NULL means what a zero-initialised struct means: kind 1059, no relay hint,
  *  no expiration, the current time, no extended prefix. */
 typedef struct sc_nip59_opts {
-    unsigned flags;         /* SC_NIP59_EPHEMERAL, SC_NIP44_EXTENDED (allow a rumor or seal
-                               JSON of 65536 bytes and more: the NIP-44 extended prefix,
-                               unreadable by u16-only receivers), SC_NIP59_EXPIRATION_WRAP_ONLY;
-                               other bits: SC_ERR_FLAGS */
-    sc_str relay;           /* relay hint for the wrap's p tag (UTF-8); none when len is 0 */
-    int64_t expiration;     /* > 0: an ["expiration", "<n>"] tag (NIP-40) on the wrap and, unless
-                               SC_NIP59_EXPIRATION_WRAP_ONLY, on the seal; 0: none */
-    int64_t now;            /* the current time (unix seconds, >= 0); 0 = time(NULL) */
+    unsigned flags;     /* SC_NIP59_EPHEMERAL, SC_NIP44_EXTENDED (allow a rumor or seal
+                           JSON of 65536 bytes and more: the NIP-44 extended prefix,
+                           unreadable by u16-only receivers), SC_NIP59_EXPIRATION_WRAP_ONLY;
+                           other bits: SC_ERR_FLAGS */
+    sc_str relay;       /* relay hint for the wrap's p tag (UTF-8); none when len is 0 */
+    int64_t expiration; /* > 0: an ["expiration", "<n>"] tag (NIP-40) on the wrap and, unless
+                           SC_NIP59_EXPIRATION_WRAP_ONLY, on the seal; 0: none */
+    int64_t now;        /* the current time (unix seconds, >= 0); 0 = time(NULL) */
 } sc_nip59_opts;
 
 /** Every random input of one gift wrap. */
 typedef struct sc_nip59_rand {
-    uint8_t wrap_seckey[SC_SECKEY_BYTES];      /* the one-time key (a valid secret key) */
-    uint8_t seal_nonce[SC_NIP44_NONCE_BYTES];  /* NIP-44 nonce of the seal content */
-    uint8_t wrap_nonce[SC_NIP44_NONCE_BYTES];  /* NIP-44 nonce of the wrap content */
-    uint8_t seal_aux[SC_AUX_RAND_BYTES];       /* BIP-340 aux of the seal signature */
-    uint8_t wrap_aux[SC_AUX_RAND_BYTES];       /* BIP-340 aux of the wrap signature */
+    uint8_t wrap_seckey[SC_SECKEY_BYTES];     /* the one-time key (a valid secret key) */
+    uint8_t seal_nonce[SC_NIP44_NONCE_BYTES]; /* NIP-44 nonce of the seal content */
+    uint8_t wrap_nonce[SC_NIP44_NONCE_BYTES]; /* NIP-44 nonce of the wrap content */
+    uint8_t seal_aux[SC_AUX_RAND_BYTES];      /* BIP-340 aux of the seal signature */
+    uint8_t wrap_aux[SC_AUX_RAND_BYTES];      /* BIP-340 aux of the wrap signature */
     uint32_t seal_backdate; /* seconds subtracted from now, 0..SC_NIP59_MAX_BACKDATE */
     uint32_t wrap_backdate;
 } sc_nip59_rand;
@@ -148,8 +149,7 @@ SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out
                                               size_t *out_len, void *scratch, size_t scratch_cap,
                                               const sc_event *rumor, const sc_identity *author,
                                               const uint8_t recipient[SC_PUBKEY_BYTES],
-                                              const sc_nip59_opts *opts)
-    SC_NONNULL(1, 4, 7, 8, 9);
+                                              const sc_nip59_opts *opts) SC_NONNULL(1, 4, 7, 8, 9);
 
 /** As sc_nip59_wrap with explicit randomness (vectors). The capacities are checked against
  *  the exact needs for rnd (never above the size functions' bounds).
@@ -158,22 +158,18 @@ SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out
  *  Out: as sc_nip59_wrap.
  *  In: as sc_nip59_wrap, plus rnd.
  *  Constant time: as sc_nip59_wrap. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_with_rand(sc_ctx *ctx, char *out, size_t out_cap,
-                                                        size_t *out_len, void *scratch,
-                                                        size_t scratch_cap, const sc_event *rumor,
-                                                        const sc_identity *author,
-                                                        const uint8_t recipient[SC_PUBKEY_BYTES],
-                                                        const sc_nip59_opts *opts,
-                                                        const sc_nip59_rand *rnd)
-    SC_NONNULL(1, 4, 7, 8, 9, 11);
+SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_with_rand(
+    sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len, void *scratch, size_t scratch_cap,
+    const sc_event *rumor, const sc_identity *author, const uint8_t recipient[SC_PUBKEY_BYTES],
+    const sc_nip59_opts *opts, const sc_nip59_rand *rnd) SC_NONNULL(1, 4, 7, 8, 9, 11);
 
 /** What unwrap learned about the outer layers. */
 typedef struct sc_nip59_info {
-    uint8_t sender[SC_PUBKEY_BYTES];    /* the seal's (and rumor's) pubkey: the real author */
+    uint8_t sender[SC_PUBKEY_BYTES];      /* the seal's (and rumor's) pubkey: the real author */
     uint8_t wrap_pubkey[SC_PUBKEY_BYTES]; /* the one-time key */
     uint8_t wrap_id[SC_EVENT_ID_BYTES];
     uint8_t seal_id[SC_EVENT_ID_BYTES];
-    uint32_t wrap_kind;                 /* 1059 or 21059 */
+    uint32_t wrap_kind; /* 1059 or 21059 */
     int64_t wrap_created_at;
     int64_t seal_created_at;
 } sc_nip59_info;
@@ -206,9 +202,8 @@ SC_API size_t sc_nip59_unwrap_arena_max(size_t wrap_len);
  *  adapter's lifted-key cache makes a sender seen recently cheaper to verify and keeps its
  *  public key in the context (see "The sender and the lifted-key cache" above).
  *  RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap(sc_ctx *ctx, sc_event *rumor,
-                                                sc_nip59_info *info, void *arena,
-                                                size_t arena_cap, size_t *arena_used,
+SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info,
+                                                void *arena, size_t arena_cap, size_t *arena_used,
                                                 const char *wrap_json, size_t wrap_len,
                                                 const sc_identity *recipient)
     SC_NONNULL(1, 2, 6, 9);

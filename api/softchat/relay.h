@@ -40,9 +40,9 @@
 
 SC_BEGIN_DECLS
 
-#define SC_RELAY_SUB_ID_MAX 64u       /* NIP-01: subscription ids are at most 64 characters */
-#define SC_RELAY_KIND_AUTH 22242u     /* NIP-42 */
-#define SC_RELAY_AUTH_WINDOW 600      /* seconds: the default created_at window of AUTH events */
+#define SC_RELAY_SUB_ID_MAX 64u   /* NIP-01: subscription ids are at most 64 characters */
+#define SC_RELAY_KIND_AUTH 22242u /* NIP-42 */
+#define SC_RELAY_AUTH_WINDOW 600  /* seconds: the default created_at window of AUTH events */
 
 /* ---- filters ----------------------------------------------------------------------------- */
 
@@ -112,14 +112,14 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_filter_parse(sc_relay_filter *f, void *
 
 /** The messages a client sends. */
 typedef enum sc_relay_client_type {
-    SC_RELAY_CLIENT_EVENT = 1,  /* ["EVENT", event] */
-    SC_RELAY_CLIENT_REQ = 2,    /* ["REQ", sub_id, filter...] */
-    SC_RELAY_CLIENT_CLOSE = 3,  /* ["CLOSE", sub_id] */
-    SC_RELAY_CLIENT_AUTH = 4,   /* ["AUTH", event] (NIP-42) */
-    SC_RELAY_CLIENT_COUNT = 5,  /* ["COUNT", sub_id, filter...] (NIP-45) */
-    SC_RELAY_CLIENT_NEG_OPEN = 6,  /* ["NEG-OPEN", sub_id, filter, hex] (NIP-77) */
-    SC_RELAY_CLIENT_NEG_MSG = 7,   /* ["NEG-MSG", sub_id, hex] */
-    SC_RELAY_CLIENT_NEG_CLOSE = 8  /* ["NEG-CLOSE", sub_id] */
+    SC_RELAY_CLIENT_EVENT = 1,    /* ["EVENT", event] */
+    SC_RELAY_CLIENT_REQ = 2,      /* ["REQ", sub_id, filter...] */
+    SC_RELAY_CLIENT_CLOSE = 3,    /* ["CLOSE", sub_id] */
+    SC_RELAY_CLIENT_AUTH = 4,     /* ["AUTH", event] (NIP-42) */
+    SC_RELAY_CLIENT_COUNT = 5,    /* ["COUNT", sub_id, filter...] (NIP-45) */
+    SC_RELAY_CLIENT_NEG_OPEN = 6, /* ["NEG-OPEN", sub_id, filter, hex] (NIP-77) */
+    SC_RELAY_CLIENT_NEG_MSG = 7,  /* ["NEG-MSG", sub_id, hex] */
+    SC_RELAY_CLIENT_NEG_CLOSE = 8 /* ["NEG-CLOSE", sub_id] */
 } sc_relay_client_type;
 
 /** One client message to write. */
@@ -129,8 +129,8 @@ typedef struct sc_relay_client_msg {
     const sc_event *event;          /* EVENT, AUTH: a signed event (all seven fields) */
     const sc_relay_filter *filters; /* REQ, COUNT: at least one; NEG-OPEN: exactly one */
     size_t n_filters;
-    const uint8_t *neg;             /* NEG-OPEN, NEG-MSG: the Negentropy message, written as
-                                       lowercase hex */
+    const uint8_t *neg; /* NEG-OPEN, NEG-MSG: the Negentropy message, written as
+                           lowercase hex */
     size_t neg_len;
 } sc_relay_client_msg;
 
@@ -146,15 +146,15 @@ SC_API size_t sc_relay_msg_write_len(const sc_relay_client_msg *m);
  *           required sub id, filter list or Negentropy message missing); SC_ERR_TOO_LARGE
  *           (a sub id over SC_RELAY_SUB_ID_MAX bytes); SC_ERR_FILTER (as for
  *           sc_relay_filter_match; also NEG-OPEN with other than one filter); SC_ERR_UTF8;
- *           SC_ERR_EVENT_FIELD (an event without its id, pubkey or sig); the sc_event_check errors; SC_ERR_ARG
+ *           SC_ERR_EVENT_FIELD (an event without its id, pubkey or sig); the sc_event_check errors;
+ *           SC_ERR_ARG
  *           (m or out_len NULL, out NULL with out_cap > 0, a NULL event where one is
  *           needed).
  *  Out: out[0..*out_len); nothing written on failure (*out_len 0, or the need).
  *  In: m.
  *  Constant time: no (public data). RNG: no. No context, no allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_relay_msg_write(char *out, size_t out_cap, size_t *out_len,
-                                                   const sc_relay_client_msg *m)
-    SC_NONNULL(3, 4);
+                                                   const sc_relay_client_msg *m) SC_NONNULL(3, 4);
 
 /* ---- relay messages ------------------------------------------------------------------------ */
 
@@ -190,17 +190,17 @@ typedef enum sc_relay_prefix {
 /** A parsed relay message. Views point into the parse arena. */
 typedef struct sc_relay_msg {
     sc_relay_type type;
-    sc_str sub_id;             /* EVENT, EOSE, CLOSED, COUNT, NEG-MSG, NEG-ERR */
-    sc_event event;            /* EVENT: parsed and verified (id and signature) */
+    sc_str sub_id;                       /* EVENT, EOSE, CLOSED, COUNT, NEG-MSG, NEG-ERR */
+    sc_event event;                      /* EVENT: parsed and verified (id and signature) */
     uint8_t event_id[SC_EVENT_ID_BYTES]; /* OK */
-    int accepted;              /* OK: 1 for true, 0 for false */
-    sc_relay_prefix prefix;    /* OK, CLOSED, NEG-ERR */
-    sc_str message;            /* OK, CLOSED, NOTICE, NEG-ERR: the whole text; AUTH: the
-                                  challenge */
-    sc_str reason;             /* OK, CLOSED, NEG-ERR: the text after "prefix:" and its
-                                  spaces (the whole text without a prefix) */
-    uint64_t count;            /* COUNT */
-    const uint8_t *neg;        /* NEG-MSG: the decoded Negentropy message */
+    int accepted;                        /* OK: 1 for true, 0 for false */
+    sc_relay_prefix prefix;              /* OK, CLOSED, NEG-ERR */
+    sc_str message;                      /* OK, CLOSED, NOTICE, NEG-ERR: the whole text; AUTH: the
+                                            challenge */
+    sc_str reason;                       /* OK, CLOSED, NEG-ERR: the text after "prefix:" and its
+                                            spaces (the whole text without a prefix) */
+    uint64_t count;                      /* COUNT */
+    const uint8_t *neg;                  /* NEG-MSG: the decoded Negentropy message */
     size_t neg_len;
 } sc_relay_msg;
 
@@ -218,7 +218,8 @@ SC_API size_t sc_relay_parse_arena_max(size_t json_len);
 /** Parses and checks one relay message (a JSON array whose first element names the type).
  *  Strict: each type has exactly its elements, of their JSON types (an OK's flag is true or
  *  false; its message and a CLOSED's are present, possibly empty; an AUTH's challenge is
- *  not empty; an EVENT's sub id is 1..64 bytes); an EVENT's event is parsed with sc_event_parse (all seven fields) and
+ *  not empty; an EVENT's sub id is 1..64 bytes); an EVENT's event is parsed with sc_event_parse
+ *  (all seven fields) and
  *  verified with sc_event_verify before it is handed out; a NEG-MSG's payload is lowercase
  *  hex, at least one byte; an OK's id 64 lowercase hex characters; a COUNT's object has an
  *  integer "count" of at most UINT64_MAX (other keys are skipped; their values may nest
@@ -241,8 +242,7 @@ SC_API size_t sc_relay_parse_arena_max(size_t json_len);
 SC_API SC_WARN_UNUSED sc_status sc_relay_parse(sc_ctx *ctx, sc_relay_msg *m, void *arena,
                                                size_t arena_cap, size_t *arena_used,
                                                const char *json, size_t json_len,
-                                               const sc_relay_parse_opts *opts)
-    SC_NONNULL(1, 2, 5);
+                                               const sc_relay_parse_opts *opts) SC_NONNULL(1, 2, 5);
 
 /* ---- NIP-42 ---------------------------------------------------------------------------- */
 
@@ -259,9 +259,8 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_parse(sc_ctx *ctx, sc_relay_msg *m, voi
  *  Out: out[0..*out_len), nothing written on failure.
  *  In: url.
  *  Constant time: no (public data). RNG: no. No context, no allocation. */
-SC_API SC_WARN_UNUSED sc_status sc_relay_url_normalize(char *out, size_t out_cap,
-                                                       size_t *out_len, sc_str url)
-    SC_NONNULL(3);
+SC_API SC_WARN_UNUSED sc_status sc_relay_url_normalize(char *out, size_t out_cap, size_t *out_len,
+                                                       sc_str url) SC_NONNULL(3);
 
 /** A kind 22242 AUTH event and the arrays it points into. It points into itself: do not
  *  copy it while the event is in use. */
@@ -289,12 +288,9 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_auth_sign(sc_ctx *ctx, sc_relay_auth *a
 /** As sc_relay_auth_sign with explicit aux randomness.
  *  Returns: as sc_relay_auth_sign without SC_ERR_RNG. Out: a. In: as sc_relay_auth_sign,
  *  plus aux: SC_AUX_RAND_BYTES. Constant time: in the secret key and aux. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_relay_auth_sign_with_rand(sc_ctx *ctx, sc_relay_auth *a,
-                                                             const sc_identity *who,
-                                                             sc_str relay_url, sc_str challenge,
-                                                             int64_t created_at,
-                                                             const uint8_t aux[SC_AUX_RAND_BYTES])
-    SC_NONNULL(1, 2, 3, 7);
+SC_API SC_WARN_UNUSED sc_status sc_relay_auth_sign_with_rand(
+    sc_ctx *ctx, sc_relay_auth *a, const sc_identity *who, sc_str relay_url, sc_str challenge,
+    int64_t created_at, const uint8_t aux[SC_AUX_RAND_BYTES]) SC_NONNULL(1, 2, 3, 7);
 
 /** Checks an AUTH event as a relay must (NIP-42), in this order: kind 22242
  *  (SC_ERR_AUTH_KIND); a challenge tag equal to `challenge`, the one most recently sent on
@@ -309,8 +305,7 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_auth_sign_with_rand(sc_ctx *ctx, sc_rel
  *  Constant time: no (public data). RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_relay_auth_verify(sc_ctx *ctx, const sc_event *ev,
                                                      sc_str relay_url, sc_str challenge,
-                                                     int64_t now, int64_t window)
-    SC_NONNULL(1, 2);
+                                                     int64_t now, int64_t window) SC_NONNULL(1, 2);
 
 /* ---- the session --------------------------------------------------------------------------- */
 
@@ -331,19 +326,19 @@ typedef struct sc_relay_session {
 
 /** What sc_relay_session_handle learned from one relay message. */
 typedef enum sc_relay_update_kind {
-    SC_RELAY_U_NONE = 0,          /* nothing for the application (NOTICE, an ignored OK) */
-    SC_RELAY_U_EVENT = 1,         /* m->event is for the application, on subscription sub_id */
-    SC_RELAY_U_EOSE = 2,          /* sub_id's stored events are all in */
-    SC_RELAY_U_CLOSED = 3,        /* the relay ended sub_id (m->prefix, m->reason); it is gone */
-    SC_RELAY_U_ACCEPTED = 4,      /* the publish of event_id was accepted (also "duplicate:") */
-    SC_RELAY_U_REJECTED = 5,      /* the publish of event_id was refused (m->prefix, reason) */
+    SC_RELAY_U_NONE = 0,           /* nothing for the application (NOTICE, an ignored OK) */
+    SC_RELAY_U_EVENT = 1,          /* m->event is for the application, on subscription sub_id */
+    SC_RELAY_U_EOSE = 2,           /* sub_id's stored events are all in */
+    SC_RELAY_U_CLOSED = 3,         /* the relay ended sub_id (m->prefix, m->reason); it is gone */
+    SC_RELAY_U_ACCEPTED = 4,       /* the publish of event_id was accepted (also "duplicate:") */
+    SC_RELAY_U_REJECTED = 5,       /* the publish of event_id was refused (m->prefix, reason) */
     SC_RELAY_U_AUTH_CHALLENGE = 6, /* a challenge arrived: sc_relay_session_auth answers it */
-    SC_RELAY_U_AUTH_REQUIRED = 7, /* a REQ or publish was refused with "auth-required:"; it is
-                                     held and goes out again once authenticated */
-    SC_RELAY_U_AUTHENTICATED = 8, /* the relay accepted the AUTH: held messages are queued */
-    SC_RELAY_U_AUTH_REFUSED = 9,  /* the relay refused the AUTH (m->reason) */
-    SC_RELAY_U_NOTICE = 10,       /* m->message */
-    SC_RELAY_U_OTHER = 11         /* COUNT, NEG-MSG, NEG-ERR: passed through, not tracked */
+    SC_RELAY_U_AUTH_REQUIRED = 7,  /* a REQ or publish was refused with "auth-required:"; it is
+                                      held and goes out again once authenticated */
+    SC_RELAY_U_AUTHENTICATED = 8,  /* the relay accepted the AUTH: held messages are queued */
+    SC_RELAY_U_AUTH_REFUSED = 9,   /* the relay refused the AUTH (m->reason) */
+    SC_RELAY_U_NOTICE = 10,        /* m->message */
+    SC_RELAY_U_OTHER = 11          /* COUNT, NEG-MSG, NEG-ERR: passed through, not tracked */
 } sc_relay_update_kind;
 
 /** The result of sc_relay_session_handle. */
@@ -401,8 +396,7 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_connected(sc_relay_session *s, 
  *  Returns: SC_OK; SC_ERR_STATE (s not set up); SC_ERR_ARG (s or retry_at_ms NULL).
  *  In/Out: s. Out: *retry_at_ms. In: now_ms.
  *  Constant time: n/a. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_relay_session_disconnected(sc_relay_session *s,
-                                                              int64_t now_ms,
+SC_API SC_WARN_UNUSED sc_status sc_relay_session_disconnected(sc_relay_session *s, int64_t now_ms,
                                                               int64_t *retry_at_ms)
     SC_NONNULL(1, 3);
 
@@ -417,8 +411,7 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_disconnected(sc_relay_session *
  *  Constant time: n/a. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
                                                            const sc_relay_filter *filters,
-                                                           size_t n_filters)
-    SC_NONNULL(1);
+                                                           size_t n_filters) SC_NONNULL(1);
 
 /** Ends a subscription: a CLOSE is queued when connected, and the filters are released.
  *  Returns: SC_OK; SC_ERR_SUBSCRIPTION (no such open subscription); SC_ERR_STATE; SC_ERR_ARG.
@@ -433,8 +426,8 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_unsubscribe(sc_relay_session *s
  *  Returns: SC_OK; SC_ERR_FULL (max_pending publishes pending); SC_ERR_EVENT_FIELD (not
  *           signed); the sc_event_check errors; SC_ERR_STATE; SC_ERR_ARG.
  *  In/Out: s. In: ev (kept by reference). Constant time: n/a. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_relay_session_publish(sc_relay_session *s,
-                                                         const sc_event *ev) SC_NONNULL(1, 2);
+SC_API SC_WARN_UNUSED sc_status sc_relay_session_publish(sc_relay_session *s, const sc_event *ev)
+    SC_NONNULL(1, 2);
 
 /** The number of publishes awaiting OK.
  *  Returns: the count; 0 for NULL or a session not set up.
@@ -476,8 +469,7 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_next(sc_relay_session *s, char 
  *  Out: u (zeroed first; views into s and m). In/Out: s. In: m.
  *  Constant time: no. RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_relay_session_handle(sc_relay_session *s, sc_relay_update *u,
-                                                        const sc_relay_msg *m)
-    SC_NONNULL(1, 2, 3);
+                                                        const sc_relay_msg *m) SC_NONNULL(1, 2, 3);
 
 /** Answers the current AUTH challenge as `who`: signs the AUTH event (sc_relay_auth_sign
  *  with the session's relay URL) and writes ["AUTH", event] to out, for the caller to send
@@ -490,21 +482,18 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_handle(sc_relay_session *s, sc_
  *  Out: out[0..*out_len); bytes a failing call wrote are zeroed. In/Out: s. In: who; now
  *       (unix seconds).
  *  Constant time: in the secret key. RNG: yes (SC_AUX_RAND_BYTES). No allocation. */
-SC_API SC_WARN_UNUSED sc_status sc_relay_session_auth(sc_relay_session *s, sc_ctx *ctx,
-                                                      char *out, size_t out_cap,
-                                                      size_t *out_len, const sc_identity *who,
-                                                      int64_t now) SC_NONNULL(1, 2, 5, 6);
+SC_API SC_WARN_UNUSED sc_status sc_relay_session_auth(sc_relay_session *s, sc_ctx *ctx, char *out,
+                                                      size_t out_cap, size_t *out_len,
+                                                      const sc_identity *who, int64_t now)
+    SC_NONNULL(1, 2, 5, 6);
 
 /** As sc_relay_session_auth with explicit aux randomness.
  *  Returns: as sc_relay_session_auth without SC_ERR_RNG. Out: as sc_relay_session_auth.
  *  In: as sc_relay_session_auth, plus aux. Constant time: in the secret key and aux. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_relay_session_auth_with_rand(sc_relay_session *s,
-                                                                sc_ctx *ctx, char *out,
-                                                                size_t out_cap, size_t *out_len,
-                                                                const sc_identity *who,
-                                                                int64_t now,
-                                                                const uint8_t aux[SC_AUX_RAND_BYTES])
-    SC_NONNULL(1, 2, 5, 6, 8);
+SC_API SC_WARN_UNUSED sc_status
+sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char *out, size_t out_cap,
+                                size_t *out_len, const sc_identity *who, int64_t now,
+                                const uint8_t aux[SC_AUX_RAND_BYTES]) SC_NONNULL(1, 2, 5, 6, 8);
 
 SC_END_DECLS
 

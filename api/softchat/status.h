@@ -33,62 +33,62 @@ typedef enum sc_status {
                                      it was given room for */
 
     /* bad data */
-    SC_ERR_ENCODING = -20,        /* malformed hex or other fixed encoding */
-    SC_ERR_BASE64 = -21,          /* malformed or non-canonical base64 */
-    SC_ERR_BECH32 = -22,          /* malformed bech32: charset, case, checksum, prefix */
-    SC_ERR_TLV = -23,             /* NIP-19 TLV truncated, missing or of the wrong length */
-    SC_ERR_JSON = -24,            /* JSON syntax error */
-    SC_ERR_UTF8 = -25,            /* invalid UTF-8 */
-    SC_ERR_EVENT_FIELD = -26,     /* event field missing, duplicated or of the wrong type */
-    SC_ERR_EVENT_RANGE = -27,     /* kind or created_at out of range */
-    SC_ERR_INVALID_KEY = -28,     /* secret key 0 or >= n, or public key not on the curve */
-    SC_ERR_INVALID_SIG = -29,     /* signature does not verify */
-    SC_ERR_ID_MISMATCH = -30,     /* event id differs from the recomputed id */
-    SC_ERR_VERSION = -31,         /* NIP-44 unknown or unsupported version */
-    SC_ERR_PAYLOAD_SIZE = -32,    /* NIP-44 payload or decoded data of invalid size */
-    SC_ERR_MAC = -33,             /* NIP-44 MAC mismatch */
-    SC_ERR_PADDING = -34,         /* NIP-44 invalid padding or length prefix */
-    SC_ERR_AUTH = -35,            /* AES-GCM tag mismatch */
-    SC_ERR_MESSAGE = -36,         /* a NIP-17 message lacks a required element */
-    SC_ERR_EXPIRED = -37,         /* NIP-40: the event's expiration time has passed */
-    SC_ERR_NEGENTROPY = -38,      /* a malformed NIP-77 Negentropy message */
-    SC_ERR_NEG_VERSION = -39,     /* the Negentropy peer speaks another protocol version */
-    SC_ERR_RELAY_MESSAGE = -40,   /* a relay message of the wrong shape */
-    SC_ERR_RELAY_UNKNOWN = -41,   /* a relay message of a type this library does not know */
-    SC_ERR_NO_MATCH = -42,        /* the event matches none of the subscription's filters */
-    SC_ERR_SUBSCRIPTION = -43,    /* a relay message names a subscription that is not open */
-    SC_ERR_AUTH_KIND = -44,       /* NIP-42: not a kind 22242 event */
-    SC_ERR_AUTH_CHALLENGE = -45,  /* NIP-42: challenge tag missing or not the one sent */
-    SC_ERR_AUTH_RELAY = -46,      /* NIP-42: relay tag missing or naming another relay */
-    SC_ERR_AUTH_TIME = -47,       /* NIP-42: created_at outside the accepted window */
-    SC_ERR_FILTER = -48,          /* a malformed NIP-01 filter */
-    SC_ERR_NO_INBOX = -49,        /* the receiver publishes no kind 10050 inbox list (NIP-17:
+    SC_ERR_ENCODING = -20,       /* malformed hex or other fixed encoding */
+    SC_ERR_BASE64 = -21,         /* malformed or non-canonical base64 */
+    SC_ERR_BECH32 = -22,         /* malformed bech32: charset, case, checksum, prefix */
+    SC_ERR_TLV = -23,            /* NIP-19 TLV truncated, missing or of the wrong length */
+    SC_ERR_JSON = -24,           /* JSON syntax error */
+    SC_ERR_UTF8 = -25,           /* invalid UTF-8 */
+    SC_ERR_EVENT_FIELD = -26,    /* event field missing, duplicated or of the wrong type */
+    SC_ERR_EVENT_RANGE = -27,    /* kind or created_at out of range */
+    SC_ERR_INVALID_KEY = -28,    /* secret key 0 or >= n, or public key not on the curve */
+    SC_ERR_INVALID_SIG = -29,    /* signature does not verify */
+    SC_ERR_ID_MISMATCH = -30,    /* event id differs from the recomputed id */
+    SC_ERR_VERSION = -31,        /* NIP-44 unknown or unsupported version */
+    SC_ERR_PAYLOAD_SIZE = -32,   /* NIP-44 payload or decoded data of invalid size */
+    SC_ERR_MAC = -33,            /* NIP-44 MAC mismatch */
+    SC_ERR_PADDING = -34,        /* NIP-44 invalid padding or length prefix */
+    SC_ERR_AUTH = -35,           /* AES-GCM tag mismatch */
+    SC_ERR_MESSAGE = -36,        /* a NIP-17 message lacks a required element */
+    SC_ERR_EXPIRED = -37,        /* NIP-40: the event's expiration time has passed */
+    SC_ERR_NEGENTROPY = -38,     /* a malformed NIP-77 Negentropy message */
+    SC_ERR_NEG_VERSION = -39,    /* the Negentropy peer speaks another protocol version */
+    SC_ERR_RELAY_MESSAGE = -40,  /* a relay message of the wrong shape */
+    SC_ERR_RELAY_UNKNOWN = -41,  /* a relay message of a type this library does not know */
+    SC_ERR_NO_MATCH = -42,       /* the event matches none of the subscription's filters */
+    SC_ERR_SUBSCRIPTION = -43,   /* a relay message names a subscription that is not open */
+    SC_ERR_AUTH_KIND = -44,      /* NIP-42: not a kind 22242 event */
+    SC_ERR_AUTH_CHALLENGE = -45, /* NIP-42: challenge tag missing or not the one sent */
+    SC_ERR_AUTH_RELAY = -46,     /* NIP-42: relay tag missing or naming another relay */
+    SC_ERR_AUTH_TIME = -47,      /* NIP-42: created_at outside the accepted window */
+    SC_ERR_FILTER = -48,         /* a malformed NIP-01 filter */
+    SC_ERR_NO_INBOX = -49,       /* the receiver publishes no kind 10050 inbox list (NIP-17:
                                      not ready for private messages) */
 
     /* NIP-59 unwrap, one per check, in the order they run */
-    SC_ERR_WRAP_KIND = -60,       /* outer event is not kind 1059 / 21059 */
-    SC_ERR_WRAP_ID = -61,         /* gift wrap id mismatch */
-    SC_ERR_WRAP_SIG = -62,        /* gift wrap signature invalid */
-    SC_ERR_WRAP_DECRYPT = -63,    /* gift wrap content does not decrypt for this recipient */
-    SC_ERR_SEAL_JSON = -64,       /* decrypted seal is not a valid event */
-    SC_ERR_SEAL_KIND = -65,       /* seal is not kind 13 */
-    SC_ERR_SEAL_ID = -66,         /* seal id mismatch */
-    SC_ERR_SEAL_SIG = -67,        /* seal signature invalid */
-    SC_ERR_SEAL_DECRYPT = -68,    /* seal content does not decrypt */
-    SC_ERR_RUMOR_JSON = -69,      /* decrypted rumor is not a valid unsigned event */
-    SC_ERR_RUMOR_AUTHOR = -70,    /* rumor pubkey differs from the seal pubkey */
-    SC_ERR_RUMOR_ID = -71,        /* rumor id missing or differs from the recomputed id */
-    SC_ERR_RUMOR_SIGNED = -72,    /* rumor carries a signature */
-    SC_ERR_WRAP_EXPIRED = -73,    /* NIP-40: the gift wrap's expiration has passed */
-    SC_ERR_SEAL_EXPIRED = -74,    /* NIP-40: the seal's expiration has passed */
+    SC_ERR_WRAP_KIND = -60,    /* outer event is not kind 1059 / 21059 */
+    SC_ERR_WRAP_ID = -61,      /* gift wrap id mismatch */
+    SC_ERR_WRAP_SIG = -62,     /* gift wrap signature invalid */
+    SC_ERR_WRAP_DECRYPT = -63, /* gift wrap content does not decrypt for this recipient */
+    SC_ERR_SEAL_JSON = -64,    /* decrypted seal is not a valid event */
+    SC_ERR_SEAL_KIND = -65,    /* seal is not kind 13 */
+    SC_ERR_SEAL_ID = -66,      /* seal id mismatch */
+    SC_ERR_SEAL_SIG = -67,     /* seal signature invalid */
+    SC_ERR_SEAL_DECRYPT = -68, /* seal content does not decrypt */
+    SC_ERR_RUMOR_JSON = -69,   /* decrypted rumor is not a valid unsigned event */
+    SC_ERR_RUMOR_AUTHOR = -70, /* rumor pubkey differs from the seal pubkey */
+    SC_ERR_RUMOR_ID = -71,     /* rumor id missing or differs from the recomputed id */
+    SC_ERR_RUMOR_SIGNED = -72, /* rumor carries a signature */
+    SC_ERR_WRAP_EXPIRED = -73, /* NIP-40: the gift wrap's expiration has passed */
+    SC_ERR_SEAL_EXPIRED = -74, /* NIP-40: the seal's expiration has passed */
 
     /* environment */
-    SC_ERR_RNG = -80,             /* the random generator failed */
-    SC_ERR_BACKEND = -81,         /* backend table invalid, or a known-answer check failed */
-    SC_ERR_UNSUPPORTED = -82,     /* the bound backend lacks this capability */
-    SC_ERR_NOMEM = -83,           /* allocation failed (context creation or the JSON edge) */
-    SC_ERR_INTERNAL = -84,        /* a crypto library reported an unexpected failure */
-    SC_ERR_IO = -85               /* a caller-supplied sink or source reported failure */
+    SC_ERR_RNG = -80,         /* the random generator failed */
+    SC_ERR_BACKEND = -81,     /* backend table invalid, or a known-answer check failed */
+    SC_ERR_UNSUPPORTED = -82, /* the bound backend lacks this capability */
+    SC_ERR_NOMEM = -83,       /* allocation failed (context creation or the JSON edge) */
+    SC_ERR_INTERNAL = -84,    /* a crypto library reported an unexpected failure */
+    SC_ERR_IO = -85           /* a caller-supplied sink or source reported failure */
 } sc_status;
 
 /** Human-readable description of a status (English; may be reworded between releases).

@@ -43,7 +43,8 @@
 #error "the mbedtls backend needs mbed TLS 2.28 or later"
 #endif
 #if defined(MBEDTLS_SHA256_ALT)
-#error "the mbedtls backend keeps mbedtls_sha256_context in caller memory: needs the built-in SHA-256"
+#error                                                                                             \
+    "the mbedtls backend keeps mbedtls_sha256_context in caller memory: needs the built-in SHA-256"
 #endif
 
 /* mbedtls_sha256_context (2.28 and 3.6: counters, state words, a block buffer, a flag) holds
@@ -158,8 +159,7 @@ static sc_status hash_update(sc_bstate *st, sc_sha256_state *s, const uint8_t *i
 static sc_status hash_final(sc_bstate *st, sc_sha256_state *s, uint8_t out[32])
 {
     (void)st;
-    return sha256_finish((mbedtls_sha256_context *)(void *)s, out) == 0 ? SC_OK
-                                                                       : SC_ERR_INTERNAL;
+    return sha256_finish((mbedtls_sha256_context *)(void *)s, out) == 0 ? SC_OK : SC_ERR_INTERNAL;
 }
 
 /* ---- mac ------------------------------------------------------------------------------- */
@@ -200,8 +200,8 @@ static sc_status mac_setup(sc_bstate **out)
     return SC_OK;
 }
 
-static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key,
-                                 size_t key_len, const sc_iov *parts, size_t n_parts)
+static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key, size_t key_len,
+                                 const sc_iov *parts, size_t n_parts)
 {
     mac_state *m = (mac_state *)(void *)st;
     size_t i;
@@ -235,8 +235,7 @@ static sc_status stream_chacha20_xor(sc_bstate *st, uint8_t *out, const uint8_t 
 {
     (void)st;
     /* one-shot: keys a stack context, XORs byte-wise (exact in-place is fine), wipes it */
-    return mbedtls_chacha20_crypt(key, nonce, counter, len, in, out) == 0 ? SC_OK
-                                                                           : SC_ERR_INTERNAL;
+    return mbedtls_chacha20_crypt(key, nonce, counter, len, in, out) == 0 ? SC_OK : SC_ERR_INTERNAL;
 }
 
 /* ---- aead ------------------------------------------------------------------------------ */
@@ -340,8 +339,7 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     ret = mbedtls_gcm_setkey(&a->oneshot, MBEDTLS_CIPHER_ID_AES, key, 256);
     if (ret == 0) {
         /* compares the tag in constant time */
-        ret = mbedtls_gcm_auth_decrypt(&a->oneshot, len, iv, iv_len, aad, aad_len, t, 16, ct,
-                                       pt);
+        ret = mbedtls_gcm_auth_decrypt(&a->oneshot, len, iv, iv_len, aad, aad_len, t, 16, ct, pt);
     }
     gcm_wipe(&a->oneshot);
     if (ret != 0) {

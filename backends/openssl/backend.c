@@ -56,7 +56,8 @@ typedef char sha_state_fits[(sizeof(SHA256_CTX) <= SC_SHA256_STATE_BYTES) ? 1 : 
 
 /* What the rng group draws from (see the rng section). */
 #if defined(__linux__)
-#define RNG_LIB "getrandom (Linux kernel, through its vDSO from 6.11; OpenSSL DRBG where the kernel lacks it)"
+#define RNG_LIB                                                                                    \
+    "getrandom (Linux kernel, through its vDSO from 6.11; OpenSSL DRBG where the kernel lacks it)"
 #else
 #define RNG_LIB "openssl"
 #endif
@@ -128,8 +129,8 @@ static sc_status mac_setup(sc_bstate **out)
     return m != NULL ? SC_OK : SC_ERR_NOMEM;
 }
 
-static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key,
-                                 size_t key_len, const sc_iov *parts, size_t n_parts)
+static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key, size_t key_len,
+                                 const sc_iov *parts, size_t n_parts)
 {
     mac_state *m = (mac_state *)(void *)st;
     size_t i;

@@ -47,7 +47,7 @@ typedef struct vdso_params {
 } vdso_params;
 
 /* Whether the version definition of index ndx is named version. */
-static int version_is(const ElfW(Verdef) *def, const char *strtab, ElfW(Half) ndx,
+static int version_is(const ElfW(Verdef) * def, const char *strtab, ElfW(Half) ndx,
                       const char *version)
 {
     for (;;) {
@@ -73,7 +73,7 @@ static uintptr_t vdso_lookup(void)
 {
     uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
     const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
-    const ElfW(Phdr) *ph;
+    const ElfW(Phdr) * ph;
     const ElfW(Dyn) *dyn = NULL;
     const ElfW(Sym) *sym = NULL;
     const ElfW(Word) *hash = NULL;
@@ -105,12 +105,23 @@ static uintptr_t vdso_lookup(void)
         uintptr_t at = bias + (uintptr_t)dyn->d_un.d_ptr;
 
         switch (dyn->d_tag) {
-        case DT_STRTAB: strtab = (const char *)at; break;
-        case DT_SYMTAB: sym = (const ElfW(Sym) *)at; break;
-        case DT_HASH: hash = (const ElfW(Word) *)at; break;
-        case DT_VERSYM: versym = (const ElfW(Half) *)at; break;
-        case DT_VERDEF: verdef = (const ElfW(Verdef) *)at; break;
-        default: break;
+        case DT_STRTAB:
+            strtab = (const char *)at;
+            break;
+        case DT_SYMTAB:
+            sym = (const ElfW(Sym) *)at;
+            break;
+        case DT_HASH:
+            hash = (const ElfW(Word) *)at;
+            break;
+        case DT_VERSYM:
+            versym = (const ElfW(Half) *)at;
+            break;
+        case DT_VERDEF:
+            verdef = (const ElfW(Verdef) *)at;
+            break;
+        default:
+            break;
         }
     }
     if (strtab == NULL || sym == NULL || hash == NULL) {

@@ -156,8 +156,8 @@ static sc_status hash_final(sc_bstate *st, sc_sha256_state *hs, uint8_t out[32])
 /* PSA refuses an empty key, and a key larger than a static key slot. HMAC itself (RFC 2104)
  * hashes a key longer than the block and pads a shorter one with zeros, so the empty key
  * and one zero byte are the same key, and a long key is the same key as its SHA-256. */
-static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key,
-                                 size_t key_len, const sc_iov *parts, size_t n_parts)
+static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key, size_t key_len,
+                                 const sc_iov *parts, size_t n_parts)
 {
     static const uint8_t zero_byte[1] = {0};
     psa_mac_operation_t op = PSA_MAC_OPERATION_INIT;
@@ -314,8 +314,7 @@ static sc_status aead_probe(sc_aead_mode mode, size_t iv_len, const char **why)
 /* Imports the key, sets up op in the given direction, destroys the key, sets the nonce and
  * feeds the additional data. On failure op is aborted. */
 static psa_status_t gcm_begin(psa_aead_operation_t *op, int decrypt, const uint8_t key[32],
-                              const uint8_t *iv, size_t iv_len, const uint8_t *aad,
-                              size_t aad_len)
+                              const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len)
 {
     psa_key_id_t id = PSA_KEY_ID_NULL;
     psa_status_t s = key_import(&id, PSA_KEY_TYPE_AES, PSA_ALG_GCM,

@@ -38,7 +38,7 @@ typedef struct peer_entry {
 typedef struct curve_state {
     secp256k1_context *ctx;
     size_t mem_size;
-    unsigned long illegal; /* illegal-argument or error callbacks seen since the last call */
+    unsigned long illegal;        /* illegal-argument or error callbacks seen since the last call */
     peer_entry peers[PEER_CACHE]; /* peers[0] is the most recently used */
     unsigned n_peers;
 } curve_state;

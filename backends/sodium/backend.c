@@ -50,7 +50,9 @@
 
 /* What the rng group draws from (see the rng section). */
 #if defined(__linux__)
-#define RNG_LIB "getrandom (Linux kernel, through its vDSO from 6.11; libsodium randombytes where the kernel lacks it)"
+#define RNG_LIB                                                                                    \
+    "getrandom (Linux kernel, through its vDSO from 6.11; libsodium randombytes where the kernel " \
+    "lacks it)"
 #else
 #define RNG_LIB "libsodium"
 #endif
@@ -76,13 +78,10 @@ struct sc_sha_align {
     char c;
     sc_sha256_state s;
 };
-typedef char sodium_sha_state_fits[(sizeof(crypto_hash_sha256_state) <= SC_SHA256_STATE_BYTES)
-                                       ? 1
-                                       : -1];
-typedef char sodium_sha_state_aligned[(offsetof(struct sodium_sha_align, s) <=
-                                       offsetof(struct sc_sha_align, s))
-                                          ? 1
-                                          : -1];
+typedef char
+    sodium_sha_state_fits[(sizeof(crypto_hash_sha256_state) <= SC_SHA256_STATE_BYTES) ? 1 : -1];
+typedef char sodium_sha_state_aligned
+    [(offsetof(struct sodium_sha_align, s) <= offsetof(struct sc_sha_align, s)) ? 1 : -1];
 typedef char sodium_sha_state_plain[(SHA_MEMBER_SIZE(state) + SHA_MEMBER_SIZE(count) +
                                          SHA_MEMBER_SIZE(buf) ==
                                      sizeof(crypto_hash_sha256_state))
@@ -134,7 +133,7 @@ static sc_status hash_init(sc_bstate *st, sc_sha256_state *s)
 {
     (void)st;
     return crypto_hash_sha256_init((crypto_hash_sha256_state *)(void *)s) == 0 ? SC_OK
-                                                                                : SC_ERR_INTERNAL;
+                                                                               : SC_ERR_INTERNAL;
 }
 
 static sc_status hash_update(sc_bstate *st, sc_sha256_state *s, const uint8_t *in, size_t len)
@@ -156,8 +155,8 @@ static sc_status hash_final(sc_bstate *st, sc_sha256_state *s, uint8_t out[32])
 
 /* ---- mac ------------------------------------------------------------------------------- */
 
-static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key,
-                                 size_t key_len, const sc_iov *parts, size_t n_parts)
+static sc_status mac_hmac_sha256(sc_bstate *st, uint8_t out[32], const uint8_t *key, size_t key_len,
+                                 const sc_iov *parts, size_t n_parts)
 {
     /* libsodium declares the key non-NULL even when its length is 0 */
     static const uint8_t empty_key[1] = {0};
@@ -205,11 +204,11 @@ static sc_status stream_chacha20_xor(sc_bstate *st, uint8_t *out, const uint8_t 
 /* ---- aead ------------------------------------------------------------------------------ */
 
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
-#define WHY_NO_HW_AES                                                                            \
+#define WHY_NO_HW_AES                                                                              \
     "libsodium AES-256-GCM needs hardware AES (AES-NI and PCLMUL); this CPU lacks them"
 #else
-#define WHY_NO_HW_AES                                                                            \
-    "libsodium AES-256-GCM needs hardware AES (ARMv8 Crypto Extensions, libsodium >= 1.0.19); "  \
+#define WHY_NO_HW_AES                                                                              \
+    "libsodium AES-256-GCM needs hardware AES (ARMv8 Crypto Extensions, libsodium >= 1.0.19); "    \
     "this CPU or this libsodium lacks it"
 #endif
 
@@ -277,10 +276,9 @@ static sc_status aead_seal(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const ui
     }
     rc = crypto_aead_aes256gcm_beforenm(&ks, key);
     if (rc == 0) {
-        rc = crypto_aead_aes256gcm_encrypt_detached_afternm(ct, tag, NULL, pt,
-                                                           (unsigned long long)len, aad,
-                                                           (unsigned long long)aad_len, NULL, iv,
-                                                           &ks);
+        rc = crypto_aead_aes256gcm_encrypt_detached_afternm(
+            ct, tag, NULL, pt, (unsigned long long)len, aad, (unsigned long long)aad_len, NULL, iv,
+            &ks);
     }
     sc_mem_wipe(&ks, sizeof ks);
     return rc == 0 ? SC_OK : SC_ERR_INTERNAL;
@@ -307,10 +305,9 @@ static sc_status aead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32], co
     }
     if (crypto_aead_aes256gcm_beforenm(&ks, key) != 0) {
         s = SC_ERR_INTERNAL;
-    } else if (crypto_aead_aes256gcm_decrypt_detached_afternm(pt, NULL, ct,
-                                                              (unsigned long long)len, tag, aad,
-                                                              (unsigned long long)aad_len, iv,
-                                                              &ks) != 0) {
+    } else if (crypto_aead_aes256gcm_decrypt_detached_afternm(pt, NULL, ct, (unsigned long long)len,
+                                                              tag, aad, (unsigned long long)aad_len,
+                                                              iv, &ks) != 0) {
         /* usability was checked above, so a failure here is the tag (compared in constant
          * time by libsodium) */
         s = SC_ERR_AUTH;

@@ -64,8 +64,8 @@ static sc_status fail(sc_aead_stream *s, sc_status st)
     return st;
 }
 
-sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len,
-                                const uint8_t *in, size_t len)
+sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len, const uint8_t *in,
+                                size_t len)
 {
     sc_ctx_impl *c = leased(s);
     size_t n = 0, take, bulk;
@@ -114,8 +114,8 @@ sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len
     return SC_OK;
 }
 
-sc_status sc_aead_stream_final(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1],
-                                size_t *out_len, uint8_t tag[SC_AES256GCM_TAG_BYTES])
+sc_status sc_aead_stream_final(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1], size_t *out_len,
+                               uint8_t tag[SC_AES256GCM_TAG_BYTES])
 {
     sc_ctx_impl *c = leased(s);
     size_t n = s->part_len;

@@ -27,10 +27,10 @@
 #define SC_AEAD_STREAM_MAX_BYTES ((((uint64_t)1) << 36) - 32u)
 
 typedef struct sc_aead_stream {
-    sc_ctx *ctx;                /* NULL when the stream is not live */
-    uint64_t total;             /* bytes accepted so far (plaintext or ciphertext) */
+    sc_ctx *ctx;                 /* NULL when the stream is not live */
+    uint64_t total;              /* bytes accepted so far (plaintext or ciphertext) */
     uint8_t part[SC_AEAD_BLOCK]; /* the incomplete block waiting for more input */
-    size_t part_len;            /* 0..15 */
+    size_t part_len;             /* 0..15 */
     int decrypt;
 } sc_aead_stream;
 
@@ -47,14 +47,14 @@ sc_status sc_aead_stream_start(sc_aead_stream *s, sc_ctx *ctx, int decrypt,
  * len + 15. *out_len says how many.
  * Returns: SC_OK; SC_ERR_STATE (not live, or the lease was lost); SC_ERR_TOO_LARGE (past
  *          GCM's limit); a backend failure. Every failure ends the stream (aborted, wiped). */
-sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len,
-                                const uint8_t *in, size_t len);
+sc_status sc_aead_stream_update(sc_aead_stream *s, uint8_t *out, size_t *out_len, const uint8_t *in,
+                                size_t len);
 
 /* Processes the waiting bytes into out (at most 15; *out_len says how many) and finishes:
  * encryption writes tag, decryption checks it in constant time. The stream ends either way.
  * Returns: SC_OK; SC_ERR_AUTH (decryption: out is zeroed); SC_ERR_STATE; a backend failure. */
-sc_status sc_aead_stream_final(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1],
-                                size_t *out_len, uint8_t tag[SC_AES256GCM_TAG_BYTES]);
+sc_status sc_aead_stream_final(sc_aead_stream *s, uint8_t out[SC_AEAD_BLOCK - 1], size_t *out_len,
+                               uint8_t tag[SC_AES256GCM_TAG_BYTES]);
 
 /* Ends a stream: if it is live and its context still holds the lease, aborts the backend
  * operation and gives the lease back. Wipes s in every case. */

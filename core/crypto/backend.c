@@ -6,11 +6,11 @@
 
 #include "crypto/backend.h"
 
-static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac",  "stream",
-                                                        "aead", "rng",  "curve"};
+static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac", "stream",
+                                                        "aead", "rng", "curve"};
 static const char *const cap_names[SC_CAP_COUNT] = {
-    "sha256", "hmac-sha256", "chacha20", "aes256gcm", "aes256gcm-iv16", "aes256gcm-stream",
-    "rng",    "secp256k1", "chacha20-counter"};
+    "sha256",           "hmac-sha256", "chacha20",  "aes256gcm",       "aes256gcm-iv16",
+    "aes256gcm-stream", "rng",         "secp256k1", "chacha20-counter"};
 
 static const size_t group_offsets[SC_GROUP_COUNT] = {
     offsetof(sc_backend, hash), offsetof(sc_backend, mac), offsetof(sc_backend, stream),
@@ -66,7 +66,8 @@ const char *sc_backend_group_lib(const sc_backend *b, sc_group g)
 #define REQ(type, g, f) (SC_GROUP_FN(type, g, f) != NULL)
 
 /* setup and teardown come as a pair, or not at all. */
-#define PAIRED(type, g) ((SC_GROUP_FN(type, g, setup) == NULL) == (SC_GROUP_FN(type, g, teardown) == NULL))
+#define PAIRED(type, g)                                                                            \
+    ((SC_GROUP_FN(type, g, setup) == NULL) == (SC_GROUP_FN(type, g, teardown) == NULL))
 
 static int group_ok(const sc_backend *b, sc_group g)
 {
@@ -136,8 +137,7 @@ sc_status sc_backend_validate(const sc_backend *b)
     return SC_OK;
 }
 
-static sc_status aead_probe(const sc_backend *b, sc_aead_mode mode, size_t iv_len,
-                            const char **why)
+static sc_status aead_probe(const sc_backend *b, sc_aead_mode mode, size_t iv_len, const char **why)
 {
     const sc_backend_aead *a = sc_backend_group_ptr(b, SC_GROUP_AEAD);
     const char *reason = NULL;

@@ -14,7 +14,8 @@
 
 /* Whether group g (a non-NULL pointer to a sub-table of type `type`) was compiled with field
  * f: its declared size reaches the end of f. */
-#define SC_GROUP_HAS(type, g, f) ((size_t)(g)->size >= offsetof(type, f) + sizeof(((const type *)0)->f))
+#define SC_GROUP_HAS(type, g, f)                                                                   \
+    ((size_t)(g)->size >= offsetof(type, f) + sizeof(((const type *)0)->f))
 
 /* Field f of group g, or NULL when f lies beyond the group's declared size. */
 #define SC_GROUP_FN(type, g, f) (SC_GROUP_HAS(type, g, f) ? (g)->f : NULL)

@@ -226,7 +226,7 @@ static int iov_ok(const sc_iov *parts, size_t n_parts)
 }
 
 sc_status sc_crypto_hmac_sha256(sc_ctx *ctx, uint8_t out[SC_HMAC_SHA256_BYTES], const uint8_t *key,
-                         size_t key_len, const sc_iov *parts, size_t n_parts)
+                                size_t key_len, const sc_iov *parts, size_t n_parts)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     sc_status st = SC_ERR_ARG;
@@ -247,7 +247,7 @@ sc_status sc_crypto_hmac_sha256(sc_ctx *ctx, uint8_t out[SC_HMAC_SHA256_BYTES], 
 }
 
 sc_status sc_crypto_chacha20_xor(sc_ctx *ctx, uint8_t *out, const uint8_t *in, size_t len,
-                          const uint8_t key[32], const uint8_t nonce[12], uint32_t counter)
+                                 const uint8_t key[32], const uint8_t nonce[12], uint32_t counter)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     uint64_t blocks = (uint64_t)(len / 64) + (len % 64 != 0);
@@ -289,8 +289,8 @@ static sc_status aead_ready(const sc_ctx *ctx, sc_ctx_impl *c, size_t iv_len)
 }
 
 sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], const uint8_t key[32],
-                            const uint8_t *iv, size_t iv_len, const uint8_t *aad, size_t aad_len,
-                            const uint8_t *pt, size_t len)
+                                   const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                                   size_t aad_len, const uint8_t *pt, size_t len)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     sc_status st = SC_ERR_ARG;
@@ -313,9 +313,10 @@ sc_status sc_crypto_aes256gcm_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16], co
     return st;
 }
 
-sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[32], const uint8_t *iv,
-                            size_t iv_len, const uint8_t *aad, size_t aad_len, const uint8_t *ct,
-                            size_t len, const uint8_t tag[16])
+sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[32],
+                                   const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                                   size_t aad_len, const uint8_t *ct, size_t len,
+                                   const uint8_t tag[16])
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
     sc_status st = SC_ERR_ARG;
@@ -360,26 +361,24 @@ sc_status sc_crypto_rng_fill(sc_ctx *ctx, uint8_t *out, size_t len)
 /* ---- setup and teardown ---------------------------------------------------------------- */
 
 /* Sets up one group (a NULL setup means stateless), as its declared size allows. */
-#define SETUP_GROUP(type, grp, idx)                                                          \
-    do {                                                                                     \
-        sc_status (*up_)(sc_bstate **) =                                                     \
-            c->grp != NULL ? SC_GROUP_FN(type, c->grp, setup) : NULL;                        \
-        if (up_ != NULL) {                                                                   \
-            st = up_(&c->st[idx]);                                                           \
-            if (st != SC_OK) {                                                               \
-                goto fail;                                                                   \
-            }                                                                                \
-        }                                                                                    \
+#define SETUP_GROUP(type, grp, idx)                                                                \
+    do {                                                                                           \
+        sc_status (*up_)(sc_bstate **) = c->grp != NULL ? SC_GROUP_FN(type, c->grp, setup) : NULL; \
+        if (up_ != NULL) {                                                                         \
+            st = up_(&c->st[idx]);                                                                 \
+            if (st != SC_OK) {                                                                     \
+                goto fail;                                                                         \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
-#define TEARDOWN_GROUP(type, grp, idx)                                                       \
-    do {                                                                                     \
-        void (*down_)(sc_bstate *) =                                                         \
-            c->grp != NULL ? SC_GROUP_FN(type, c->grp, teardown) : NULL;                     \
-        if (down_ != NULL && c->st[idx] != NULL) {                                           \
-            down_(c->st[idx]);                                                               \
-            c->st[idx] = NULL;                                                               \
-        }                                                                                    \
+#define TEARDOWN_GROUP(type, grp, idx)                                                             \
+    do {                                                                                           \
+        void (*down_)(sc_bstate *) = c->grp != NULL ? SC_GROUP_FN(type, c->grp, teardown) : NULL;  \
+        if (down_ != NULL && c->st[idx] != NULL) {                                                 \
+            down_(c->st[idx]);                                                                     \
+            c->st[idx] = NULL;                                                                     \
+        }                                                                                          \
     } while (0)
 
 sc_status sc_dispatch_setup(sc_ctx *ctx, sc_ctx_impl *c)
@@ -439,8 +438,7 @@ static const sc_backend_curve *curve_of(sc_ctx *ctx, sc_ctx_impl **c, sc_status 
     return *st == SC_OK ? (*c)->curve : NULL;
 }
 
-sc_status sc_dispatch_curve_keypair(sc_ctx *ctx, sc_curve_keypair *kp,
-                                    uint8_t pub[SC_PUBKEY_BYTES],
+sc_status sc_dispatch_curve_keypair(sc_ctx *ctx, sc_curve_keypair *kp, uint8_t pub[SC_PUBKEY_BYTES],
                                     const uint8_t sec[SC_SECKEY_BYTES])
 {
     sc_ctx_impl *c;
@@ -450,8 +448,8 @@ sc_status sc_dispatch_curve_keypair(sc_ctx *ctx, sc_curve_keypair *kp,
     return k != NULL ? k->keypair(c->st[SC_GROUP_CURVE], kp, pub, sec) : st;
 }
 
-sc_status sc_dispatch_curve_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES],
-                                 const sc_curve_keypair *kp, const uint8_t *msg, size_t msg_len,
+sc_status sc_dispatch_curve_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_curve_keypair *kp,
+                                 const uint8_t *msg, size_t msg_len,
                                  const uint8_t aux[SC_AUX_RAND_BYTES])
 {
     sc_ctx_impl *c;
@@ -461,9 +459,8 @@ sc_status sc_dispatch_curve_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES],
     return k != NULL ? k->sign(c->st[SC_GROUP_CURVE], sig, kp, msg, msg_len, aux) : st;
 }
 
-sc_status sc_dispatch_curve_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES],
-                                   const uint8_t *msg, size_t msg_len,
-                                   const uint8_t pub[SC_PUBKEY_BYTES])
+sc_status sc_dispatch_curve_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const uint8_t *msg,
+                                   size_t msg_len, const uint8_t pub[SC_PUBKEY_BYTES])
 {
     sc_ctx_impl *c;
     sc_status st;
@@ -495,8 +492,7 @@ sc_status sc_dispatch_aead_start(sc_ctx_impl *c, int decrypt,
                                  const uint8_t key[SC_AES256GCM_KEY_BYTES], const uint8_t *iv,
                                  size_t iv_len)
 {
-    return c->aead != NULL ? c->aead->start(c->st[SC_GROUP_AEAD], decrypt, key, iv, iv_len,
-                                            NULL, 0)
+    return c->aead != NULL ? c->aead->start(c->st[SC_GROUP_AEAD], decrypt, key, iv, iv_len, NULL, 0)
                            : SC_ERR_UNSUPPORTED;
 }
 
@@ -506,8 +502,7 @@ sc_status sc_dispatch_aead_update(sc_ctx_impl *c, uint8_t *out, const uint8_t *i
                            : SC_ERR_UNSUPPORTED;
 }
 
-sc_status sc_dispatch_aead_final(sc_ctx_impl *c, int decrypt,
-                                 uint8_t tag[SC_AES256GCM_TAG_BYTES])
+sc_status sc_dispatch_aead_final(sc_ctx_impl *c, int decrypt, uint8_t tag[SC_AES256GCM_TAG_BYTES])
 {
     return c->aead != NULL ? c->aead->final(c->st[SC_GROUP_AEAD], decrypt, tag)
                            : SC_ERR_UNSUPPORTED;

@@ -45,15 +45,13 @@ void sc_dispatch_hmac_keyed_wipe(sc_hmac_keyed *k);
 
 /* ---- curve --------------------------------------------------------------------------- */
 
-sc_status sc_dispatch_curve_keypair(sc_ctx *ctx, sc_curve_keypair *kp,
-                                    uint8_t pub[SC_PUBKEY_BYTES],
+sc_status sc_dispatch_curve_keypair(sc_ctx *ctx, sc_curve_keypair *kp, uint8_t pub[SC_PUBKEY_BYTES],
                                     const uint8_t sec[SC_SECKEY_BYTES]);
-sc_status sc_dispatch_curve_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES],
-                                 const sc_curve_keypair *kp, const uint8_t *msg, size_t msg_len,
+sc_status sc_dispatch_curve_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_curve_keypair *kp,
+                                 const uint8_t *msg, size_t msg_len,
                                  const uint8_t aux[SC_AUX_RAND_BYTES]);
-sc_status sc_dispatch_curve_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES],
-                                   const uint8_t *msg, size_t msg_len,
-                                   const uint8_t pub[SC_PUBKEY_BYTES]);
+sc_status sc_dispatch_curve_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const uint8_t *msg,
+                                   size_t msg_len, const uint8_t pub[SC_PUBKEY_BYTES]);
 sc_status sc_dispatch_curve_ecdh_x(sc_ctx *ctx, uint8_t x[SC_ECDH_X_BYTES],
                                    const uint8_t sec[SC_SECKEY_BYTES],
                                    const uint8_t pub[SC_PUBKEY_BYTES]);
@@ -68,8 +66,7 @@ sc_status sc_dispatch_aead_start(sc_ctx_impl *c, int decrypt,
                                  const uint8_t key[SC_AES256GCM_KEY_BYTES], const uint8_t *iv,
                                  size_t iv_len);
 sc_status sc_dispatch_aead_update(sc_ctx_impl *c, uint8_t *out, const uint8_t *in, size_t len);
-sc_status sc_dispatch_aead_final(sc_ctx_impl *c, int decrypt,
-                                 uint8_t tag[SC_AES256GCM_TAG_BYTES]);
+sc_status sc_dispatch_aead_final(sc_ctx_impl *c, int decrypt, uint8_t tag[SC_AES256GCM_TAG_BYTES]);
 void sc_dispatch_aead_abort(sc_ctx_impl *c);
 
 #endif

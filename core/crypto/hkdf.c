@@ -12,7 +12,7 @@
 #include "crypto/dispatch.h"
 
 sc_status sc_crypto_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], const uint8_t *salt,
-                          size_t salt_len, const uint8_t *ikm, size_t ikm_len)
+                                 size_t salt_len, const uint8_t *ikm, size_t ikm_len)
 {
     static const uint8_t zero_salt[SC_SHA256_BYTES] = {0};
     sc_iov part;
@@ -37,10 +37,10 @@ sc_status sc_crypto_hkdf_extract(sc_ctx *ctx, uint8_t prk[SC_SHA256_BYTES], cons
 #define SHORT_INFO 64u
 
 sc_status sc_crypto_hkdf_expand(sc_ctx *ctx, uint8_t *okm, size_t okm_len, const uint8_t *prk,
-                         size_t prk_len, const uint8_t *info, size_t info_len)
+                                size_t prk_len, const uint8_t *info, size_t info_len)
 {
     struct {
-        uint8_t t[SC_SHA256_BYTES];                   /* the last block, when partial */
+        uint8_t t[SC_SHA256_BYTES];                    /* the last block, when partial */
         uint8_t msg[SC_SHA256_BYTES + SHORT_INFO + 1]; /* T(i-1) || info || i */
     } w;
     const sc_backend *b;

@@ -1,7 +1,8 @@
 /* Known-answer checks, one per group, run when a context is created (and by
  * sc_ctx_selftest). They catch a miswired backend: swapped functions, a wrong counter
  * convention, a wrong IV layout, a hashed ECDH output. Values are from FIPS 180-4, RFC 4231,
- * RFC 8439 (A.1 and 2.3.2), NIST GCM test case 14, Wycheproof aes_gcm tcId 240 and BIP-340 row 0. */
+ * RFC 8439 (A.1 and 2.3.2), NIST GCM test case 14, Wycheproof aes_gcm tcId 240 and BIP-340 row 0.
+ * */
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
 #include <softchat/hex.h>
@@ -30,7 +31,8 @@ static sc_status kat_hash(sc_ctx *ctx)
     sc_sha256_state s;
     uint8_t out[32];
 
-    if (sc_crypto_sha256(ctx, out, (const uint8_t *)"abc", 3) != SC_OK || !eq_hex(out, abc_hex, 32)) {
+    if (sc_crypto_sha256(ctx, out, (const uint8_t *)"abc", 3) != SC_OK ||
+        !eq_hex(out, abc_hex, 32)) {
         return SC_ERR_BACKEND;
     }
     memset(out, 0, sizeof out);
@@ -88,11 +90,10 @@ static sc_status kat_stream(sc_ctx *ctx, const sc_backend *b)
     if (sc_backend_has(b, SC_CAP_CHACHA20_COUNTER, NULL) != SC_OK) {
         return st == SC_ERR_UNSUPPORTED ? SC_OK : SC_ERR_BACKEND;
     }
-    if (st != SC_OK ||
-        !eq_hex(ks,
-                "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
-                "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
-                64)) {
+    if (st != SC_OK || !eq_hex(ks,
+                               "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+                               "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e",
+                               64)) {
         return SC_ERR_BACKEND;
     }
     return SC_OK;
@@ -105,9 +106,9 @@ typedef struct gcm_kat {
 
 static const gcm_kat gcm_iv12 = {
     /* NIST GCM test case 14: zero key, zero 12-byte IV, one zero block */
-    "0000000000000000000000000000000000000000000000000000000000000000",
-    "000000000000000000000000", "00000000000000000000000000000000",
-    "cea7403d4d606b6e074ec5d3baf39d18", "d0d1c8a799996bf0265b98b5d48ab919"};
+    "0000000000000000000000000000000000000000000000000000000000000000", "000000000000000000000000",
+    "00000000000000000000000000000000", "cea7403d4d606b6e074ec5d3baf39d18",
+    "d0d1c8a799996bf0265b98b5d48ab919"};
 
 static const gcm_kat gcm_iv16 = {
     /* Wycheproof aes_gcm tcId 240: 16-byte IV (J0 by GHASH), 40-byte zero message */
@@ -137,14 +138,17 @@ static sc_status kat_gcm_oneshot(sc_ctx *ctx, const gcm_kat *k)
     uint8_t ct[48], tag[16];
 
     if (!gcm_load(&b, k) ||
-        sc_crypto_aes256gcm_seal(ctx, ct, tag, b.key, b.iv, b.iv_len, NULL, 0, b.pt, b.len) != SC_OK ||
+        sc_crypto_aes256gcm_seal(ctx, ct, tag, b.key, b.iv, b.iv_len, NULL, 0, b.pt, b.len) !=
+            SC_OK ||
         !eq_hex(ct, k->ct, b.len) || !eq_hex(tag, k->tag, 16) ||
-        sc_crypto_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) != SC_OK ||
+        sc_crypto_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) !=
+            SC_OK ||
         memcmp(ct, b.pt, b.len) != 0) {
         return SC_ERR_BACKEND;
     }
     tag[0] ^= 1;
-    if (sc_crypto_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) != SC_ERR_AUTH) {
+    if (sc_crypto_aes256gcm_open(ctx, ct, b.key, b.iv, b.iv_len, NULL, 0, ct, b.len, tag) !=
+        SC_ERR_AUTH) {
         return SC_ERR_BACKEND;
     }
     return SC_OK;
@@ -234,8 +238,9 @@ static sc_status kat_rng(sc_ctx *ctx)
     uint8_t a[32], b[32];
     sc_status st = SC_ERR_BACKEND;
 
-    if (sc_crypto_rng_fill(ctx, a, sizeof a) == SC_OK && sc_crypto_rng_fill(ctx, b, sizeof b) == SC_OK &&
-        memcmp(a, b, sizeof a) != 0 && memcmp(a, zero, sizeof a) != 0) {
+    if (sc_crypto_rng_fill(ctx, a, sizeof a) == SC_OK &&
+        sc_crypto_rng_fill(ctx, b, sizeof b) == SC_OK && memcmp(a, b, sizeof a) != 0 &&
+        memcmp(a, zero, sizeof a) != 0) {
         st = SC_OK;
     }
     sc_mem_wipe(a, sizeof a);

@@ -9,7 +9,10 @@ typedef struct status_row {
     const char *text;
 } status_row;
 
-#define ROW(code, text) {code, #code, text}
+#define ROW(code, text)                                                                            \
+    {                                                                                              \
+        code, #code, text                                                                          \
+    }
 
 static const status_row rows[] = {
     ROW(SC_OK, "success"),

@@ -11,7 +11,8 @@
 
 const char *sc_version(void)
 {
-    return SC_STRINGIFY(SC_VERSION_MAJOR) "." SC_STRINGIFY(SC_VERSION_MINOR) "." SC_STRINGIFY(SC_VERSION_PATCH);
+    return SC_STRINGIFY(SC_VERSION_MAJOR) "." SC_STRINGIFY(SC_VERSION_MINOR) "." SC_STRINGIFY(
+        SC_VERSION_PATCH);
 }
 
 const char *sc_version_secp256k1(void)

@@ -68,8 +68,8 @@ sc_status sc_event_compute_id(sc_ctx *ctx, uint8_t id[SC_EVENT_ID_BYTES], const 
 
 /* Signs with the caller's aux, or with aux from the context's RNG when use_rng is set. The
  * pubkey changes only on success; id and sig are set on success and cleared on failure. */
-static sc_status sign_event(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
-                            const uint8_t *aux, int use_rng)
+static sc_status sign_event(sc_ctx *ctx, sc_event *ev, const sc_identity *who, const uint8_t *aux,
+                            int use_rng)
 {
     uint8_t id[SC_EVENT_ID_BYTES], sig[SC_SIG_BYTES];
     sc_event tmp;
@@ -116,7 +116,7 @@ sc_status sc_event_sign(sc_ctx *ctx, sc_event *ev, const sc_identity *who)
 }
 
 sc_status sc_event_sign_with_rand(sc_ctx *ctx, sc_event *ev, const sc_identity *who,
-                                 const uint8_t aux[32])
+                                  const uint8_t aux[32])
 {
     if (ev == NULL) {
         return SC_ERR_ARG;

@@ -25,8 +25,8 @@ typedef struct sc_builder_impl {
     size_t front;  /* bytes used from the front */
     size_t n_tags; /* sc_tag entries at the back, the newest lowest */
     size_t content_at, content_len;
-    size_t need;   /* bytes a buffer at any alignment needs for everything added so far,
-                      but the slack of its two ends */
+    size_t need;         /* bytes a buffer at any alignment needs for everything added so far,
+                            but the slack of its two ends */
     size_t need_content; /* the share of need taken by the latest content, when it is the
                             last thing added (setting content again reuses it) */
 } sc_builder_impl;
@@ -238,9 +238,8 @@ void sc_event_builder_tag(sc_event_builder *b, const sc_str *items, size_t n)
 
 size_t sc_event_tag_cost(size_t n, size_t bytes)
 {
-    return sc_size_add(sc_size_add(sizeof(sc_tag) + SC_EVENT_ALIGN - 1,
-                                   sc_size_mul(n, sizeof(sc_str))),
-                       bytes);
+    return sc_size_add(
+        sc_size_add(sizeof(sc_tag) + SC_EVENT_ALIGN - 1, sc_size_mul(n, sizeof(sc_str))), bytes);
 }
 
 size_t sc_event_builder_buf_max(size_t content_len, const sc_tag *tags, size_t n_tags)
@@ -287,8 +286,8 @@ sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev, size_t *buf_
     if (i->err != SC_OK) {
         return i->err;
     }
-    tags = i->n_tags != 0 ? (sc_tag *)(void *)(i->base + i->cap - i->n_tags * sizeof(sc_tag))
-                          : NULL;
+    tags =
+        i->n_tags != 0 ? (sc_tag *)(void *)(i->base + i->cap - i->n_tags * sizeof(sc_tag)) : NULL;
     if (!i->finished) {
         for (k = 0; k < i->n_tags / 2; k++) { /* appended newest-lowest: reverse into order */
             sc_tag t = tags[k];
@@ -304,7 +303,7 @@ sc_status sc_event_builder_final(sc_event_builder *b, sc_event *ev, size_t *buf_
     ev->n_tags = i->n_tags;
     ev->content.ptr = i->content_len != 0 ? (const char *)(i->base + i->content_at) : "";
     ev->content.len = i->content_len;
-    ev->flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                SC_EVENT_HAS_CONTENT;
+    ev->flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     return SC_OK;
 }

@@ -18,7 +18,16 @@ typedef char sc_parse_depth_fits[(SC_EVENT_PARSE_MAX_DEPTH <= SC_JSCAN_DEPTH_LIM
 #define DEFAULT_MAX_INPUT ((size_t)1 << 20)
 #define DEFAULT_MAX_DEPTH 32u
 
-enum { F_ID, F_PUBKEY, F_SIG, F_KIND, F_CREATED_AT, F_TAGS, F_CONTENT, F_COUNT };
+enum {
+    F_ID,
+    F_PUBKEY,
+    F_SIG,
+    F_KIND,
+    F_CREATED_AT,
+    F_TAGS,
+    F_CONTENT,
+    F_COUNT
+};
 
 static const struct {
     const char *name;
@@ -365,8 +374,8 @@ size_t sc_event_parse_arena_max(size_t json_len)
      * T tags, I >= T strings and S string bytes, 2T + 3I + S <= json_len. The arena need
      * T * sizeof(sc_tag) + I * sizeof(sc_str) + S is then at most the largest of the
      * corners below; the alignment padding comes on top. */
-    size_t by_tags = sc_size_add(sc_size_mul(json_len / 5 + 1, sizeof(sc_tag) + sizeof(sc_str)),
-                                 SC_EVENT_ALIGN);
+    size_t by_tags =
+        sc_size_add(sc_size_mul(json_len / 5 + 1, sizeof(sc_tag) + sizeof(sc_str)), SC_EVENT_ALIGN);
     size_t by_items = sc_size_add(sc_size_mul(json_len / 3 + 1, sizeof(sc_str)), SC_EVENT_ALIGN);
     size_t by_bytes = sc_size_add(json_len, SC_EVENT_ALIGN);
     size_t m = by_tags > by_items ? by_tags : by_items;

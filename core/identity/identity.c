@@ -121,7 +121,7 @@ void sc_identity_clear(sc_identity *id)
 }
 
 sc_status sc_identity_sign_with_rand(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_identity *id,
-                                    const uint8_t msg[32], const uint8_t aux[32])
+                                     const uint8_t msg[32], const uint8_t aux[32])
 {
     const sc_identity_impl *i = impl_get(id);
     sc_status st;
@@ -162,7 +162,7 @@ sc_status sc_identity_sign(sc_ctx *ctx, uint8_t sig[SC_SIG_BYTES], const sc_iden
 }
 
 sc_status sc_identity_verify(sc_ctx *ctx, const uint8_t sig[SC_SIG_BYTES], const uint8_t msg[32],
-                            const uint8_t pub[SC_PUBKEY_BYTES])
+                             const uint8_t pub[SC_PUBKEY_BYTES])
 {
     if (sig == NULL || msg == NULL || pub == NULL) {
         return SC_ERR_ARG;

@@ -63,8 +63,8 @@ sc_status sc_negentropy_init(sc_negentropy *neg, const sc_negentropy_item *items
 
 /* Writes the ranges covering items[lo..hi) up to `upper`: one id list under 32 records, else
  * 16 fingerprinted buckets separated by minimal bounds. */
-static sc_status split_range(sc_ctx *ctx, const sc_neg_impl *n, sc_neg_out *o, size_t lo,
-                             size_t hi, const sc_neg_bound *upper)
+static sc_status split_range(sc_ctx *ctx, const sc_neg_impl *n, sc_neg_out *o, size_t lo, size_t hi,
+                             const sc_neg_bound *upper)
 {
     size_t count = hi - lo, i;
 
@@ -249,7 +249,8 @@ static void compare_ids(round *r, size_t lo, size_t hi, size_t count)
     while (i < n_ours || j < n_theirs) {
         int c;
 
-        if (j > 0 && j < n_theirs && memcmp(theirs[j], theirs[j - 1], SC_NEGENTROPY_ID_BYTES) == 0) {
+        if (j > 0 && j < n_theirs &&
+            memcmp(theirs[j], theirs[j - 1], SC_NEGENTROPY_ID_BYTES) == 0) {
             j++; /* a repeated id of the peer */
             continue;
         }
@@ -486,10 +487,9 @@ static void wipe_round(round *r)
 }
 
 sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out, size_t out_cap,
-                                  size_t *out_len, size_t *have, size_t have_cap,
-                                  size_t *have_len, uint8_t (*need)[SC_NEGENTROPY_ID_BYTES],
-                                  size_t need_cap, size_t *need_len, const uint8_t *msg,
-                                  size_t msg_len)
+                                  size_t *out_len, size_t *have, size_t have_cap, size_t *have_len,
+                                  uint8_t (*need)[SC_NEGENTROPY_ID_BYTES], size_t need_cap,
+                                  size_t *need_len, const uint8_t *msg, size_t msg_len)
 {
     sc_neg_impl *n;
     round r;
@@ -500,8 +500,9 @@ sc_status sc_negentropy_reconcile(sc_ctx *ctx, sc_negentropy *neg, uint8_t *out,
         return SC_ERR_ARG;
     }
     *out_len = *have_len = *need_len = 0;
-    if (ctx == NULL || neg == NULL || (out == NULL && out_cap > 0) || (msg == NULL && msg_len > 0) ||
-        (have == NULL && have_cap > 0) || (need == NULL && need_cap > 0)) {
+    if (ctx == NULL || neg == NULL || (out == NULL && out_cap > 0) ||
+        (msg == NULL && msg_len > 0) || (have == NULL && have_cap > 0) ||
+        (need == NULL && need_cap > 0)) {
         return SC_ERR_ARG;
     }
     n = impl_of(neg);

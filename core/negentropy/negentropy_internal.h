@@ -8,8 +8,16 @@
 #define SC_NEG_MAGIC 0x4e454731u /* "NEG1" */
 #define SC_NEG_INFINITY UINT64_MAX
 
-enum { SC_NEG_ROLE_NONE = 0, SC_NEG_ROLE_INITIATOR = 1, SC_NEG_ROLE_RESPONDER = 2 };
-enum { SC_NEG_MODE_SKIP = 0, SC_NEG_MODE_FINGERPRINT = 1, SC_NEG_MODE_IDLIST = 2 };
+enum {
+    SC_NEG_ROLE_NONE = 0,
+    SC_NEG_ROLE_INITIATOR = 1,
+    SC_NEG_ROLE_RESPONDER = 2
+};
+enum {
+    SC_NEG_MODE_SKIP = 0,
+    SC_NEG_MODE_FINGERPRINT = 1,
+    SC_NEG_MODE_IDLIST = 2
+};
 
 typedef struct sc_neg_impl {
     const sc_negentropy_item *items;

@@ -104,8 +104,8 @@ void sc_nip17_start(sc_event_builder *b, void *buf, size_t cap, const sc_nip17_c
     }
 }
 
-sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, void *buf,
-                          size_t cap, const uint8_t sender[SC_PUBKEY_BYTES])
+sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, void *buf, size_t cap,
+                          const uint8_t sender[SC_PUBKEY_BYTES])
 {
     sc_status st = sc_event_builder_final(b, rumor, NULL);
 
@@ -157,9 +157,8 @@ static sc_status check_quotes(const sc_nip17_chat *m)
 
         if (q->target.len == 0 ||
             (q->author.len != 0 &&
-             (q->author.ptr == NULL ||
-              sc_hex_decode_fixed(tmp, 32, q->author.ptr, q->author.len, SC_HEX_LOWER_ONLY) !=
-                  SC_OK))) {
+             (q->author.ptr == NULL || sc_hex_decode_fixed(tmp, 32, q->author.ptr, q->author.len,
+                                                           SC_HEX_LOWER_ONLY) != SC_OK))) {
             return SC_ERR_MESSAGE;
         }
     }
@@ -240,8 +239,8 @@ static sc_status count_p(const sc_event *ev, size_t *n_p)
         if (!is_p(t)) {
             continue;
         }
-        if (t->n_items < 2 || sc_hex_decode_fixed(tmp, sizeof tmp, t->items[1].ptr,
-                                                  t->items[1].len, SC_HEX_LOWER_ONLY) != SC_OK) {
+        if (t->n_items < 2 || sc_hex_decode_fixed(tmp, sizeof tmp, t->items[1].ptr, t->items[1].len,
+                                                  SC_HEX_LOWER_ONLY) != SC_OK) {
             return SC_ERR_MESSAGE;
         }
         (*n_p)++;
@@ -273,12 +272,11 @@ static void rec_sort(uint8_t *r, size_t n, size_t from)
         }
         while ((child = 2 * root + 1) < end) {
             if (child + 1 < end && memcmp(r + child * ROOM_REC + from,
-                                          r + (child + 1) * ROOM_REC + from,
-                                          ROOM_REC - from) < 0) {
+                                          r + (child + 1) * ROOM_REC + from, ROOM_REC - from) < 0) {
                 child++;
             }
-            if (memcmp(r + root * ROOM_REC + from, r + child * ROOM_REC + from,
-                       ROOM_REC - from) >= 0) {
+            if (memcmp(r + root * ROOM_REC + from, r + child * ROOM_REC + from, ROOM_REC - from) >=
+                0) {
                 break;
             }
             rec_swap(r + root * ROOM_REC, r + child * ROOM_REC);

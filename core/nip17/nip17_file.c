@@ -30,8 +30,16 @@ enum {
 };
 
 static const char *const k_names[T_COUNT] = {
-    "file-type", "encryption-algorithm", "decryption-key", "decryption-nonce", "x",
-    "ox",        "size",                 "dim",            "blurhash",         "thumb",
+    "file-type",
+    "encryption-algorithm",
+    "decryption-key",
+    "decryption-nonce",
+    "x",
+    "ox",
+    "size",
+    "dim",
+    "blurhash",
+    "thumb",
 };
 
 static const char k_fallback[] = "fallback";
@@ -96,13 +104,13 @@ size_t sc_nip17_file_rumor_buf_max(const sc_nip17_chat *m, const sc_nip17_file *
     }
     for (k = 0; k < T_COUNT; k++) {
         if (tag_value(f, k, text, &v)) {
-            total = sc_size_add(total, sc_event_tag_cost(2, sc_size_add(strlen(k_names[k]),
-                                                                          v.len)));
+            total =
+                sc_size_add(total, sc_event_tag_cost(2, sc_size_add(strlen(k_names[k]), v.len)));
         }
     }
     for (i = 0; i < f->n_fallbacks; i++) {
-        total = sc_size_add(total, sc_event_tag_cost(2, sc_size_add(sizeof k_fallback - 1,
-                                                                      f->fallbacks[i].len)));
+        total = sc_size_add(
+            total, sc_event_tag_cost(2, sc_size_add(sizeof k_fallback - 1, f->fallbacks[i].len)));
     }
     return sc_size_public(total);
 }
@@ -249,8 +257,8 @@ static int tag_of(const sc_str *name)
 static sc_status read_tags(sc_nip17_file *f, sc_str *fb, size_t fb_cap, size_t *n_fb,
                            const sc_event *ev)
 {
-    const unsigned required = (1u << T_FILE_TYPE) | (1u << T_ALGORITHM) | (1u << T_KEY) |
-                              (1u << T_NONCE) | (1u << T_X);
+    const unsigned required =
+        (1u << T_FILE_TYPE) | (1u << T_ALGORITHM) | (1u << T_KEY) | (1u << T_NONCE) | (1u << T_X);
     unsigned seen = 0;
     size_t t;
     int k;

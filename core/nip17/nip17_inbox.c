@@ -16,14 +16,14 @@ size_t sc_nip17_inbox_build_buf_max(const sc_str *relays, size_t n)
         return 0;
     }
     for (i = 0; i < n; i++) {
-        total = sc_size_add(total, sc_event_tag_cost(2, sc_size_add(sizeof k_relay - 1,
-                                                                      relays[i].len)));
+        total = sc_size_add(total,
+                            sc_event_tag_cost(2, sc_size_add(sizeof k_relay - 1, relays[i].len)));
     }
     return sc_size_public(total);
 }
 
-sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap, const sc_str *relays,
-                                      size_t n, int64_t created_at)
+sc_status sc_nip17_inbox_build(sc_event *ev, void *buf, size_t cap, const sc_str *relays, size_t n,
+                               int64_t created_at)
 {
     sc_event_builder b;
     sc_str items[2];

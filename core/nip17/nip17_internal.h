@@ -21,8 +21,8 @@ void sc_nip17_start(sc_event_builder *b, void *buf, size_t cap, const sc_nip17_c
 
 /* Finishes b into rumor, from sender (pubkey and id set). On failure rumor is zeroed and
  * buf[0..cap) wiped. */
-sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, void *buf,
-                          size_t cap, const uint8_t sender[SC_PUBKEY_BYTES]);
+sc_status sc_nip17_finish(sc_ctx *ctx, sc_event_builder *b, sc_event *rumor, void *buf, size_t cap,
+                          const uint8_t sender[SC_PUBKEY_BYTES]);
 
 /* Lowercase hex of a 32-byte value into out[64]. */
 void sc_nip17_hex32(char out[64], const uint8_t in[32]);

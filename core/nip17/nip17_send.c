@@ -48,8 +48,7 @@ static int seen_before(const sc_event *rumor, size_t k, const uint8_t pub[SC_PUB
 
 /* The wraps of rumor in order, one call of `each` per wrap with its recipient and options
  * (opts with the receiver's relay hint, or opts as given for the sender's copy). */
-typedef sc_status (*wrap_fn)(void *user, const uint8_t to[SC_PUBKEY_BYTES],
-                             const sc_nip59_opts *o);
+typedef sc_status (*wrap_fn)(void *user, const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *o);
 
 static sc_status for_each_wrap(const sc_event *rumor, const uint8_t sender[SC_PUBKEY_BYTES],
                                const sc_nip59_opts *opts, wrap_fn each, void *user)
@@ -234,8 +233,8 @@ sc_status sc_nip17_send(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
     }
     {
         size_t len = 0;
-        sc_status dry = sc_nip59_wrap(ctx, NULL, 0, &len, NULL, 0, rumor, sender, z.first_to,
-                                      &z.first_opts);
+        sc_status dry =
+            sc_nip59_wrap(ctx, NULL, 0, &len, NULL, 0, rumor, sender, z.first_to, &z.first_opts);
 
         if (dry != SC_ERR_BUFFER_TOO_SMALL) {
             return dry;

@@ -14,19 +14,23 @@
 #define KIND_BYTES 4u
 #define TLV_VALUE_MAX 255u
 
-enum { TLV_SPECIAL = 0, TLV_RELAY = 1, TLV_AUTHOR = 2, TLV_KIND = 3 };
+enum {
+    TLV_SPECIAL = 0,
+    TLV_RELAY = 1,
+    TLV_AUTHOR = 2,
+    TLV_KIND = 3
+};
 
 /* Indexed by sc_nip19_type. */
-static const char *const prefixes[] = {NULL, "npub", "nsec", "note", "nprofile", "nevent",
-                                       "naddr"};
+static const char *const prefixes[] = {NULL, "npub", "nsec", "note", "nprofile", "nevent", "naddr"};
 #define N_PREFIXES (sizeof prefixes / sizeof prefixes[0])
 
 /* The shortest TLV prefix ("naddr"): with the separator and the checksum, the characters of
  * a TLV string that carry no payload. */
 #define TLV_OVERHEAD_CHARS (5u + 1u + 6u)
 
-typedef char sc_nip19_scratch_max_matches[
-    ((SC_NIP19_MAX_CHARS - TLV_OVERHEAD_CHARS) * 5u / 8u == SC_NIP19_DECODE_SCRATCH_MAX) ? 1 : -1];
+typedef char sc_nip19_scratch_max_matches
+    [((SC_NIP19_MAX_CHARS - TLV_OVERHEAD_CHARS) * 5u / 8u == SC_NIP19_DECODE_SCRATCH_MAX) ? 1 : -1];
 
 const char *sc_nip19_prefix(sc_nip19_type type)
 {
@@ -337,8 +341,7 @@ static sc_status parse_tlv(sc_nip19_entity *e, const uint8_t *b, size_t n)
     return SC_OK;
 }
 
-sc_status sc_nip19_encode_npub(char *out, size_t out_cap, size_t *out_len,
-                               const uint8_t pub[32])
+sc_status sc_nip19_encode_npub(char *out, size_t out_cap, size_t *out_len, const uint8_t pub[32])
 {
     sc_nip19_entity e;
 

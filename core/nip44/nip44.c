@@ -50,8 +50,8 @@ sc_status sc_nip44_conversation_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
     return key_from_x(ctx, ck, x, st);
 }
 
-sc_status sc_nip44_identity_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
-                                const sc_identity *me, const uint8_t peer[SC_PUBKEY_BYTES])
+sc_status sc_nip44_identity_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES], const sc_identity *me,
+                                const uint8_t peer[SC_PUBKEY_BYTES])
 {
     uint8_t x[SC_ECDH_X_BYTES];
 
@@ -75,7 +75,7 @@ sc_status sc_nip44_message_keys(sc_ctx *ctx, uint8_t chacha_key[SC_CHACHA20_KEY_
         st = SC_ERR_ARG;
     } else {
         st = sc_crypto_hkdf_expand(ctx, okm, sizeof okm, ck, SC_NIP44_KEY_BYTES, nonce,
-                            SC_NIP44_NONCE_BYTES);
+                                   SC_NIP44_NONCE_BYTES);
     }
     if (st == SC_OK) {
         memcpy(chacha_key, okm, 32);
@@ -125,9 +125,9 @@ static sc_status encrypt_args(sc_ctx *ctx, size_t *need, const uint8_t *ck, cons
 }
 
 sc_status sc_nip44_encrypt_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
-                                      const uint8_t ck[SC_NIP44_KEY_BYTES],
-                                      const uint8_t nonce[SC_NIP44_NONCE_BYTES],
-                                      const uint8_t *pt, size_t len, unsigned flags)
+                                     const uint8_t ck[SC_NIP44_KEY_BYTES],
+                                     const uint8_t nonce[SC_NIP44_NONCE_BYTES], const uint8_t *pt,
+                                     size_t len, unsigned flags)
 {
     uint8_t chacha_key[32], chacha_nonce[12], hmac_key[32];
     size_t need = 0, pre, body, raw_len;

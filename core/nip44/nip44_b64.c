@@ -18,7 +18,7 @@
 
 #include "nip44/nip44_internal.h"
 
-#define CHUNK_BYTES 192 /* 64 groups */
+#define CHUNK_BYTES 192      /* 64 groups */
 #define DIRECT_MIN_GROUPS 64 /* smaller direct chunks would cost more calls than copies */
 
 sc_status sc_nip44_b64_in_place(char *buf, size_t enc_len, size_t raw_len)
@@ -27,8 +27,7 @@ sc_status sc_nip44_b64_in_place(char *buf, size_t enc_len, size_t raw_len)
     const uint8_t *raw;
     size_t done = 0, o = 0, d;
 
-    if (buf == NULL || enc_len != sc_base64_encode_len(raw_len) ||
-        (enc_len == 0 && raw_len != 0)) {
+    if (buf == NULL || enc_len != sc_base64_encode_len(raw_len) || (enc_len == 0 && raw_len != 0)) {
         return SC_ERR_ARG;
     }
     d = enc_len - raw_len;

@@ -15,8 +15,8 @@ typedef struct sc_nip44_conversation_impl {
     uint8_t ck[SC_NIP44_KEY_BYTES];
 } sc_nip44_conversation_impl;
 
-typedef char sc_nip44_conversation_fits[
-    (sizeof(sc_nip44_conversation_impl) <= sizeof(sc_nip44_conversation)) ? 1 : -1];
+typedef char sc_nip44_conversation_fits
+    [(sizeof(sc_nip44_conversation_impl) <= sizeof(sc_nip44_conversation)) ? 1 : -1];
 
 /* The live conversation behind conv, or NULL if it is NULL, cleared or never initialised. */
 static const sc_nip44_conversation_impl *conv_get(const sc_nip44_conversation *conv)
@@ -32,8 +32,8 @@ void sc_nip44_conversation_clear(sc_nip44_conversation *conv)
     }
 }
 
-sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv, const sc_identity *me,
-                               const uint8_t peer[SC_PUBKEY_BYTES])
+sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv,
+                                     const sc_identity *me, const uint8_t peer[SC_PUBKEY_BYTES])
 {
     sc_nip44_conversation_impl *i = (sc_nip44_conversation_impl *)(void *)conv;
     sc_status st;
@@ -55,7 +55,8 @@ sc_status sc_nip44_conversation_init(sc_ctx *ctx, sc_nip44_conversation *conv, c
     return SC_OK;
 }
 
-sc_status sc_nip44_conversation_init_key(sc_nip44_conversation *conv, const uint8_t ck[SC_NIP44_KEY_BYTES])
+sc_status sc_nip44_conversation_init_key(sc_nip44_conversation *conv,
+                                         const uint8_t ck[SC_NIP44_KEY_BYTES])
 {
     sc_nip44_conversation_impl *i = (sc_nip44_conversation_impl *)(void *)conv;
 
@@ -101,10 +102,9 @@ sc_status sc_nip44_conversation_encrypt(sc_ctx *ctx, char *out, size_t out_cap, 
     return st != SC_OK ? st : sc_nip44_encrypt(ctx, out, out_cap, out_len, ck, pt, len, flags);
 }
 
-sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap,
-                                        size_t *out_len, const sc_nip44_conversation *conv,
-                                        const char *payload, size_t payload_len,
-                                        size_t max_payload)
+sc_status sc_nip44_conversation_decrypt(sc_ctx *ctx, uint8_t *out, size_t out_cap, size_t *out_len,
+                                        const sc_nip44_conversation *conv, const char *payload,
+                                        size_t payload_len, size_t max_payload)
 {
     const uint8_t *ck = NULL;
     sc_status st = conv_key(conv, out_len, &ck);

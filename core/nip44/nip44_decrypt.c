@@ -12,8 +12,8 @@
 #include "ctx/ctx_internal.h"
 #include "nip44/nip44_internal.h"
 
-sc_status sc_nip44_decrypt_check(sc_ctx *ctx, size_t *need, const char *payload,
-                                 size_t payload_len, size_t max_payload)
+sc_status sc_nip44_decrypt_check(sc_ctx *ctx, size_t *need, const char *payload, size_t payload_len,
+                                 size_t max_payload)
 {
     if (ctx == NULL || (payload == NULL && payload_len != 0)) {
         return SC_ERR_ARG;

@@ -43,8 +43,7 @@ static sc_status encrypt_to(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_
 }
 
 sc_status sc_nip44_encrypt_to_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
-                                        const sc_identity *me,
-                                        const uint8_t peer[SC_PUBKEY_BYTES],
+                                        const sc_identity *me, const uint8_t peer[SC_PUBKEY_BYTES],
                                         const uint8_t nonce[SC_NIP44_NONCE_BYTES],
                                         const uint8_t *pt, size_t len, unsigned flags)
 {

@@ -29,8 +29,8 @@
  *          or cleared, ctx not initialised); SC_ERR_INVALID_KEY (peer not on the curve);
  *          SC_ERR_UNSUPPORTED. ck is zeroed on failure (when not NULL).
  * Constant time: in the secret key. RNG: no. */
-sc_status sc_nip44_identity_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES],
-                                const sc_identity *me, const uint8_t peer[SC_PUBKEY_BYTES]);
+sc_status sc_nip44_identity_key(sc_ctx *ctx, uint8_t ck[SC_NIP44_KEY_BYTES], const sc_identity *me,
+                                const uint8_t peer[SC_PUBKEY_BYTES]);
 
 /* The checks sc_nip44_encrypt_with_rand makes before it needs a key, a nonce or a buffer
  * (core/nip44/nip44.c), in its order: arguments (ctx, pt), empty, flags, length, context,
@@ -43,8 +43,8 @@ sc_status sc_nip44_encrypt_check(sc_ctx *ctx, size_t *need, const uint8_t *pt, s
  * (core/nip44/nip44_decrypt.c), in its order: arguments (ctx, payload), context, then the
  * spec's checks before decoding. Returns: SC_OK with *need = sc_nip44_decrypt_max of the
  * payload; the status the decryption would give. */
-sc_status sc_nip44_decrypt_check(sc_ctx *ctx, size_t *need, const char *payload,
-                                 size_t payload_len, size_t max_payload);
+sc_status sc_nip44_decrypt_check(sc_ctx *ctx, size_t *need, const char *payload, size_t payload_len,
+                                 size_t max_payload);
 
 /* Bytes of the length prefix for a plaintext of len bytes (1 <= len <= 2^32 - 1): 2 or 6. */
 size_t sc_nip44_prefix_len(uint64_t len);

@@ -77,7 +77,7 @@ sc_status sc_nip59_check_opts(const sc_nip59_opts *opts)
         return SC_ERR_ARG;
     }
     if ((opts->flags & ~(unsigned)(SC_NIP59_EPHEMERAL | SC_NIP44_EXTENDED |
-                          SC_NIP59_EXPIRATION_WRAP_ONLY)) != 0 ||
+                                   SC_NIP59_EXPIRATION_WRAP_ONLY)) != 0 ||
         opts->expiration < 0 || opts->now < 0) {
         return SC_ERR_FLAGS;
     }
@@ -141,8 +141,9 @@ sc_status sc_nip59_plan_sizes(sc_nip59_plan *p, const sc_event *rumor, const sc_
 
     sc_nip59_tags_init(&wrap_tags, zero_key, opts);
     memset(&wrap, 0, sizeof wrap);
-    wrap.kind = (opts != NULL && (opts->flags & SC_NIP59_EPHEMERAL) != 0) ? SC_NIP59_KIND_WRAP_EPHEMERAL
-                                                  : SC_NIP59_KIND_WRAP;
+    wrap.kind = (opts != NULL && (opts->flags & SC_NIP59_EPHEMERAL) != 0)
+                    ? SC_NIP59_KIND_WRAP_EPHEMERAL
+                    : SC_NIP59_KIND_WRAP;
     wrap.created_at = wrap_at;
     wrap.tags = wrap_tags.tags;
     wrap.n_tags = wrap_tags.n;
@@ -151,8 +152,8 @@ sc_status sc_nip59_plan_sizes(sc_nip59_plan *p, const sc_event *rumor, const sc_
     p->wrap_json = signed_len(&wrap, p->wrap_payload);
 
     /* a zero anywhere means a length did not fit size_t (or the NIP-44 maximum) */
-    if (p->rumor_json == 0 || p->seal_payload == 0 || p->seal_json == 0 ||
-        p->wrap_payload == 0 || p->wrap_json == 0 || p->wrap_payload > (size_t)-1 - p->seal_json) {
+    if (p->rumor_json == 0 || p->seal_payload == 0 || p->seal_json == 0 || p->wrap_payload == 0 ||
+        p->wrap_json == 0 || p->wrap_payload > (size_t)-1 - p->seal_json) {
         memset(p, 0, sizeof *p);
         return SC_ERR_TOO_LARGE;
     }
@@ -168,8 +169,7 @@ static int bound_plan(sc_nip59_plan *p, const sc_event *rumor, const sc_nip59_op
 
     memset(p, 0, sizeof *p);
     return rumor != NULL && sc_nip59_check_rumor(rumor) == SC_OK &&
-           sc_nip59_check_opts(opts) == SC_OK &&
-           sc_nip59_plan_sizes(p, rumor, opts, t, t) == SC_OK;
+           sc_nip59_check_opts(opts) == SC_OK && sc_nip59_plan_sizes(p, rumor, opts, t, t) == SC_OK;
 }
 
 size_t sc_nip59_wrap_scratch_max(const sc_event *rumor, const sc_nip59_opts *opts)

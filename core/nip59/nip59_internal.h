@@ -59,7 +59,7 @@ sc_status sc_nip59_plan_sizes(sc_nip59_plan *p, const sc_event *rumor, const sc_
  * sc_nip59_unwrap_at, now < 0 leaves them out. */
 sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
                                size_t arena_cap, size_t *arena_used, size_t *peak,
-                               const char *wrap_json, size_t wrap_len,
-                               const sc_identity *recipient, int64_t now);
+                               const char *wrap_json, size_t wrap_len, const sc_identity *recipient,
+                               int64_t now);
 
 #endif

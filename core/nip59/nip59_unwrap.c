@@ -23,20 +23,20 @@
 #include "nip59/nip59_internal.h"
 
 /* The fields a rumor must have besides its id (checked on its own) and without a sig. */
-#define RUMOR_FIELDS                                                                              \
-    (SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |     \
+#define RUMOR_FIELDS                                                                               \
+    (SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |       \
      SC_EVENT_HAS_CONTENT)
 
 typedef struct unwrapper {
     sc_ctx *ctx;
     const sc_identity *me; /* the recipient */
-    uint8_t *base;      /* the arena (NULL when arena_cap is 0) */
+    uint8_t *base;         /* the arena (NULL when arena_cap is 0) */
     size_t cap;
-    size_t front_hi;    /* bytes written from the start, at most */
-    size_t back_lo;     /* lowest offset written from the end (cap when none) */
-    size_t peak;        /* the largest front + back use so far */
-    size_t need;        /* for SC_ERR_BUFFER_TOO_SMALL */
-    int64_t now;        /* >= 0: the NIP-40 checks at this time */
+    size_t front_hi; /* bytes written from the start, at most */
+    size_t back_lo;  /* lowest offset written from the end (cap when none) */
+    size_t peak;     /* the largest front + back use so far */
+    size_t need;     /* for SC_ERR_BUFFER_TOO_SMALL */
+    int64_t now;     /* >= 0: the NIP-40 checks at this time */
     sc_nip59_info info;
 } unwrapper;
 
@@ -67,8 +67,8 @@ static sc_status too_small(unwrapper *u, size_t wrap_len)
 
 /* Parses text into the front of the arena, below `limit`. *used is the need on
  * SC_ERR_BUFFER_TOO_SMALL. */
-static sc_status front_parse(unwrapper *u, sc_event *ev, size_t limit, const char *text,
-                             size_t len, unsigned require, size_t *used)
+static sc_status front_parse(unwrapper *u, sc_event *ev, size_t limit, const char *text, size_t len,
+                             unsigned require, size_t *used)
 {
     sc_event_parse_opts po;
     sc_status st;
@@ -128,8 +128,7 @@ static int bad_payload(sc_status st)
 }
 
 /* sc_event_verify's verdict as a layer's status. */
-static sc_status verify_layer(sc_ctx *ctx, const sc_event *ev, sc_status bad_id,
-                              sc_status bad_sig)
+static sc_status verify_layer(sc_ctx *ctx, const sc_event *ev, sc_status bad_id, sc_status bad_sig)
 {
     sc_status st = sc_event_verify(ctx, ev);
 
@@ -248,8 +247,8 @@ static void wipe(unwrapper *u, size_t from, size_t to)
 
 sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
                                size_t arena_cap, size_t *arena_used, size_t *peak,
-                               const char *wrap_json, size_t wrap_len,
-                               const sc_identity *recipient, int64_t now)
+                               const char *wrap_json, size_t wrap_len, const sc_identity *recipient,
+                               int64_t now)
 {
     size_t seal_at = 0, seal_len = 0, rumor_at = 0, rumor_len = 0, used = 0;
     unwrapper u;
@@ -267,9 +266,8 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
     if (info != NULL) {
         memset(info, 0, sizeof *info);
     }
-    if (ctx == NULL || rumor == NULL || arena_used == NULL || peak == NULL ||
-        recipient == NULL || (wrap_json == NULL && wrap_len != 0) ||
-        (arena == NULL && arena_cap != 0) ||
+    if (ctx == NULL || rumor == NULL || arena_used == NULL || peak == NULL || recipient == NULL ||
+        (wrap_json == NULL && wrap_len != 0) || (arena == NULL && arena_cap != 0) ||
         sc_range_overlap(arena, arena_cap, wrap_json, wrap_len)) {
         return SC_ERR_ARG;
     }

@@ -113,9 +113,8 @@ static int rumor_apart(const sc_event *ev, const void *b, size_t len)
 }
 
 /* Policy, capacity and aliasing for plan p. */
-static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *out,
-                               size_t out_cap, size_t *out_len, void *scratch,
-                               size_t scratch_cap)
+static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *out, size_t out_cap,
+                               size_t *out_len, void *scratch, size_t scratch_cap)
 {
     const void *bufs[2];
     size_t lens[2], k;
@@ -150,8 +149,8 @@ static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *
 }
 
 /* The seal of the rumor, written as JSON to x; y receives the seal content. */
-static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd,
-                      char *x, char *y)
+static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd, char *x,
+                      char *y)
 {
     unsigned flags = in->o.flags & SC_NIP44_EXTENDED;
     uint8_t ck[SC_NIP44_KEY_BYTES];
@@ -169,7 +168,7 @@ static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
     }
     if (st == SC_OK) {
         st = sc_nip44_encrypt_with_rand(in->ctx, y, p->seal_payload, &n, ck, rnd->seal_nonce,
-                                         (const uint8_t *)x, p->rumor_json, flags);
+                                        (const uint8_t *)x, p->rumor_json, flags);
     }
     sc_mem_wipe(ck, sizeof ck);
     sc_mem_wipe(x, p->rumor_json); /* the rumor in clear */
@@ -212,7 +211,7 @@ static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
     st = sc_nip44_identity_key(in->ctx, ck, one, in->recipient);
     if (st == SC_OK) {
         st = sc_nip44_encrypt_with_rand(in->ctx, y, p->wrap_payload, &n, ck, rnd->wrap_nonce,
-                                         (const uint8_t *)x, p->seal_json, flags);
+                                        (const uint8_t *)x, p->seal_json, flags);
     }
     sc_mem_wipe(ck, sizeof ck);
     sc_mem_wipe(x, p->seal_json); /* the seal names the sender */
@@ -224,8 +223,8 @@ static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
     }
     sc_nip59_tags_init(&tags, in->recipient, &in->o);
     memset(&ev, 0, sizeof ev);
-    ev.kind = (in->o.flags & SC_NIP59_EPHEMERAL) != 0 ? SC_NIP59_KIND_WRAP_EPHEMERAL
-                                                      : SC_NIP59_KIND_WRAP;
+    ev.kind =
+        (in->o.flags & SC_NIP59_EPHEMERAL) != 0 ? SC_NIP59_KIND_WRAP_EPHEMERAL : SC_NIP59_KIND_WRAP;
     ev.created_at = backdated(in->o.now, rnd->wrap_backdate);
     ev.tags = tags.tags;
     ev.n_tags = tags.n;
@@ -243,9 +242,8 @@ static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_
 }
 
 /* Seal, then wrap, with every buffer checked; `one` is the imported one-time key. */
-static sc_status seal_and_wrap(const wrap_in *in, const sc_nip59_plan *p,
-                               const sc_nip59_rand *rnd, const sc_identity *one, char *out,
-                               size_t *out_len, void *scratch)
+static sc_status seal_and_wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd,
+                               const sc_identity *one, char *out, size_t *out_len, void *scratch)
 {
     char *x = (char *)scratch, *y = x + p->seal_json;
     sc_status st;
@@ -262,9 +260,10 @@ static sc_status seal_and_wrap(const wrap_in *in, const sc_nip59_plan *p,
 }
 
 sc_status sc_nip59_wrap_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
-                             void *scratch, size_t scratch_cap, const sc_event *rumor,
-                             const sc_identity *author, const uint8_t recipient[SC_PUBKEY_BYTES],
-                             const sc_nip59_opts *opts, const sc_nip59_rand *rnd)
+                                  void *scratch, size_t scratch_cap, const sc_event *rumor,
+                                  const sc_identity *author,
+                                  const uint8_t recipient[SC_PUBKEY_BYTES],
+                                  const sc_nip59_opts *opts, const sc_nip59_rand *rnd)
 {
     sc_identity one;
     sc_nip59_plan p;

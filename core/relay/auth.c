@@ -22,8 +22,8 @@ typedef struct url_parts {
 
 static int hex_or_colon(char c)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') ||
-           c == ':' || c == '.';
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' ||
+           c == '.';
 }
 
 /* Whether the byte at i of url ends the host or the port (or the text ends there). */
@@ -110,12 +110,12 @@ static void write_url(char *out, size_t cap, size_t *len, const url_parts *u)
     size_t n = 0, i;
     const char *s = u->secure ? "wss://" : "ws://";
 
-#define PUT(c)                                                                                 \
-    do {                                                                                       \
-        if (out != NULL && n < cap) {                                                          \
-            out[n] = (c);                                                                      \
-        }                                                                                      \
-        n++;                                                                                   \
+#define PUT(c)                                                                                     \
+    do {                                                                                           \
+        if (out != NULL && n < cap) {                                                              \
+            out[n] = (c);                                                                          \
+        }                                                                                          \
+        n++;                                                                                       \
     } while (0)
     for (; *s != '\0'; s++) {
         PUT(*s);
@@ -198,8 +198,8 @@ sc_status sc_relay_auth_sign_with_rand(sc_ctx *ctx, sc_relay_auth *a, const sc_i
     a->event.n_tags = 2;
     a->event.content.ptr = "";
     a->event.content.len = 0;
-    a->event.flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                     SC_EVENT_HAS_CONTENT;
+    a->event.flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     st = sc_event_sign_with_rand(ctx, &a->event, who, aux);
     if (st != SC_OK) {
         memset(a, 0, sizeof *a);
@@ -285,8 +285,8 @@ static sc_status same_relay(sc_str a, sc_str b, int *same)
     return SC_OK;
 }
 
-sc_status sc_relay_auth_verify(sc_ctx *ctx, const sc_event *ev, sc_str relay_url,
-                               sc_str challenge, int64_t now, int64_t window)
+sc_status sc_relay_auth_verify(sc_ctx *ctx, const sc_event *ev, sc_str relay_url, sc_str challenge,
+                               int64_t now, int64_t window)
 {
     const sc_str *c, *r;
     int same = 0;

@@ -18,8 +18,8 @@ sc_status sc_relay_filter_check(const sc_relay_filter *f)
 
     if ((f->ids == NULL && f->n_ids > 0) || (f->authors == NULL && f->n_authors > 0) ||
         (f->kinds == NULL && f->n_kinds > 0) || (f->tags == NULL && f->n_tags > 0) ||
-        (f->has & ~(unsigned)(SC_RELAY_FILTER_SINCE | SC_RELAY_FILTER_UNTIL |
-                              SC_RELAY_FILTER_LIMIT)) != 0) {
+        (f->has &
+         ~(unsigned)(SC_RELAY_FILTER_SINCE | SC_RELAY_FILTER_UNTIL | SC_RELAY_FILTER_LIMIT)) != 0) {
         return SC_ERR_FILTER;
     }
     if (((f->has & SC_RELAY_FILTER_SINCE) && f->since < 0) ||
@@ -121,8 +121,7 @@ sc_status sc_relay_filter_match(const sc_relay_filter *filters, size_t n_filters
     size_t i;
     int any = 0;
 
-    if (ev == NULL || (filters == NULL && n_filters > 0) ||
-        (ev->tags == NULL && ev->n_tags > 0)) {
+    if (ev == NULL || (filters == NULL && n_filters > 0) || (ev->tags == NULL && ev->n_tags > 0)) {
         return SC_ERR_ARG;
     }
     for (i = 0; i < n_filters; i++) {

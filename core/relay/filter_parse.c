@@ -38,7 +38,14 @@ typedef struct reader {
     uint64_t letters; /* '#' keys seen: a-z bits 0..25, A-Z 26..51 */
 } reader;
 
-enum { K_IDS = 1, K_AUTHORS = 2, K_KINDS = 4, K_SINCE = 8, K_UNTIL = 16, K_LIMIT = 32 };
+enum {
+    K_IDS = 1,
+    K_AUTHORS = 2,
+    K_KINDS = 4,
+    K_SINCE = 8,
+    K_UNTIL = 16,
+    K_LIMIT = 32
+};
 
 /* After an element: 1 for ',', 0 for the closing byte (the syntax was checked). */
 static int more(reader *r)
@@ -304,13 +311,13 @@ static size_t layout(const counts *n, uintptr_t base, filler *f)
 {
     size_t off = 0, need;
 
-#define PLACE(field, type, count)                                                              \
-    do {                                                                                       \
-        off = sc_size_add(off, pad_to(base + off, ALIGN_OF(type)));                            \
-        if (f != NULL) {                                                                       \
-            f->field = (void *)(base + off);                                                   \
-        }                                                                                      \
-        off = sc_size_add(off, sc_size_mul((count), sizeof(type)));                            \
+#define PLACE(field, type, count)                                                                  \
+    do {                                                                                           \
+        off = sc_size_add(off, pad_to(base + off, ALIGN_OF(type)));                                \
+        if (f != NULL) {                                                                           \
+            f->field = (void *)(base + off);                                                       \
+        }                                                                                          \
+        off = sc_size_add(off, sc_size_mul((count), sizeof(type)));                                \
     } while (0)
     PLACE(tags, sc_relay_tag_filter, n->tags);
     PLACE(values, sc_str, n->values);

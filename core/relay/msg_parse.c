@@ -23,18 +23,14 @@ typedef struct span {
 static const struct {
     const char *label;
     sc_relay_type type;
-    size_t n;       /* elements including the label */
+    size_t n;          /* elements including the label */
     const char *shape; /* per element after the label: s string, i sub id, o event, b bool,
                           h hex id, x hex blob, c count object */
 } k_types[] = {
-    {"EVENT", SC_RELAY_EVENT, 3, "io"},
-    {"OK", SC_RELAY_OK, 4, "hbs"},
-    {"EOSE", SC_RELAY_EOSE, 2, "i"},
-    {"CLOSED", SC_RELAY_CLOSED, 3, "is"},
-    {"NOTICE", SC_RELAY_NOTICE, 2, "s"},
-    {"AUTH", SC_RELAY_AUTH, 2, "s"},
-    {"COUNT", SC_RELAY_COUNT, 3, "ic"},
-    {"NEG-MSG", SC_RELAY_NEG_MSG, 3, "ix"},
+    {"EVENT", SC_RELAY_EVENT, 3, "io"},     {"OK", SC_RELAY_OK, 4, "hbs"},
+    {"EOSE", SC_RELAY_EOSE, 2, "i"},        {"CLOSED", SC_RELAY_CLOSED, 3, "is"},
+    {"NOTICE", SC_RELAY_NOTICE, 2, "s"},    {"AUTH", SC_RELAY_AUTH, 2, "s"},
+    {"COUNT", SC_RELAY_COUNT, 3, "ic"},     {"NEG-MSG", SC_RELAY_NEG_MSG, 3, "ix"},
     {"NEG-ERR", SC_RELAY_NEG_ERR, 3, "is"},
 };
 
@@ -42,11 +38,16 @@ static const struct {
     const char *word;
     sc_relay_prefix prefix;
 } k_prefixes[] = {
-    {"duplicate", SC_RELAY_PREFIX_DUPLICATE}, {"pow", SC_RELAY_PREFIX_POW},
-    {"blocked", SC_RELAY_PREFIX_BLOCKED},     {"rate-limited", SC_RELAY_PREFIX_RATE_LIMITED},
-    {"invalid", SC_RELAY_PREFIX_INVALID},     {"restricted", SC_RELAY_PREFIX_RESTRICTED},
-    {"mute", SC_RELAY_PREFIX_MUTE},           {"error", SC_RELAY_PREFIX_ERROR},
-    {"auth-required", SC_RELAY_PREFIX_AUTH_REQUIRED}, {"closed", SC_RELAY_PREFIX_CLOSED},
+    {"duplicate", SC_RELAY_PREFIX_DUPLICATE},
+    {"pow", SC_RELAY_PREFIX_POW},
+    {"blocked", SC_RELAY_PREFIX_BLOCKED},
+    {"rate-limited", SC_RELAY_PREFIX_RATE_LIMITED},
+    {"invalid", SC_RELAY_PREFIX_INVALID},
+    {"restricted", SC_RELAY_PREFIX_RESTRICTED},
+    {"mute", SC_RELAY_PREFIX_MUTE},
+    {"error", SC_RELAY_PREFIX_ERROR},
+    {"auth-required", SC_RELAY_PREFIX_AUTH_REQUIRED},
+    {"closed", SC_RELAY_PREFIX_CLOSED},
 };
 
 sc_relay_prefix sc_relay_prefix_of(sc_str text, sc_str *reason)
@@ -338,8 +339,7 @@ static sc_status take_hex(decoder *d, span el, uint8_t *fixed, const uint8_t **b
         if (n > d->cap - d->used) {
             return SC_ERR_BUFFER_TOO_SMALL;
         }
-        if (sc_hex_decode_fixed(d->arena + d->used, n, digits, len, SC_HEX_LOWER_ONLY) !=
-            SC_OK) {
+        if (sc_hex_decode_fixed(d->arena + d->used, n, digits, len, SC_HEX_LOWER_ONLY) != SC_OK) {
             return SC_ERR_RELAY_MESSAGE; /* plain_hex checked every digit: cannot happen */
         }
         *blob = d->arena + d->used;
@@ -371,8 +371,8 @@ static sc_status take_event(decoder *d, span el)
         }
         return st;
     }
-    st = sc_event_parse(&d->m->event, d->arena, d->cap, &need, d->json + el.at, el.end - el.at,
-                        &eo);
+    st =
+        sc_event_parse(&d->m->event, d->arena, d->cap, &need, d->json + el.at, el.end - el.at, &eo);
     if (st != SC_OK) {
         return st;
     }
@@ -436,8 +436,8 @@ static sc_status decode(decoder *d)
     if (st == SC_OK && m->type == SC_RELAY_AUTH && m->message.len == 0) {
         st = SC_ERR_RELAY_MESSAGE; /* NIP-42: an empty challenge is nothing to sign */
     }
-    if (st == SC_OK && (m->type == SC_RELAY_OK || m->type == SC_RELAY_CLOSED ||
-                        m->type == SC_RELAY_NEG_ERR)) {
+    if (st == SC_OK &&
+        (m->type == SC_RELAY_OK || m->type == SC_RELAY_CLOSED || m->type == SC_RELAY_NEG_ERR)) {
         m->prefix = sc_relay_prefix_of(m->message, &m->reason);
     }
     return st;

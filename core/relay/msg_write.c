@@ -113,8 +113,8 @@ static void hex_blob(sc_jw *w, const uint8_t *p, size_t n)
 sc_status sc_relay_msg_emit(sc_jw *w, const sc_relay_client_msg *m, int64_t since_floor)
 {
     static const char *const labels[] = {
-        NULL, "[\"EVENT\",", "[\"REQ\",", "[\"CLOSE\",", "[\"AUTH\",", "[\"COUNT\",",
-        "[\"NEG-OPEN\",", "[\"NEG-MSG\",", "[\"NEG-CLOSE\","};
+        NULL,          "[\"EVENT\",",    "[\"REQ\",",     "[\"CLOSE\",",    "[\"AUTH\",",
+        "[\"COUNT\",", "[\"NEG-OPEN\",", "[\"NEG-MSG\",", "[\"NEG-CLOSE\","};
     sc_status st = check_msg(m);
     size_t i;
 

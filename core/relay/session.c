@@ -40,8 +40,8 @@ sc_sess *sc_sess_of(const sc_relay_session *s)
 size_t sc_relay_session_mem_max(size_t max_subs, size_t max_pending, size_t url_len,
                                 const sc_relay_session_opts *opts)
 {
-    size_t chal = opts != NULL && opts->max_challenge != 0 ? opts->max_challenge
-                                                            : DEFAULT_MAX_CHALLENGE;
+    size_t chal =
+        opts != NULL && opts->max_challenge != 0 ? opts->max_challenge : DEFAULT_MAX_CHALLENGE;
     size_t n = sizeof(sc_sess) + 3 * ALIGN;
 
     n = sc_size_add(n, sc_size_mul(max_subs, sizeof(sc_sess_sub)));

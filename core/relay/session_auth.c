@@ -62,9 +62,8 @@ int sc_sess_auth_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
 }
 
 sc_status sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char *out,
-                                          size_t out_cap, size_t *out_len,
-                                          const sc_identity *who, int64_t now,
-                                          const uint8_t aux[SC_AUX_RAND_BYTES])
+                                          size_t out_cap, size_t *out_len, const sc_identity *who,
+                                          int64_t now, const uint8_t aux[SC_AUX_RAND_BYTES])
 {
     sc_relay_client_msg m;
     sc_relay_auth a;

@@ -10,7 +10,11 @@
 
 #include "util/json_write.h"
 
-enum { SC_SESS_SUB_FREE = 0, SC_SESS_SUB_OPEN = 1, SC_SESS_SUB_CLOSING = 2 };
+enum {
+    SC_SESS_SUB_FREE = 0,
+    SC_SESS_SUB_OPEN = 1,
+    SC_SESS_SUB_CLOSING = 2
+};
 
 /* A subscription. */
 typedef struct sc_sess_sub {
@@ -18,17 +22,17 @@ typedef struct sc_sess_sub {
     size_t id_len;
     const sc_relay_filter *filters;
     size_t n_filters;
-    int64_t newest;  /* a resent REQ's floor: the newest created_at delivered up to an EOSE
+    int64_t newest;    /* a resent REQ's floor: the newest created_at delivered up to an EOSE
                         or live after one, -1 for none */
-    int64_t stored;  /* the newest delivered before the next EOSE, -1 for none: stored
+    int64_t stored;    /* the newest delivered before the next EOSE, -1 for none: stored
                         events come newest first, so it counts only once an EOSE says that
                         the older ones came too (on this connection or a later one) */
-    int64_t slack;   /* seconds a resent REQ's since stays below newest (the session's
+    int64_t slack;     /* seconds a resent REQ's since stays below newest (the session's
                         resume_slack unless the pool sets its own) */
-    uint8_t state;   /* SC_SESS_SUB_* */
-    uint8_t queued;  /* its REQ (or CLOSE, when closing) is to be sent */
-    uint8_t held;    /* refused with auth-required: waits for the AUTH */
-    uint8_t eose;    /* EOSE seen on this connection */
+    uint8_t state;     /* SC_SESS_SUB_* */
+    uint8_t queued;    /* its REQ (or CLOSE, when closing) is to be sent */
+    uint8_t held;      /* refused with auth-required: waits for the AUTH */
+    uint8_t eose;      /* EOSE seen on this connection */
     uint8_t resumable; /* EOSE seen once: a resent REQ may move since up */
 } sc_sess_sub;
 

@@ -134,7 +134,7 @@ sc_status sc_sess_pend_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
         return SC_OK;
     }
     u->kind = (m->accepted || m->prefix == SC_RELAY_PREFIX_DUPLICATE) ? SC_RELAY_U_ACCEPTED
-                                                                       : SC_RELAY_U_REJECTED;
+                                                                      : SC_RELAY_U_REJECTED;
     sc_sess_pend_drop(t, p);
     return SC_OK;
 }

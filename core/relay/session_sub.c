@@ -111,9 +111,8 @@ sc_status sc_relay_session_unsubscribe(sc_relay_session *s, sc_str sub_id)
     if (t == NULL) {
         return SC_ERR_STATE;
     }
-    b = sub_id.len > 0 && sub_id.len <= SC_RELAY_SUB_ID_MAX
-            ? find_sub(t, sub_id, SC_SESS_SUB_OPEN)
-            : NULL;
+    b = sub_id.len > 0 && sub_id.len <= SC_RELAY_SUB_ID_MAX ? find_sub(t, sub_id, SC_SESS_SUB_OPEN)
+                                                            : NULL;
     if (b == NULL) {
         return SC_ERR_SUBSCRIPTION;
     }

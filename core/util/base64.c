@@ -41,7 +41,7 @@ static unsigned sextet(unsigned c, unsigned *bad)
     return v & 63u;
 }
 
-#define B8(x) ((uint64_t)(x) * 0x0101010101010101ull)
+#define B8(x) ((uint64_t)(x)*0x0101010101010101ull)
 #define HI8 B8(0x80)
 
 /* Per byte lane of x (lanes < 0x80): high bit set where lane >= lo / lane <= hi. */

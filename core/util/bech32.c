@@ -197,8 +197,7 @@ static void put_group(sc_bech32_writer *w, uint32_t v)
     put_char(w, value_char(v));
 }
 
-void sc_bech32_begin(sc_bech32_writer *w, char *out, size_t cap, const char *hrp,
-                     size_t hrp_len)
+void sc_bech32_begin(sc_bech32_writer *w, char *out, size_t cap, const char *hrp, size_t hrp_len)
 {
     size_t i;
 

@@ -21,7 +21,7 @@
 
 /* A checked bech32 string: views into the caller's string. */
 typedef struct sc_bech32_str {
-    const char *hrp;  /* human-readable part as written (all lowercase or all uppercase) */
+    const char *hrp; /* human-readable part as written (all lowercase or all uppercase) */
     size_t hrp_len;
     const char *data; /* data characters, without the 6-character checksum */
     size_t data_len;
@@ -66,8 +66,7 @@ typedef struct sc_bech32_writer {
 /* Starts a string in out[0..cap): writes hrp (must be lowercase, 1..83 characters in
  * 33..126) and the separator. Capacity is checked as the writer goes; the caller sizes out
  * with sc_bech32_encoded_len. */
-void sc_bech32_begin(sc_bech32_writer *w, char *out, size_t cap, const char *hrp,
-                     size_t hrp_len);
+void sc_bech32_begin(sc_bech32_writer *w, char *out, size_t cap, const char *hrp, size_t hrp_len);
 
 /* Appends bytes to the payload. */
 void sc_bech32_put(sc_bech32_writer *w, const uint8_t *data, size_t len);

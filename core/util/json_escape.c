@@ -83,8 +83,7 @@ size_t sc_json_escape(uint8_t c, char esc[6])
     return 6;
 }
 
-sc_status sc_json_put_string(const char *s, size_t n, unsigned flags, sc_json_put_fn put,
-                             void *arg)
+sc_status sc_json_put_string(const char *s, size_t n, unsigned flags, sc_json_put_fn put, void *arg)
 {
     static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD in UTF-8 */
     size_t i = 0, run;

@@ -317,8 +317,8 @@ sc_status sc_jscan_skip(sc_jscan *s, unsigned max_depth)
                 if (depth % 32 == 0) {
                     is_obj[depth / 32] = 0; /* first use of this word */
                 }
-                is_obj[depth / 32] = (is_obj[depth / 32] & ~(1u << (depth % 32))) |
-                                     ((uint32_t)obj << (depth % 32));
+                is_obj[depth / 32] =
+                    (is_obj[depth / 32] & ~(1u << (depth % 32))) | ((uint32_t)obj << (depth % 32));
                 depth++;
                 s->pos++;
                 sc_jscan_ws(s);

@@ -17,14 +17,14 @@
 typedef sc_status (*sc_jw_sink_fn)(void *arg, const uint8_t *p, size_t n);
 
 typedef struct sc_jw {
-    char *out;            /* buffer mode: destination, or NULL to count only */
-    size_t cap;           /* buffer mode: bytes available at out */
-    size_t len;           /* bytes produced so far (also when counting or sinking) */
-    sc_jw_sink_fn sink;   /* sink mode when non-NULL */
-    void *sink_arg;       /* sink mode: the sink's first argument */
-    size_t staged;        /* sink mode: bytes waiting in stage */
-    size_t stage_used;    /* sink mode: the most bytes the stage has held (what to wipe) */
-    sc_status st;         /* first failure; every later call is a no-op */
+    char *out;          /* buffer mode: destination, or NULL to count only */
+    size_t cap;         /* buffer mode: bytes available at out */
+    size_t len;         /* bytes produced so far (also when counting or sinking) */
+    sc_jw_sink_fn sink; /* sink mode when non-NULL */
+    void *sink_arg;     /* sink mode: the sink's first argument */
+    size_t staged;      /* sink mode: bytes waiting in stage */
+    size_t stage_used;  /* sink mode: the most bytes the stage has held (what to wipe) */
+    sc_status st;       /* first failure; every later call is a no-op */
     uint8_t stage[SC_JW_STAGE];
 } sc_jw;
 

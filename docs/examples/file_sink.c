@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        sc_status st_ = (call);                                                              \
-        if (st_ != SC_OK) {                                                                  \
-            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                         \
-            return 1;                                                                        \
-        }                                                                                    \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        sc_status st_ = (call);                                                                    \
+        if (st_ != SC_OK) {                                                                        \
+            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                               \
+            return 1;                                                                              \
+        }                                                                                          \
     } while (0)
 
 /* api.md: begin sink */
@@ -72,7 +72,10 @@ static sc_status decrypt_blob(sc_ctx *ctx, mem_sink *k, const uint8_t key[SC_FIL
 
 int main(int argc, char **argv)
 {
-    enum { SIZE = 100 * 1024, PIECE = 4096 };
+    enum {
+        SIZE = 100 * 1024,
+        PIECE = 4096
+    };
     uint8_t key[SC_FILE_KEY_BYTES], iv[SC_FILE_IV_BYTES], x[32], ox[32];
     uint8_t *pt, *blob, *back;
     size_t at = 0, n, done = 0;

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        sc_status st_ = (call);                                                              \
-        if (st_ != SC_OK) {                                                                  \
-            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                         \
-            return 1;                                                                        \
-        }                                                                                    \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        sc_status st_ = (call);                                                                    \
+        if (st_ != SC_OK) {                                                                        \
+            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                               \
+            return 1;                                                                              \
+        }                                                                                          \
     } while (0)
 
 /* Bob's side: authenticate one gift wrap and read the message (see api.md). */
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
         char *out;
         void *scratch;
 
-        memset(&m, 0, sizeof m);           /* a kind 14 chat message to bob */
+        memset(&m, 0, sizeof m); /* a kind 14 chat message to bob */
         m.content = SC_STR(text);
         m.to = &to;
         m.n_to = 1;
@@ -78,10 +78,9 @@ int main(int argc, char **argv)
         /* one wrap for bob and one for alice's own copy, sized up front */
         out = malloc(sc_nip17_send_max(&rumor, alice_pub, NULL));
         scratch = malloc(sc_nip17_send_scratch_max(&rumor, alice_pub, NULL));
-        CHECK(sc_nip17_send(&ctx, out, sc_nip17_send_max(&rumor, alice_pub, NULL), &out_len,
-                            wraps, 2, &n, scratch,
-                            sc_nip17_send_scratch_max(&rumor, alice_pub, NULL), &rumor, &alice,
-                            NULL));
+        CHECK(sc_nip17_send(&ctx, out, sc_nip17_send_max(&rumor, alice_pub, NULL), &out_len, wraps,
+                            2, &n, scratch, sc_nip17_send_scratch_max(&rumor, alice_pub, NULL),
+                            &rumor, &alice, NULL));
         for (k = 0; k < n; k++) {
             /* publish out[wraps[k].offset .. + wraps[k].len) to wraps[k].recipient's relays */
             if (memcmp(wraps[k].recipient, to.pubkey, SC_PUBKEY_BYTES) == 0) {

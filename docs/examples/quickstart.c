@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        sc_status st_ = (call);                                                              \
-        if (st_ != SC_OK) {                                                                  \
-            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                         \
-            return 1;                                                                        \
-        }                                                                                    \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        sc_status st_ = (call);                                                                    \
+        if (st_ != SC_OK) {                                                                        \
+            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                               \
+            return 1;                                                                              \
+        }                                                                                          \
     } while (0)
 
 int main(int argc, char **argv)
@@ -31,24 +31,24 @@ int main(int argc, char **argv)
     CHECK(sc_identity_pubkey(bob_pub, &bob));
     CHECK(sc_nip19_encode_npub(npub, sizeof npub, &npub_len, bob_pub));
 
-    memset(&ev, 0, sizeof ev);                           /* a kind 1 note */
+    memset(&ev, 0, sizeof ev); /* a kind 1 note */
     ev.kind = 1;
     ev.created_at = 1700000000;
     ev.content = SC_STR(text);
-    CHECK(sc_event_sign(&ctx, &ev, &alice));             /* sets pubkey, id and sig */
+    CHECK(sc_event_sign(&ctx, &ev, &alice)); /* sets pubkey, id and sig */
     CHECK(sc_event_to_json(json, sizeof json, &json_len, &ev, SC_EVENT_JSON_OBJECT));
     CHECK(sc_event_verify(&ctx, &ev));
 
     /* NIP-44 from alice to bob, and back: the conversation key never leaves the library */
     CHECK(sc_nip44_encrypt_to(&ctx, payload, sizeof payload, &payload_len, &alice, bob_pub,
                               (const uint8_t *)text, sizeof text - 1, 0));
-    CHECK(sc_identity_pubkey(alice_pub, &alice));        /* what bob knows of alice */
+    CHECK(sc_identity_pubkey(alice_pub, &alice)); /* what bob knows of alice */
     /* the decrypt buffer is also decoding scratch: sc_nip44_decrypt_max(payload_len) bytes */
     if (sc_nip44_decrypt_max(payload_len) > sizeof plain) {
         return 1;
     }
-    CHECK(sc_nip44_decrypt_from(&ctx, plain, sizeof plain, &plain_len, &bob, alice_pub,
-                                payload, payload_len, 0));
+    CHECK(sc_nip44_decrypt_from(&ctx, plain, sizeof plain, &plain_len, &bob, alice_pub, payload,
+                                payload_len, 0));
     sc_identity_clear(&alice);
     sc_identity_clear(&bob);
     sc_ctx_clear(&ctx);

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        sc_status st_ = (call);                                                              \
-        if (st_ != SC_OK) {                                                                  \
-            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                         \
-            return 1;                                                                        \
-        }                                                                                    \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        sc_status st_ = (call);                                                                    \
+        if (st_ != SC_OK) {                                                                        \
+            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                               \
+            return 1;                                                                              \
+        }                                                                                          \
     } while (0)
 
 /* ---- the stand-in relay: a queue of texts for the client ---------------------------------- */
@@ -24,7 +24,7 @@ typedef struct fake_relay {
     sc_ctx *ctx;
     char inbox[8][4096]; /* texts waiting for the client */
     size_t n_in, next_in;
-    char stored[4096];   /* the one event it holds (the JSON object), "" when none */
+    char stored[4096]; /* the one event it holds (the JSON object), "" when none */
     int authed;
 } fake_relay;
 
@@ -128,8 +128,8 @@ int main(int argc, char **argv)
             }
             /* 2. one text from the socket: parse (the event is verified), then apply */
             text = relay.inbox[relay.next_in++ % 8];
-            if (sc_relay_parse(&ctx, &m, arena, sizeof arena, &used, text, strlen(text),
-                               NULL) != SC_OK ||
+            if (sc_relay_parse(&ctx, &m, arena, sizeof arena, &used, text, strlen(text), NULL) !=
+                    SC_OK ||
                 sc_relay_session_handle(&s, &u, &m) != SC_OK) {
                 continue; /* malformed, forged or not ours: drop it */
             }

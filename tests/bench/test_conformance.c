@@ -119,7 +119,8 @@ static void test_upstream_present(void **state)
         "      Start 12: nip44.sodium\n",
         "12: [sodium] nip44.vectors.json valid.get_conversation_key: 35 cases: 35 run, 35 passed, "
         "0 failed\n",
-        "12: [sodium] tampering: skipped (libsodium has no streaming AES-256-GCM (one-shot only))\n",
+        "12: [sodium] tampering: skipped (libsodium has no streaming AES-256-GCM (one-shot "
+        "only))\n",
         " 2/3 Test #12: nip44.sodium .....................***Failed    0.02 sec\n",
         "      Start 13: nip44.no-upstream\n",
         "13: [openssl] nip44.vectors.json: skipped (upstream vectors folder /nowhere not found)\n",
@@ -131,7 +132,8 @@ static void test_upstream_present(void **state)
     (void)state;
     snprintf(group, sizeof group,
              "1: [==========] group openssl: primitives (upstream and own vectors), upstream "
-             "vectors %s\n", dir);
+             "vectors %s\n",
+             dir);
     feed(lines, sizeof lines / sizeof lines[0]);
     assert_int_equal(conf.passed, 2);
     assert_int_equal(conf.failed, 1);

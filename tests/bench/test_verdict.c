@@ -180,8 +180,7 @@ static void the_curve_explains_only_curve_rows(void **state)
     assert_false(verdict_curve_explains(VERDICT_SLOWER, VERDICT_NONE, 1));
     assert_false(verdict_curve_explains(VERDICT_SLOWER, VERDICT_EVEN, 0));
     assert_false(verdict_curve_explains(VERDICT_EVEN, VERDICT_FASTER, 1));
-    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_SLOWER, 0),
-                        "no: no curve call");
+    assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_SLOWER, 0), "no: no curve call");
     assert_string_equal(verdict_curve_note(VERDICT_EVEN, VERDICT_FASTER, 0), "");
     assert_string_equal(verdict_curve_note(VERDICT_NONE, VERDICT_SLOWER, 1), "");
     assert_string_equal(verdict_curve_note(VERDICT_SLOWER, VERDICT_NONE, 1), "");

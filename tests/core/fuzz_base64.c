@@ -35,8 +35,8 @@ static void decode_with(int kernel, dec_result *r, const char *s, size_t n, size
     if (kernel < 0) {
         r->st = sc_base64_decode(cap != 0 ? r->buf : NULL, cap, &r->len, s, n);
     } else {
-        r->st = sc_b64_decode_with((sc_b64_kernel)kernel, cap != 0 ? r->buf : NULL, cap, &r->len,
-                                   s, n);
+        r->st =
+            sc_b64_decode_with((sc_b64_kernel)kernel, cap != 0 ? r->buf : NULL, cap, &r->len, s, n);
     }
 }
 
@@ -88,12 +88,11 @@ static void check_decode(const uint8_t *data, size_t size)
                 if (k == 1 && !have_ssse3) {
                     break;
                 }
-                decode_with(k == 0 ? SC_B64_PORTABLE : SC_B64_SSSE3, &small, s, size,
-                            port.len - 1);
+                decode_with(k == 0 ? SC_B64_PORTABLE : SC_B64_SSSE3, &small, s, size, port.len - 1);
                 FZ_REQUIRE(small.st == SC_ERR_BUFFER_TOO_SMALL);
                 FZ_REQUIRE(small.len == port.len);
-                FZ_REQUIRE(fz_all_equal(small.buf, port.len - 1 != 0 ? port.len - 1 : 1,
-                                        FZ_CANARY));
+                FZ_REQUIRE(
+                    fz_all_equal(small.buf, port.len - 1 != 0 ? port.len - 1 : 1, FZ_CANARY));
                 free(small.buf);
             }
         }

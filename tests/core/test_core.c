@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ROW(code) {code, #code}
+#define ROW(code)                                                                                  \
+    {                                                                                              \
+        code, #code                                                                                \
+    }
 
 static const struct {
     sc_status code;
@@ -129,8 +132,8 @@ static void test_names_and_version(void **state)
     static const char *const groups[SC_GROUP_COUNT] = {"hash", "mac", "stream",
                                                        "aead", "rng", "curve"};
     static const char *const caps[SC_CAP_COUNT] = {
-        "sha256", "hmac-sha256", "chacha20", "aes256gcm", "aes256gcm-iv16", "aes256gcm-stream",
-        "rng",    "secp256k1",   "chacha20-counter"};
+        "sha256",           "hmac-sha256", "chacha20",  "aes256gcm",       "aes256gcm-iv16",
+        "aes256gcm-stream", "rng",         "secp256k1", "chacha20-counter"};
     char want[32];
     size_t i;
 
@@ -263,7 +266,8 @@ static void test_null_args(void **state)
     VT_ASSERT_STATUS(sc_crypto_sha256(&ctx, null, buf, 1), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_crypto_sha256(&ctx, buf, null, 1), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_crypto_sha256_init(&ctx, (sc_sha256_state *)vt_null()), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_crypto_sha256_update(&ctx, (sc_sha256_state *)vt_null(), buf, 1), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_crypto_sha256_update(&ctx, (sc_sha256_state *)vt_null(), buf, 1),
+                     SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_crypto_sha256_final(&ctx, (sc_sha256_state *)vt_null(), buf), SC_ERR_ARG);
     part.data = null;
     part.len = 1;

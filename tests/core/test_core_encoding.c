@@ -96,8 +96,8 @@ void test_hex_decode(void **state)
 
 void test_hex_decode_rejects(void **state)
 {
-    static const char bad_chars[] = {'g', 'G', 'z', ' ', '\n', '\0', '/', ':', '@', '`',
-                                     '-', '+', 'x', (char)0x80, (char)0xff};
+    static const char bad_chars[] = {'g', 'G', 'z', ' ', '\n', '\0',       '/',       ':',
+                                     '@', '`', '-', '+', 'x',  (char)0x80, (char)0xff};
     uint8_t out[8];
     char hex[8];
     size_t i, len;
@@ -183,8 +183,7 @@ static sc_status b64_with(int decode, sc_b64_kernel k, void *out, size_t cap, si
 /* The call through the portable kernel and through every other kernel the CPU runs (SSSE3 on
  * x86-64, NEON on aarch64), each from the same starting output: all must give the same
  * status, length and bytes. */
-static sc_status b64_both(int decode, void *out, size_t cap, size_t *len, const void *in,
-                          size_t n)
+static sc_status b64_both(int decode, void *out, size_t cap, size_t *len, const void *in, size_t n)
 {
     static uint8_t pre[KERNEL_BUF], portable[KERNEL_BUF];
     size_t len_portable = 0;
@@ -229,8 +228,7 @@ static sc_status b64_enc(char *out, size_t cap, size_t *len, const uint8_t *in, 
 /* Reference encoder (RFC 4648 section 4, padded). Returns the length. */
 static size_t ref_base64(char *out, const uint8_t *in, size_t n)
 {
-    static const char tab[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     size_t i, o = 0;
 
     for (i = 0; i < n; i += 3) {
@@ -284,8 +282,12 @@ void test_base64_known(void **state)
 {
     static const struct {
         const char *plain, *b64;
-    } rfc4648[] = {{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
-                   {"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+    } rfc4648[] = {{"", ""},
+                   {"f", "Zg=="},
+                   {"fo", "Zm8="},
+                   {"foo", "Zm9v"},
+                   {"foob", "Zm9vYg=="},
+                   {"fooba", "Zm9vYmE="},
                    {"foobar", "Zm9vYmFy"}};
     uint8_t out[16];
     char enc[16];
@@ -297,8 +299,7 @@ void test_base64_known(void **state)
     for (i = 0; i < sizeof rfc4648 / sizeof rfc4648[0]; i++) {
         size_t pl = strlen(rfc4648[i].plain), bl = strlen(rfc4648[i].b64);
 
-        VT_ASSERT_STATUS(b64_enc(enc, sizeof enc, &len, (const uint8_t *)rfc4648[i].plain,
-                                          pl),
+        VT_ASSERT_STATUS(b64_enc(enc, sizeof enc, &len, (const uint8_t *)rfc4648[i].plain, pl),
                          SC_OK);
         assert_int_equal(len, bl);
         assert_memory_equal(enc, rfc4648[i].b64, bl);
@@ -318,16 +319,16 @@ void test_base64_known(void **state)
 void test_base64_rejects(void **state)
 {
     static const char *const bad[] = {
-        "Z",        "Zg",        "Zg=",       "Zm9vY",      /* length not a multiple of 4 */
-        "Zg!=",     "Zm9\x80",   "Zm9\0",     "Zm.v",       /* bad characters */
-        "Zg==Zg==", "Z=g=",      "=Zg=",      "Zm=v",       /* '=' in the middle */
-        "Z===",     "====",      "Zm9vYg=x",              /* bad padding */
-        "QR==",     "Zh==",      "Zm9=",      "QUJ=",       /* non-zero unused bits */
-        "Zm9\n",    "Zm9vYm\r\n", "Zm 9",     "\tZm9",      /* whitespace */
-        "-_-_",     "Zm9v_w==",  "Zm9-",                  /* URL-safe alphabet */
+        "Z",        "Zg",         "Zg=",      "Zm9vY", /* length not a multiple of 4 */
+        "Zg!=",     "Zm9\x80",    "Zm9\0",    "Zm.v",  /* bad characters */
+        "Zg==Zg==", "Z=g=",       "=Zg=",     "Zm=v",  /* '=' in the middle */
+        "Z===",     "====",       "Zm9vYg=x",          /* bad padding */
+        "QR==",     "Zh==",       "Zm9=",     "QUJ=",  /* non-zero unused bits */
+        "Zm9\n",    "Zm9vYm\r\n", "Zm 9",     "\tZm9", /* whitespace */
+        "-_-_",     "Zm9v_w==",   "Zm9-",              /* URL-safe alphabet */
     };
-    static const size_t bad_len[] = {1, 2, 3, 5, 4, 4, 4, 4, 8, 4, 4, 4, 4, 4, 8,
-                                     4, 4, 4, 4, 4, 8, 4, 4, 4, 8, 4};
+    static const size_t bad_len[] = {1, 2, 3, 5, 4, 4, 4, 4, 8, 4, 4, 4, 4,
+                                     4, 8, 4, 4, 4, 4, 4, 8, 4, 4, 4, 8, 4};
     uint8_t out[16];
     size_t i, j, len;
 
@@ -352,8 +353,7 @@ void test_base64_rejects(void **state)
     assert_int_equal(out[0], 'A');
     VT_ASSERT_STATUS(b64_dec(out, sizeof out, &len, "QUI=", 4), SC_OK);
     assert_int_equal(len, 2);
-    VT_ASSERT_STATUS(b64_dec(out, sizeof out, (size_t *)vt_null(), "QQ==", 4),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(b64_dec(out, sizeof out, (size_t *)vt_null(), "QQ==", 4), SC_ERR_ARG);
     VT_ASSERT_STATUS(b64_dec(out, sizeof out, &len, NULL, 4), SC_ERR_ARG);
 }
 
@@ -415,14 +415,12 @@ void test_base64_buffer_too_small(void **state)
     assert_int_equal(len, 5);
     /* encode: *out_len is the encoded length, nothing written */
     memset(enc, SENTINEL, sizeof enc);
-    VT_ASSERT_STATUS(b64_enc(enc, 7, &len, (const uint8_t *)"fooba", 5),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(b64_enc(enc, 7, &len, (const uint8_t *)"fooba", 5), SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, 8);
     assert_true(all((uint8_t *)enc, sizeof enc, SENTINEL));
     VT_ASSERT_STATUS(b64_enc(enc, 8, &len, (const uint8_t *)"fooba", 5), SC_OK);
     assert_memory_equal(enc, "Zm9vYmE=", 8);
-    VT_ASSERT_STATUS(b64_enc(enc, 8, (size_t *)vt_null(), (const uint8_t *)"f", 1),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(b64_enc(enc, 8, (size_t *)vt_null(), (const uint8_t *)"f", 1), SC_ERR_ARG);
 }
 
 /* Random strings, mostly in the alphabet with a stray character, '=' or wrong length here and
@@ -476,8 +474,7 @@ void test_base64_kernels_agree(void **state)
         memcpy(b64, enc_a, la);
         if (r[2] % 2 == 0 && la > 0) {
             size_t pos = (((size_t)r[3] << 8) | r[2]) % la;
-            b64[pos] = (r[3] % 4 == 0) ? '=' : (r[3] % 4 == 1) ? (char)r[2]
-                                                                : alphabet[r[3] % 64];
+            b64[pos] = (r[3] % 4 == 0) ? '=' : (r[3] % 4 == 1) ? (char)r[2] : alphabet[r[3] % 64];
         }
         if (r[2] % 5 == 1 && la > 0) {
             la--; /* length no longer a multiple of 4 */
@@ -587,10 +584,15 @@ void test_json_put_string(void **state)
     /* past the eight-byte steps, and an escape as the last byte */
     json_put_case("0123456789abcdef\n", 17, 0, SC_OK, "\"0123456789abcdef\\n\"");
     /* ill-formed UTF-8: refused after the well-formed prefix, or each byte as U+FFFD */
-    json_put_case("ab\xff" "c", 4, 0, SC_ERR_UTF8, "\"ab");
-    json_put_case("ab\xff" "c", 4, SC_JSON_PUT_REPLACE, SC_OK, "\"ab\xef\xbf\xbd" "c\"");
-    json_put_case("x\xe2\x82", 3, SC_JSON_PUT_REPLACE, SC_OK,
-                  "\"x\xef\xbf\xbd\xef\xbf\xbd\"");
+    json_put_case("ab\xff"
+                  "c",
+                  4, 0, SC_ERR_UTF8, "\"ab");
+    json_put_case("ab\xff"
+                  "c",
+                  4, SC_JSON_PUT_REPLACE, SC_OK,
+                  "\"ab\xef\xbf\xbd"
+                  "c\"");
+    json_put_case("x\xe2\x82", 3, SC_JSON_PUT_REPLACE, SC_OK, "\"x\xef\xbf\xbd\xef\xbf\xbd\"");
     json_put_case("\xed\xa0\x80", 3, 0, SC_ERR_UTF8, "\""); /* a surrogate */
     /* a failing sink stops the writer, whichever piece it fails on */
     for (fail_at = 1; fail_at <= 5; fail_at++) { /* " a \n b " */

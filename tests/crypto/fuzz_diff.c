@@ -94,8 +94,8 @@ static void op_hmac(fz_in *in)
     parts[1].data = in->p + split;
     parts[1].len = in->n - split;
     for (i = 0; i < fz_backends(); i++) {
-        sc_status st = sc_crypto_hmac_sha256(fz_ctx(i), m, key_len != 0 ? key : NULL, key_len,
-                                             parts, 2);
+        sc_status st =
+            sc_crypto_hmac_sha256(fz_ctx(i), m, key_len != 0 ? key : NULL, key_len, parts, 2);
         if (i == 0) {
             st0 = st;
             memcpy(m0, m, 32);
@@ -214,9 +214,9 @@ static void op_gcm(fz_in *in)
         sc_status st, so;
 
         if (!has(i, SC_CAP_AES256GCM)) {
-            sc_status su = sc_crypto_aes256gcm_seal(ctx, len ? ct : NULL, tag, key, iv, iv_len,
-                                                    aad_len ? aad : NULL, aad_len,
-                                                    len ? in->p : NULL, len);
+            sc_status su =
+                sc_crypto_aes256gcm_seal(ctx, len ? ct : NULL, tag, key, iv, iv_len,
+                                         aad_len ? aad : NULL, aad_len, len ? in->p : NULL, len);
             FZ_REQUIRE(su == (iv_len == 0 ? SC_ERR_ARG : SC_ERR_UNSUPPORTED));
             continue;
         }
@@ -474,8 +474,7 @@ static void op_event(fz_in *in)
         FZ_REQUIRE(sc_event_verify(ctx, &signed_ev) == SC_OK);
         need = sc_event_to_json_len(&signed_ev, SC_EVENT_JSON_OBJECT);
         json = (char *)fz_alloc(need);
-        FZ_REQUIRE(sc_event_to_json(json, need, &got, &signed_ev, SC_EVENT_JSON_OBJECT) ==
-                   SC_OK);
+        FZ_REQUIRE(sc_event_to_json(json, need, &got, &signed_ev, SC_EVENT_JSON_OBJECT) == SC_OK);
         if (i == 0) {
             json0 = json;
         } else {
@@ -514,8 +513,8 @@ static void op_unwrap(fz_in *in)
         sc_event r;
         sc_nip59_info info;
         size_t used = 0;
-        sc_status st = sc_nip59_unwrap(fz_ctx(i), &r, &info, a, cap, &used, wrap, wrap_len,
-                                       fz_id(0));
+        sc_status st =
+            sc_nip59_unwrap(fz_ctx(i), &r, &info, a, cap, &used, wrap, wrap_len, fz_id(0));
 
         if (i == 0) {
             st0 = st;
@@ -622,20 +621,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_in in = {data, size};
 
     switch (fz_u8(&in) % 14) {
-    case 0: op_sha256(&in); break;
-    case 1: op_hmac(&in); break;
-    case 2: op_hkdf(&in); break;
-    case 3: op_chacha(&in); break;
-    case 4: op_gcm(&in); break;
-    case 5: op_identity(&in); break;
-    case 6: op_verify(&in); break;
-    case 7: op_conv(&in); break;
-    case 8: op_nip44_raw(&in); break;
-    case 9: op_nip44_forged(&in); break;
-    case 10: op_nip44_encrypt(&in); break;
-    case 11: op_event(&in); break;
-    case 12: op_unwrap(&in); break;
-    default: op_file(&in); break;
+    case 0:
+        op_sha256(&in);
+        break;
+    case 1:
+        op_hmac(&in);
+        break;
+    case 2:
+        op_hkdf(&in);
+        break;
+    case 3:
+        op_chacha(&in);
+        break;
+    case 4:
+        op_gcm(&in);
+        break;
+    case 5:
+        op_identity(&in);
+        break;
+    case 6:
+        op_verify(&in);
+        break;
+    case 7:
+        op_conv(&in);
+        break;
+    case 8:
+        op_nip44_raw(&in);
+        break;
+    case 9:
+        op_nip44_forged(&in);
+        break;
+    case 10:
+        op_nip44_encrypt(&in);
+        break;
+    case 11:
+        op_event(&in);
+        break;
+    case 12:
+        op_unwrap(&in);
+        break;
+    default:
+        op_file(&in);
+        break;
     }
     return 0;
 }

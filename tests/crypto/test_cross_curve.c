@@ -63,13 +63,13 @@ void test_cross_keypair(void **state)
         cb = curve_of(x, b);
         pairs++;
         memset(edge, 0, sizeof edge);
-        edge[1][31] = 1;                /* 1 */
-        memcpy(edge[2], order_n, 32);   /* n - 1 */
+        edge[1][31] = 1;              /* 1 */
+        memcpy(edge[2], order_n, 32); /* n - 1 */
         edge[2][31]--;
-        memcpy(edge[3], order_n, 32);   /* n */
-        memcpy(edge[4], order_n, 32);   /* n + 1 */
+        memcpy(edge[3], order_n, 32); /* n */
+        memcpy(edge[4], order_n, 32); /* n + 1 */
         edge[4][31]++;
-        memset(edge[5], 0xff, 32);      /* 2^256 - 1 */
+        memset(edge[5], 0xff, 32); /* 2^256 - 1 */
         for (k = 0; k < XC_ROUNDS + 6; k++) {
             uint8_t sec[32], pa[32], pb[32];
             sc_curve_keypair ka, kb;
@@ -87,8 +87,7 @@ void test_cross_keypair(void **state)
                 VT_ASSERT_STATUS(sa, (k == 1 || k == 2) ? SC_OK : SC_ERR_INVALID_KEY);
             }
             if (sa == SC_OK && memcmp(pa, pb, 32) != 0) {
-                fail_msg("keypair: %s and %s give different public keys", x->name[a],
-                         x->name[b]);
+                fail_msg("keypair: %s and %s give different public keys", x->name[a], x->name[b]);
             }
             cases++;
         }

@@ -167,8 +167,10 @@ void test_cross_chacha20(void **state)
             vt_rand_bytes(nonce, 12);
             vt_rand_bytes(in, len);
             memcpy(o2, in, len);
-            VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&x->ctx[a], o1, in, len, key, nonce, counter), SC_OK);
-            VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&x->ctx[b], o2, o2, len, key, nonce, counter), SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&x->ctx[a], o1, in, len, key, nonce, counter),
+                             SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&x->ctx[b], o2, o2, len, key, nonce, counter),
+                             SC_OK);
             if (memcmp(o1, o2, len) != 0) {
                 fail_msg("chacha20 len %zu counter %u: %s and %s disagree", len, counter,
                          x->name[a], x->name[b]);
@@ -179,7 +181,8 @@ void test_cross_chacha20(void **state)
     report("chacha20 (random counters and lengths)", p, cases, 0, NULL);
     if (zero_only != 0) {
         printf("[cross] chacha20: %zu pair(s) compared at counter 0 only (a backend without "
-               "chacha20-counter)\n", zero_only);
+               "chacha20-counter)\n",
+               zero_only);
     }
 }
 
@@ -210,7 +213,8 @@ static void gcm_pair_case(xc_env *x, size_t a, size_t b, size_t iv_len)
     assert_memory_equal(back, pt, len);
     t1[vt_rand_below(16)] ^= (uint8_t)(1u << vt_rand_below(8));
     VT_ASSERT_STATUS(
-        sc_crypto_aes256gcm_open(&x->ctx[b], back, key, iv, iv_len, aad, alen, c1, len, t1), SC_ERR_AUTH);
+        sc_crypto_aes256gcm_open(&x->ctx[b], back, key, iv, iv_len, aad, alen, c1, len, t1),
+        SC_ERR_AUTH);
     if (ia->aead->probe(SC_AEAD_STREAM, iv_len, &why) == SC_OK) {
         size_t off = 0;
         sc_status st = ia->aead->start(ia->st[SC_GROUP_AEAD], 0, key, iv, iv_len, aad, alen);

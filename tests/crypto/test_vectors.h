@@ -16,13 +16,13 @@
 #include "vectors_util.h"
 
 typedef struct vt_env {
-    sc_ctx ctx;               /* bound to `backend` for the whole run */
+    sc_ctx ctx; /* bound to `backend` for the whole run */
     const char *backend;
-    const char *vectors_dir;  /* upstream conformance data */
-    int vectors_present;      /* vectors_dir exists */
-    const char *own_dir;      /* the project's own vectors (vectors/) */
-    cJSON *own;               /* parsed own_dir/primitives.json, or NULL */
-    const char *own_why;      /* why `own` is NULL */
+    const char *vectors_dir; /* upstream conformance data */
+    int vectors_present;     /* vectors_dir exists */
+    const char *own_dir;     /* the project's own vectors (vectors/) */
+    cJSON *own;              /* parsed own_dir/primitives.json, or NULL */
+    const char *own_why;     /* why `own` is NULL */
 } vt_env;
 
 #define VT_OWN_FILE "primitives.json"

@@ -51,8 +51,8 @@ static int oneshot_check(vt_env *env, const gcm_case *c, char *err, size_t cap)
 
     if (!c->valid) {
         memset(out, 0xa5, len);
-        st = sc_crypto_aes256gcm_open(&env->ctx, out, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
-                               c->ct.p, len, c->tag.p);
+        st = sc_crypto_aes256gcm_open(&env->ctx, out, c->key.p, c->iv.p, c->iv.n, c->aad.p,
+                                      c->aad.n, c->ct.p, len, c->tag.p);
         if (st != (c->iv.n == 0 ? SC_ERR_ARG : SC_ERR_AUTH)) {
             snprintf(err, cap, "one-shot open of an invalid case returned %s", sc_status_name(st));
         } else if (!vt_all_zero(out, len)) {
@@ -62,8 +62,8 @@ static int oneshot_check(vt_env *env, const gcm_case *c, char *err, size_t cap)
         }
         goto out;
     }
-    st = sc_crypto_aes256gcm_seal(&env->ctx, out, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
-                           c->msg.p, len);
+    st = sc_crypto_aes256gcm_seal(&env->ctx, out, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p,
+                                  c->aad.n, c->msg.p, len);
     if (st != SC_OK || memcmp(out, c->ct.p, len) != 0 || memcmp(tag, c->tag.p, 16) != 0) {
         snprintf(err, cap, "one-shot seal: %s, ct %s, tag %s", sc_status_name(st),
                  memcmp(out, c->ct.p, len) ? "differs" : "ok",
@@ -72,20 +72,20 @@ static int oneshot_check(vt_env *env, const gcm_case *c, char *err, size_t cap)
     }
     memset(out, 0xa5, len);
     st = sc_crypto_aes256gcm_open(&env->ctx, out, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
-                           c->ct.p, len, c->tag.p);
+                                  c->ct.p, len, c->tag.p);
     if (st != SC_OK || memcmp(out, c->msg.p, len) != 0) {
         snprintf(err, cap, "one-shot open: %s", sc_status_name(st));
         goto out;
     }
     memcpy(buf, c->msg.p, len);
-    st = sc_crypto_aes256gcm_seal(&env->ctx, buf, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
-                           buf, len);
+    st = sc_crypto_aes256gcm_seal(&env->ctx, buf, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p,
+                                  c->aad.n, buf, len);
     if (st != SC_OK || memcmp(buf, c->ct.p, len) != 0 || memcmp(tag, c->tag.p, 16) != 0) {
         snprintf(err, cap, "one-shot in-place seal: %s", sc_status_name(st));
         goto out;
     }
-    st = sc_crypto_aes256gcm_open(&env->ctx, buf, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n, buf,
-                           len, tag);
+    st = sc_crypto_aes256gcm_open(&env->ctx, buf, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
+                                  buf, len, tag);
     if (st != SC_OK || memcmp(buf, c->msg.p, len) != 0) {
         snprintf(err, cap, "one-shot in-place open: %s", sc_status_name(st));
         goto out;
@@ -170,19 +170,19 @@ static int zero_iv_check(vt_env *env, const gcm_case *c, int streams, char *err,
     int ok;
 
     s1 = sc_crypto_aes256gcm_seal(&env->ctx, out, tag, c->key.p, c->iv.p, 0, c->aad.p, c->aad.n,
-                           c->msg.p, c->msg.n);
+                                  c->msg.p, c->msg.n);
     if (streams) {
         p = impl->aead->probe(SC_AEAD_STREAM, 0, &why);
-        s3 = impl->aead->start(impl->st[SC_GROUP_AEAD], 1, c->key.p, c->iv.p, 0, c->aad.p,
-                               c->aad.n);
+        s3 =
+            impl->aead->start(impl->st[SC_GROUP_AEAD], 1, c->key.p, c->iv.p, 0, c->aad.p, c->aad.n);
         if (s3 == SC_OK) {
             impl->aead->abort(impl->st[SC_GROUP_AEAD]);
         }
     }
     ok = oneshot_check(env, c, err, cap);
     if (ok && (s1 != SC_ERR_ARG || p == SC_OK || s3 == SC_OK)) {
-        snprintf(err, cap, "zero-length IV: seal %s, stream probe %s, start %s",
-                 sc_status_name(s1), sc_status_name(p), sc_status_name(s3));
+        snprintf(err, cap, "zero-length IV: seal %s, stream probe %s, start %s", sc_status_name(s1),
+                 sc_status_name(p), sc_status_name(s3));
         ok = 0;
     }
     free(out);
@@ -212,8 +212,8 @@ static sc_status refused_call(vt_env *env, int mode, const gcm_case *c)
     sc_status s;
 
     if (mode == 0) {
-        s = impl->aead->seal(st, out, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n,
-                             c->msg.p, c->msg.n);
+        s = impl->aead->seal(st, out, tag, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n, c->msg.p,
+                             c->msg.n);
     } else {
         s = impl->aead->start(st, 0, c->key.p, c->iv.p, c->iv.n, c->aad.p, c->aad.n);
         if (s == SC_OK) {
@@ -241,8 +241,7 @@ static int mode_ready(vt_env *env, gcm_tally *tally, int mode, const gcm_case *c
         tally->run[mode]++;
         return 1;
     }
-    if ((iv_len == 12 || iv_len == 16) &&
-        vt_cap_required(env->backend, caps[mode][iv_len == 16])) {
+    if ((iv_len == 12 || iv_len == 16) && vt_cap_required(env->backend, caps[mode][iv_len == 16])) {
         snprintf(err, cap, "%s with a %zu-byte IV refused, but required: %s", name, iv_len,
                  why != NULL ? why : "?");
         return -1;

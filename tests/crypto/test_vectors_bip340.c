@@ -38,8 +38,7 @@ static int hex_field(const char *s, vt_bytes *out, size_t want_len)
 }
 
 /* Checks one row; 1 on success, else 0 with err. */
-static int run_row(vt_env *env, char *fields[BIP340_FIELDS], int *signed_row, char *err,
-                   size_t cap)
+static int run_row(vt_env *env, char *fields[BIP340_FIELDS], int *signed_row, char *err, size_t cap)
 {
     sc_ctx_impl *impl = vt_impl(env);
     const sc_backend_curve *k = impl->curve;

@@ -15,7 +15,8 @@ static const vt_cap_decl *cap_decl(const char *backend, const char *cap)
     size_t i;
 
     for (i = 0; vt_cap_decls[i].backend != NULL; i++) {
-        if (strcmp(vt_cap_decls[i].backend, backend) == 0 && strcmp(vt_cap_decls[i].cap, cap) == 0) {
+        if (strcmp(vt_cap_decls[i].backend, backend) == 0 &&
+            strcmp(vt_cap_decls[i].cap, cap) == 0) {
             return &vt_cap_decls[i];
         }
     }
@@ -58,7 +59,8 @@ static size_t check_declarations(const char *backend)
                      d->decl_file, d->cap);
         }
         if (d->why_optional != NULL && d->why_optional[0] == '\0') {
-            fail_msg("[%s] %s declares '%s' optional without a reason", backend, d->decl_file, d->cap);
+            fail_msg("[%s] %s declares '%s' optional without a reason", backend, d->decl_file,
+                     d->cap);
         }
     }
     return n;
@@ -75,7 +77,8 @@ void vt_need_cap(const vt_env *env, sc_cap cap, const char *file)
     }
     if (vt_cap_required(env->backend, cap)) {
         fail_msg("[%s] %s: required capability %s unsupported (%s): %s", env->backend, file,
-                 sc_backend_cap_name(cap), sc_status_name(st), why != NULL ? why : "no reason given");
+                 sc_backend_cap_name(cap), sc_status_name(st),
+                 why != NULL ? why : "no reason given");
     }
     printf("[%s] %s: skipped (optional capability %s unsupported: %s)\n", env->backend, file,
            sc_backend_cap_name(cap), why != NULL ? why : "no reason given");
@@ -113,7 +116,8 @@ void test_capabilities(void **state)
     printf("[%s] backend %s (%s)\n", env->backend, b->name, b->lib_version());
     if (check_declarations(env->backend) == 0) {
         fail_msg("[%s] no capability declarations: its backends/<dir>/backend.cmake must list "
-                 "every capability REQUIRED or OPTIONAL", env->backend);
+                 "every capability REQUIRED or OPTIONAL",
+                 env->backend);
     }
     for (c = 0; c < SC_CAP_COUNT; c++) {
         const char *why = NULL;
@@ -123,11 +127,13 @@ void test_capabilities(void **state)
 
         if (d == NULL) {
             fail_msg("[%s] capability %s is not declared: its backends/<dir>/backend.cmake must "
-                     "list it REQUIRED or OPTIONAL", env->backend, sc_backend_cap_name((sc_cap)c));
+                     "list it REQUIRED or OPTIONAL",
+                     env->backend, sc_backend_cap_name((sc_cap)c));
         }
 
         if (st != SC_OK && st != SC_ERR_UNSUPPORTED) {
-            fail_msg("sc_backend_has(%s) returned %s", sc_backend_cap_name((sc_cap)c), sc_status_name(st));
+            fail_msg("sc_backend_has(%s) returned %s", sc_backend_cap_name((sc_cap)c),
+                     sc_status_name(st));
         }
         if (st == SC_ERR_UNSUPPORTED && (why == NULL || why[0] == '\0')) {
             fail_msg("sc_backend_has(%s) gave no reason", sc_backend_cap_name((sc_cap)c));
@@ -147,8 +153,9 @@ void test_capabilities(void **state)
         const char *lib = sc_backend_group_lib(b, (sc_group)c);
         sc_status st = sc_ctx_selftest(&env->ctx, (sc_group)c);
 
-        printf("[%s]   group %-6s %s, self-test %s\n", env->backend, sc_backend_group_name((sc_group)c),
-               lib != NULL ? lib : "(absent)", sc_status_name(st));
+        printf("[%s]   group %-6s %s, self-test %s\n", env->backend,
+               sc_backend_group_name((sc_group)c), lib != NULL ? lib : "(absent)",
+               sc_status_name(st));
         if (lib == NULL) {
             VT_ASSERT_STATUS(st, SC_ERR_UNSUPPORTED);
         } else if (st != SC_OK && !(c == SC_GROUP_AEAD && st == SC_ERR_UNSUPPORTED)) {

@@ -30,7 +30,8 @@ static int any_counter(vt_env *env, const char *file, const char **why)
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, sizeof buf, key, nonce, 1),
                      SC_ERR_UNSUPPORTED);
     printf("[%s] %s: cases at a non-zero block counter skipped (optional capability "
-           "chacha20-counter unsupported: %s)\n", env->backend, file, *why);
+           "chacha20-counter unsupported: %s)\n",
+           env->backend, file, *why);
     return 0;
 }
 
@@ -62,7 +63,7 @@ static int chacha_check(vt_env *env, const uint8_t key[32], const uint8_t nonce[
         memset(out, 0, len);
         s3 = sc_crypto_chacha20_xor(&env->ctx, out, in, cut, key, nonce, counter);
         s4 = sc_crypto_chacha20_xor(&env->ctx, out + cut, in + cut, len - cut, key, nonce,
-                             counter + (uint32_t)(cut / 64));
+                                    counter + (uint32_t)(cut / 64));
         if (s3 != SC_OK || s4 != SC_OK || memcmp(out, want, len) != 0) {
             snprintf(err, cap, "len %zu counter %u: split after %zu blocks differs (%s, %s)", len,
                      counter, cut / 64, sc_status_name(s3), sc_status_name(s4));
@@ -108,8 +109,8 @@ void test_chacha20_rfc8439(void **state)
         } else {
             (void)(vt_json_hex(c, "plaintext", &pt) + vt_json_hex(c, "ciphertext", &ct));
         }
-        if (!vt_json_hex(c, "key", &key) + !vt_json_hex(c, "nonce", &nonce) != 0 ||
-            pt.p == NULL || ct.p == NULL || pt.n != ct.n || key.n != 32 || nonce.n != 12 ||
+        if (!vt_json_hex(c, "key", &key) + !vt_json_hex(c, "nonce", &nonce) != 0 || pt.p == NULL ||
+            ct.p == NULL || pt.n != ct.n || key.n != 32 || nonce.n != 12 ||
             !vt_json_i64(c, "counter", &counter) || counter < 0 || counter > INT64_C(0xffffffff) ||
             (type == NULL || (!is_block && strcmp(type, "encrypt") != 0))) {
             vt_case_fail(&r, "%s: malformed case", name != NULL ? name : "?");
@@ -131,9 +132,8 @@ void test_chacha20_rfc8439(void **state)
         vt_bytes_free(&ct);
     }
     cJSON_Delete(root);
-    snprintf(r.detail, sizeof r.detail,
-             "%zu block, %zu encrypt; each also decrypted, in place%s", blocks, encrypts,
-             any ? " and split" : " (no split: counter 0 only)");
+    snprintf(r.detail, sizeof r.detail, "%zu block, %zu encrypt; each also decrypted, in place%s",
+             blocks, encrypts, any ? " and split" : " (no split: counter 0 only)");
     vt_report_finish(&r, 10);
 }
 
@@ -152,8 +152,8 @@ static void keystream_all_lengths(vt_env *env, vt_report *r, const vt_bytes *key
             pat[i] = (uint8_t)(i * 151u + len);
             want[i] = pat[i] ^ ks->p[i];
         }
-        if (chacha_check(env, key->p, nonce->p, counter, zeros, ks->p, len, len % 3 + 1, any,
-                         err, sizeof err) &&
+        if (chacha_check(env, key->p, nonce->p, counter, zeros, ks->p, len, len % 3 + 1, any, err,
+                         sizeof err) &&
             chacha_check(env, key->p, nonce->p, counter, pat, want, len, len % 2 + 1, any, err,
                          sizeof err)) {
             vt_case_pass(r);
@@ -185,10 +185,10 @@ void test_own_chacha20(void **state)
         int64_t counter = -1;
 
         if (!vt_json_hex(c, "key", &key) + !vt_json_hex(c, "nonce", &nonce) +
-                !vt_json_hex(c, "keystream", &ks) !=
+                    !vt_json_hex(c, "keystream", &ks) !=
                 0 ||
-            key.n != 32 || nonce.n != 12 || !vt_json_i64(c, "counter", &counter) ||
-            counter < 0 || counter > INT64_C(0xffffffff) ||
+            key.n != 32 || nonce.n != 12 || !vt_json_i64(c, "counter", &counter) || counter < 0 ||
+            counter > INT64_C(0xffffffff) ||
             (uint64_t)counter + (ks.n + 63) / 64 > ((uint64_t)1 << 32)) {
             vt_case_fail(&r, "malformed keystream entry");
         } else if (counter != 0 && !any) {

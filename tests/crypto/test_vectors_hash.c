@@ -33,8 +33,8 @@ static sc_status sha256_chunked(sc_ctx *ctx, uint8_t out[32], const uint8_t *msg
 }
 
 /* Checks one message one-shot and incremental; 1 when both give `want`, else 0 with err. */
-static int check_sha(vt_env *env, const uint8_t *msg, size_t len, const vt_bytes *want,
-                     char *err, size_t cap)
+static int check_sha(vt_env *env, const uint8_t *msg, size_t len, const vt_bytes *want, char *err,
+                     size_t cap)
 {
     uint8_t one[32], inc[32];
     char h1[128], h2[128];

@@ -11,9 +11,8 @@
 #define OWN_HKDF_LABEL "vectors/" VT_OWN_FILE " hkdf_sha256"
 
 /* Extract then expand; 1 when okm (and prk, if want_prk is non-NULL) match. */
-static int hkdf_check(vt_env *env, const vt_bytes *ikm, const vt_bytes *salt,
-                      const vt_bytes *info, const vt_bytes *want_prk, const vt_bytes *want_okm,
-                      char *err, size_t cap)
+static int hkdf_check(vt_env *env, const vt_bytes *ikm, const vt_bytes *salt, const vt_bytes *info,
+                      const vt_bytes *want_prk, const vt_bytes *want_okm, char *err, size_t cap)
 {
     uint8_t prk[32];
     uint8_t *okm = vt_alloc(want_okm->n);
@@ -26,8 +25,8 @@ static int hkdf_check(vt_env *env, const vt_bytes *ikm, const vt_bytes *salt,
         snprintf(err, cap, "extract returned %s", sc_status_name(st));
     } else if (want_prk != NULL && (want_prk->n != 32 || memcmp(prk, want_prk->p, 32) != 0)) {
         snprintf(err, cap, "prk %s", vt_hexstr(h, sizeof h, prk, 32));
-    } else if ((st = sc_crypto_hkdf_expand(&env->ctx, okm, want_okm->n, prk, 32, info->p, info->n)) !=
-               SC_OK) {
+    } else if ((st = sc_crypto_hkdf_expand(&env->ctx, okm, want_okm->n, prk, 32, info->p,
+                                           info->n)) != SC_OK) {
         snprintf(err, cap, "expand(%zu) returned %s", want_okm->n, sc_status_name(st));
     } else if (memcmp(okm, want_okm->p, want_okm->n) != 0) {
         snprintf(err, cap, "okm %s", vt_hexstr(h, sizeof h, okm, want_okm->n));
@@ -57,8 +56,9 @@ void test_hkdf_rfc5869(void **state)
 
         /* '+' rather than '||': every field is read, so each vt_bytes is set before freeing */
         if (!vt_json_hex(c, "ikm", &ikm) + !vt_json_hex(c, "salt", &salt) +
-                !vt_json_hex(c, "info", &info) + !vt_json_hex(c, "prk", &prk) +
-                !vt_json_hex(c, "okm", &okm) != 0 ||
+                    !vt_json_hex(c, "info", &info) + !vt_json_hex(c, "prk", &prk) +
+                    !vt_json_hex(c, "okm", &okm) !=
+                0 ||
             !vt_json_long(c, "L", &len) || (size_t)len != okm.n) {
             vt_case_fail(&r, "%s: malformed case", name != NULL ? name : "?");
         } else if (!hkdf_check(env, &ikm, &salt, &info, &prk, &okm, err, sizeof err)) {
@@ -122,7 +122,7 @@ void test_hkdf_wycheproof(void **state)
 
             (void)vt_json_long(t, "tcId", &id);
             if (!vt_json_hex(t, "ikm", &ikm) + !vt_json_hex(t, "salt", &salt) +
-                    !vt_json_hex(t, "info", &info) + !vt_json_hex(t, "okm", &okm) !=
+                        !vt_json_hex(t, "info", &info) + !vt_json_hex(t, "okm", &okm) !=
                     0 ||
                 !vt_json_long(t, "size", &size) || size <= 0 || result == NULL) {
                 vt_case_fail(&r, "tcId %ld: malformed case", id);
@@ -138,10 +138,8 @@ void test_hkdf_wycheproof(void **state)
             } else {
                 refused++;
                 if ((size_t)size <= 255 * 32) {
-                    vt_case_fail(&r, "tcId %ld: invalid case of size %ld not understood", id,
-                                 size);
-                } else if (!hkdf_refuses(env, &ikm, &salt, &info, (size_t)size, err,
-                                         sizeof err)) {
+                    vt_case_fail(&r, "tcId %ld: invalid case of size %ld not understood", id, size);
+                } else if (!hkdf_refuses(env, &ikm, &salt, &info, (size_t)size, err, sizeof err)) {
                     vt_case_fail(&r, "tcId %ld: %s", id, err);
                 } else {
                     vt_case_pass(&r);
@@ -154,8 +152,7 @@ void test_hkdf_wycheproof(void **state)
         }
     }
     cJSON_Delete(root);
-    snprintf(r.detail, sizeof r.detail, "%zu valid derived, %zu oversize refused", valid,
-             refused);
+    snprintf(r.detail, sizeof r.detail, "%zu valid derived, %zu oversize refused", valid, refused);
     vt_report_finish(&r, (size_t)declared);
 }
 
@@ -175,8 +172,8 @@ void test_own_hkdf(void **state)
         long len = -1;
 
         if (!vt_json_hex(c, "ikm", &ikm) + !vt_json_hex(c, "salt", &salt) +
-                !vt_json_hex(c, "info", &info) + !vt_json_hex(c, "prk", &prk) +
-                !vt_json_hex(c, "okm", &okm) !=
+                    !vt_json_hex(c, "info", &info) + !vt_json_hex(c, "prk", &prk) +
+                    !vt_json_hex(c, "okm", &okm) !=
                 0 ||
             !vt_json_long(c, "length", &len) || (size_t)len != okm.n) {
             vt_case_fail(&r, "malformed case");

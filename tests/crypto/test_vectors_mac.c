@@ -154,8 +154,8 @@ void test_hmac_wycheproof(void **state)
         }
     }
     cJSON_Delete(root);
-    snprintf(r.detail, sizeof r.detail, "%zu valid tags matched, %zu invalid tags rejected",
-             valid, invalid);
+    snprintf(r.detail, sizeof r.detail, "%zu valid tags matched, %zu invalid tags rejected", valid,
+             invalid);
     vt_report_finish(&r, (size_t)declared);
 }
 

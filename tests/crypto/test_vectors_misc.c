@@ -32,46 +32,48 @@ void test_neg_aead(void **state)
 
         if (sc_backend_has(sc_ctx_backend(&env->ctx),
                            ivl == 12 ? SC_CAP_AES256GCM : SC_CAP_AES256GCM_IV16, &why) != SC_OK) {
-            VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad, sizeof aad,
-                                               pt, sizeof pt),
+            VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad,
+                                                      sizeof aad, pt, sizeof pt),
                              SC_ERR_UNSUPPORTED);
             continue;
         }
-        VT_ASSERT_STATUS(
-            sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad, sizeof aad, pt, sizeof pt),
-            SC_OK);
+        VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, ivl, aad, sizeof aad,
+                                                  pt, sizeof pt),
+                         SC_OK);
         for (i = 0; i < 16 * 8; i += 37) { /* a flipped bit anywhere in the tag */
             tag[i / 8] ^= (uint8_t)(1u << (i % 8));
             memset(out, 0xa5, sizeof out);
-            VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct,
-                                               sizeof ct, tag),
+            VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad,
+                                                      ct, sizeof ct, tag),
                              SC_ERR_AUTH);
             assert_true(vt_all_zero(out, sizeof out));
             tag[i / 8] ^= (uint8_t)(1u << (i % 8));
         }
         ct[7] ^= 0x80; /* a flipped ciphertext bit */
-        VT_ASSERT_STATUS(
-            sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
-            SC_ERR_AUTH);
+        VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct,
+                                                  sizeof ct, tag),
+                         SC_ERR_AUTH);
         ct[7] ^= 0x80;
         aad[0] ^= 1; /* different associated data */
-        VT_ASSERT_STATUS(
-            sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
-            SC_ERR_AUTH);
+        VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct,
+                                                  sizeof ct, tag),
+                         SC_ERR_AUTH);
         aad[0] ^= 1;
-        VT_ASSERT_STATUS(
-            sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct, sizeof ct, tag),
-            SC_OK);
+        VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, ivl, aad, sizeof aad, ct,
+                                                  sizeof ct, tag),
+                         SC_OK);
         assert_memory_equal(out, pt, sizeof pt);
         /* partial overlap and an empty IV are caller errors */
         memcpy(out, pt, sizeof pt);
-        VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, out + 1, tag, key, iv, ivl, NULL, 0, out,
-                                           sizeof out - 1),
+        VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, out + 1, tag, key, iv, ivl, NULL, 0,
+                                                  out, sizeof out - 1),
                          SC_ERR_OVERLAP);
         VT_ASSERT_STATUS(
-            sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, 0, NULL, 0, pt, sizeof pt), SC_ERR_ARG);
-        VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, 0, NULL, 0, ct, sizeof ct, tag),
-                         SC_ERR_ARG);
+            sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, key, iv, 0, NULL, 0, pt, sizeof pt),
+            SC_ERR_ARG);
+        VT_ASSERT_STATUS(
+            sc_crypto_aes256gcm_open(&env->ctx, out, key, iv, 0, NULL, 0, ct, sizeof ct, tag),
+            SC_ERR_ARG);
     }
 }
 
@@ -148,10 +150,13 @@ void test_neg_chacha20(void **state)
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 128, key, nonce, 0xfffffffeu), ok);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 129, key, nonce, 0xfffffffeu),
                      SC_ERR_TOO_LARGE);
-    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 0, key, nonce, 0xffffffffu), SC_OK);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf, 0, key, nonce, 0xffffffffu),
+                     SC_OK);
     /* exact in-place is fine, partial overlap either way is not */
-    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf + 1, buf, 100, key, nonce, 0), SC_ERR_OVERLAP);
-    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 99, 100, key, nonce, 0), SC_ERR_OVERLAP);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf + 1, buf, 100, key, nonce, 0),
+                     SC_ERR_OVERLAP);
+    VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 99, 100, key, nonce, 0),
+                     SC_ERR_OVERLAP);
     VT_ASSERT_STATUS(sc_crypto_chacha20_xor(&env->ctx, buf, buf + 100, 100, key, nonce, 0), SC_OK);
 }
 
@@ -168,7 +173,8 @@ void test_neg_null_args(void **state)
     memset(tag, 0, sizeof tag);
     VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, null, buf, 1), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, buf, null, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, buf, null, 0), SC_OK); /* empty input may be NULL */
+    VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, buf, null, 0),
+                     SC_OK); /* empty input may be NULL */
     VT_ASSERT_STATUS(sc_crypto_sha256_init(&env->ctx, (sc_sha256_state *)vt_null()), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_crypto_sha256_init(&env->ctx, &s), SC_OK);
     VT_ASSERT_STATUS(sc_crypto_sha256_update(&env->ctx, &s, null, 3), SC_ERR_ARG);

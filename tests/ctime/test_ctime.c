@@ -5,7 +5,8 @@
  *
  * Run by ctest as ctime.<backend> under valgrind --error-exitcode; run outside valgrind it only
  * checks that every call succeeds. Covered: sc_mem_ct_compare, hex and base64 encoding (every
- * base64 kernel), SHA-256, HMAC-SHA256 (keys of one block and longer), HKDF, ChaCha20, AES-256-GCM sealing, NIP-44 message
+ * base64 kernel), SHA-256, HMAC-SHA256 (keys of one block and longer), HKDF, ChaCha20, AES-256-GCM
+ * sealing, NIP-44 message
  * keys and encryption under a secret conversation key and plaintext.
  *
  * Not covered, by design: calls whose status is a verdict on secret data (a MAC or tag check,
@@ -103,7 +104,7 @@ static void primitives(sc_ctx *ctx)
            sc_crypto_hmac_sha256(ctx, out, long_key, sizeof long_key, &part, 1));
     report("hkdf_extract", sc_crypto_hkdf_extract(ctx, prk, (const uint8_t *)"salt", 4, key, 32));
     report("hkdf_expand", sc_crypto_hkdf_expand(ctx, okm, sizeof okm, prk, sizeof prk,
-                                         (const uint8_t *)"info", 4));
+                                                (const uint8_t *)"info", 4));
     report("chacha20_xor", sc_crypto_chacha20_xor(ctx, out, data, sizeof data, key, nonce, 0));
     report("aes256gcm_seal (12-byte IV)",
            sc_crypto_aes256gcm_seal(ctx, out, tag, key, nonce, 12, NULL, 0, data, sizeof data));

@@ -52,15 +52,14 @@ static void check_round_trip(sc_ctx *ctx, const sc_event *ev)
 
     if ((ev->flags & SC_EVENT_HAS_PUBKEY) == 0) {
         FZ_REQUIRE(need == 0);
-        FZ_REQUIRE(sc_event_to_json(NULL, 0, &got, ev, SC_EVENT_JSON_OBJECT) ==
-                   SC_ERR_EVENT_FIELD);
-        FZ_REQUIRE(sc_event_compute_id(ctx, id, ev) == SC_ERR_EVENT_FIELD &&
-                   fz_all_zero(id, 32));
+        FZ_REQUIRE(sc_event_to_json(NULL, 0, &got, ev, SC_EVENT_JSON_OBJECT) == SC_ERR_EVENT_FIELD);
+        FZ_REQUIRE(sc_event_compute_id(ctx, id, ev) == SC_ERR_EVENT_FIELD && fz_all_zero(id, 32));
         return;
     }
     FZ_REQUIRE(need != 0);
     FZ_REQUIRE(sc_event_to_json(NULL, 0, &got, ev, SC_EVENT_JSON_OBJECT) ==
-               SC_ERR_BUFFER_TOO_SMALL && got == need);
+                   SC_ERR_BUFFER_TOO_SMALL &&
+               got == need);
     json = (char *)fz_alloc(need);
     FZ_REQUIRE(sc_event_to_json(json, need, &got, ev, SC_EVENT_JSON_OBJECT) == SC_OK);
     FZ_REQUIRE(got == need);
@@ -103,8 +102,8 @@ static void check_round_trip(sc_ctx *ctx, const sc_event *ev)
 
 static int known_field(const char *f)
 {
-    static const char *const names[] = {"id", "pubkey", "sig", "kind", "created_at", "tags",
-                                        "content"};
+    static const char *const names[] = {"id",         "pubkey", "sig",    "kind",
+                                        "created_at", "tags",   "content"};
     size_t i;
 
     if (f == NULL) {

@@ -125,9 +125,9 @@ void test_parse_alternatives(void **state)
             n = expand(&s, k_alternatives[k - 1], json, sizeof json);
         }
         if (ev_parse_exact(&ev, arena, sizeof arena, &used, json, n, NULL) != SC_OK) {
-            fail_msg("alternative %zu: %s", k,
-                     sc_status_name(sc_event_parse(&ev, arena, sizeof arena, &used, json, n,
-                                                   NULL)));
+            fail_msg(
+                "alternative %zu: %s", k,
+                sc_status_name(sc_event_parse(&ev, arena, sizeof arena, &used, json, n, NULL)));
         }
         assert_int_equal(ev.flags, SC_EVENT_SIGNED);
         ev_assert_same(&s.ev, &ev);
@@ -139,8 +139,13 @@ void test_parse_alternatives(void **state)
 
 /* ---- rejects ------------------------------------------------------------------------------ */
 
-enum { O_NONE, O_ALL, O_SMALL, O_DEPTH2 }; /* require nothing / NULL opts / max_input 16 /
-                                              max_depth 2 */
+enum {
+    O_NONE,
+    O_ALL,
+    O_SMALL,
+    O_DEPTH2
+}; /* require nothing / NULL opts / max_input 16 /
+      max_depth 2 */
 
 typedef struct reject {
     const char *name;
@@ -150,11 +155,14 @@ typedef struct reject {
     int opts;
 } reject;
 
-#define R(name, lit, want, opts) {name, lit, sizeof(lit) - 1, want, opts}
+#define R(name, lit, want, opts)                                                                   \
+    {                                                                                              \
+        name, lit, sizeof(lit) - 1, want, opts                                                     \
+    }
 
 #define H64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-#define FULL_EV(id, created, kind, tags, content)                                             \
-    "{\"id\":\"" id "\",\"pubkey\":\"" H64 "\",\"created_at\":" created ",\"kind\":" kind      \
+#define FULL_EV(id, created, kind, tags, content)                                                  \
+    "{\"id\":\"" id "\",\"pubkey\":\"" H64 "\",\"created_at\":" created ",\"kind\":" kind          \
     ",\"tags\":" tags ",\"content\":" content ",\"sig\":\"" H64 H64 "\"}"
 
 static const reject k_rejects[] = {
@@ -226,10 +234,14 @@ static const reject k_rejects[] = {
     R("invalid UTF-8 after the object", "{\"kind\":1}\xff", SC_ERR_UTF8, O_NONE),
     R("invalid UTF-8 where a value goes", "{\"kind\":\x80}", SC_ERR_UTF8, O_NONE),
     /* fields: missing, duplicated, ill-typed */
-    R("missing sig", "{\"id\":\"" H64 "\",\"pubkey\":\"" H64 "\",\"created_at\":1,\"kind\":1,"
-      "\"tags\":[],\"content\":\"\"}", SC_ERR_EVENT_FIELD, O_ALL),
-    R("missing content", "{\"id\":\"" H64 "\",\"pubkey\":\"" H64 "\",\"created_at\":1,"
-      "\"kind\":1,\"tags\":[],\"sig\":\"" H64 H64 "\"}", SC_ERR_EVENT_FIELD, O_ALL),
+    R("missing sig",
+      "{\"id\":\"" H64 "\",\"pubkey\":\"" H64 "\",\"created_at\":1,\"kind\":1,"
+      "\"tags\":[],\"content\":\"\"}",
+      SC_ERR_EVENT_FIELD, O_ALL),
+    R("missing content",
+      "{\"id\":\"" H64 "\",\"pubkey\":\"" H64 "\",\"created_at\":1,"
+      "\"kind\":1,\"tags\":[],\"sig\":\"" H64 H64 "\"}",
+      SC_ERR_EVENT_FIELD, O_ALL),
     R("empty object, all required", "{}", SC_ERR_EVENT_FIELD, O_ALL),
     R("duplicate kind", "{\"kind\":1,\"kind\":1}", SC_ERR_EVENT_FIELD, O_NONE),
     R("duplicate content", "{\"content\":\"\",\"content\":\"\"}", SC_ERR_EVENT_FIELD, O_NONE),
@@ -252,22 +264,37 @@ static const reject k_rejects[] = {
     R("a tag item that is a number", "{\"tags\":[[\"e\",1]]}", SC_ERR_EVENT_FIELD, O_NONE),
     R("a tag item that is null", "{\"tags\":[[\"e\",null]]}", SC_ERR_EVENT_FIELD, O_NONE),
     R("a tag item that is an array", "{\"tags\":[[\"e\",[\"x\"]]]}", SC_ERR_EVENT_FIELD, O_NONE),
-    R("id in upper case", FULL_EV("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789"
-                                  "abcdef", "1", "1", "[]", "\"\""), SC_ERR_EVENT_FIELD, O_ALL),
-    R("id of 63 characters", "{\"id\":\"" "123456789abcdef0123456789abcdef0123456789abcdef0123"
-      "456789abcdef\"}", SC_ERR_EVENT_FIELD, O_NONE),
+    R("id in upper case",
+      FULL_EV("0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789"
+              "abcdef",
+              "1", "1", "[]", "\"\""),
+      SC_ERR_EVENT_FIELD, O_ALL),
+    R("id of 63 characters",
+      "{\"id\":\""
+      "123456789abcdef0123456789abcdef0123456789abcdef0123"
+      "456789abcdef\"}",
+      SC_ERR_EVENT_FIELD, O_NONE),
     R("id of 65 characters", "{\"id\":\"0" H64 "\"}", SC_ERR_EVENT_FIELD, O_NONE),
     R("id empty", "{\"id\":\"\"}", SC_ERR_EVENT_FIELD, O_NONE),
     R("id as a number", "{\"id\":1}", SC_ERR_EVENT_FIELD, O_NONE),
     R("id null", "{\"id\":null}", SC_ERR_EVENT_FIELD, O_NONE),
-    R("pubkey with a non-hex letter", "{\"pubkey\":\"g123456789abcdef0123456789abcdef01234567"
-      "89abcdef0123456789abcdef\"}", SC_ERR_EVENT_FIELD, O_NONE),
-    R("pubkey with an escaped upper-case digit", "{\"pubkey\":\"\\u0041123456789abcdef012345"
-      "6789abcdef0123456789abcdef0123456789abcdef\"}", SC_ERR_EVENT_FIELD, O_NONE),
-    R("pubkey with a space", "{\"pubkey\":\" 123456789abcdef0123456789abcdef0123456789abcdef"
-      "0123456789abcdef\"}", SC_ERR_EVENT_FIELD, O_NONE),
-    R("sig of 126 characters", "{\"sig\":\"" "23456789abcdef0123456789abcdef0123456789abcdef"
-      "0123456789abcdef" H64 "\"}", SC_ERR_EVENT_FIELD, O_NONE),
+    R("pubkey with a non-hex letter",
+      "{\"pubkey\":\"g123456789abcdef0123456789abcdef01234567"
+      "89abcdef0123456789abcdef\"}",
+      SC_ERR_EVENT_FIELD, O_NONE),
+    R("pubkey with an escaped upper-case digit",
+      "{\"pubkey\":\"\\u0041123456789abcdef012345"
+      "6789abcdef0123456789abcdef0123456789abcdef\"}",
+      SC_ERR_EVENT_FIELD, O_NONE),
+    R("pubkey with a space",
+      "{\"pubkey\":\" 123456789abcdef0123456789abcdef0123456789abcdef"
+      "0123456789abcdef\"}",
+      SC_ERR_EVENT_FIELD, O_NONE),
+    R("sig of 126 characters",
+      "{\"sig\":\""
+      "23456789abcdef0123456789abcdef0123456789abcdef"
+      "0123456789abcdef" H64 "\"}",
+      SC_ERR_EVENT_FIELD, O_NONE),
     R("sig of 64 characters", "{\"sig\":\"" H64 "\"}", SC_ERR_EVENT_FIELD, O_NONE),
     R("top-level array", "[]", SC_ERR_EVENT_FIELD, O_NONE),
     R("top-level string", " \"x\" ", SC_ERR_EVENT_FIELD, O_NONE),
@@ -290,8 +317,7 @@ static const reject k_rejects[] = {
     R("kind 1E2", "{\"kind\":1E2}", SC_ERR_EVENT_RANGE, O_NONE),
     R("kind 1.0", "{\"kind\":1.0}", SC_ERR_EVENT_RANGE, O_NONE),
     R("kind 2^32 + 1", "{\"kind\":4294967297}", SC_ERR_EVENT_RANGE, O_NONE),
-    R("kind in a full event", FULL_EV(H64, "1", "65536", "[]", "\"\""), SC_ERR_EVENT_RANGE,
-      O_ALL),
+    R("kind in a full event", FULL_EV(H64, "1", "65536", "[]", "\"\""), SC_ERR_EVENT_RANGE, O_ALL),
     R("the first field error wins (range)", "{\"kind\":70000,\"tags\":{}}", SC_ERR_EVENT_RANGE,
       O_NONE),
     /* limits */
@@ -299,8 +325,7 @@ static const reject k_rejects[] = {
     R("over max_input, even if garbage", "@@@@@@@@@@@@@@@@@", SC_ERR_TOO_LARGE, O_SMALL),
     R("unknown value 3 deep, limit 2", "{\"x\":[[[]]]}", SC_ERR_TOO_LARGE, O_DEPTH2),
     R("unknown object 3 deep, limit 2", "{\"x\":{\"a\":{\"b\":{}}}}", SC_ERR_TOO_LARGE, O_DEPTH2),
-    R("ill-typed known field 3 deep, limit 2", "{\"content\":[[[1]]]}", SC_ERR_TOO_LARGE,
-      O_DEPTH2),
+    R("ill-typed known field 3 deep, limit 2", "{\"content\":[[[1]]]}", SC_ERR_TOO_LARGE, O_DEPTH2),
     R("a tag item 3 deep, limit 2", "{\"tags\":[[\"e\",[[[]]]]]}", SC_ERR_TOO_LARGE, O_DEPTH2),
 };
 
@@ -338,8 +363,7 @@ void test_parse_rejects(void **state)
 
         memset(arena, 0x5a, sizeof arena);
         used = 99;
-        st = ev_parse_exact(&ev, arena, sizeof arena, &used, r->json, r->len,
-                            opts_of(r->opts, &o));
+        st = ev_parse_exact(&ev, arena, sizeof arena, &used, r->json, r->len, opts_of(r->opts, &o));
         if (st != r->want) {
             fail_msg("reject %zu (%s): got %s, expected %s", k, r->name, sc_status_name(st),
                      sc_status_name(r->want));
@@ -364,9 +388,9 @@ static void assert_views_inside(const sc_event *ev, const uint8_t *arena, size_t
 {
     size_t t, i;
 
-#define INSIDE(p, n)                                                                          \
-    assert_true((n) == 0 || ((const uint8_t *)(p) >= arena &&                                 \
-                             (const uint8_t *)(p) + (n) <= arena + used))
+#define INSIDE(p, n)                                                                               \
+    assert_true((n) == 0 ||                                                                        \
+                ((const uint8_t *)(p) >= arena && (const uint8_t *)(p) + (n) <= arena + used))
     INSIDE(ev->tags, ev->n_tags * sizeof(sc_tag));
     INSIDE(ev->content.ptr, ev->content.len);
     for (t = 0; t < ev->n_tags; t++) {
@@ -393,8 +417,7 @@ void test_parse_arena(void **state)
     json = ev_to_json(&s.ev, SC_EVENT_JSON_OBJECT, &len);
 
     /* measuring with no arena gives the exact need; the bound covers it */
-    VT_ASSERT_STATUS(sc_event_parse(&ev, NULL, 0, &need, json, len, NULL),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_event_parse(&ev, NULL, 0, &need, json, len, NULL), SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(need, exact);
     assert_true(sc_event_parse_arena_max(len) >= need);
     assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));
@@ -546,9 +569,8 @@ void test_parse_opts(void **state)
         n = tags_text(big, sizeof big, shapes[worst], 5000);
         VT_ASSERT_STATUS(sc_event_parse(&ev, NULL, 0, &need, big, n, &o), SC_ERR_BUFFER_TOO_SMALL);
         assert_true(need <= sc_event_parse_arena_max(n));
-        VT_ASSERT_STATUS(sc_event_parse(&ev, arena + 3, sc_event_parse_arena_max(n), &used,
-                                        big, n, &o),
-                         SC_OK);
+        VT_ASSERT_STATUS(
+            sc_event_parse(&ev, arena + 3, sc_event_parse_arena_max(n), &used, big, n, &o), SC_OK);
         assert_int_equal(ev.n_tags, 5000);
     }
     assert_true(sc_event_parse_arena_max((size_t)-1) == 0);
@@ -591,9 +613,9 @@ void test_parse_prefixes(void **state)
 
 void test_parse_mutations(void **state)
 {
-    static const uint8_t k_bytes[] = {'"', '\\', '{', '}', '[', ']', ',', ':', '0', '9', '-', 'e',
-                                      '.', 'u', ' ', '\n', 0x00, 0x1f, 0x7f, 0x80, 0xc3, 0xed,
-                                      0xf0, 0xff, 't', 'n'};
+    static const uint8_t k_bytes[] = {'"',  '\\', '{',  '}',  '[',  ']',  ',',  ':',  '0',
+                                      '9',  '-',  'e',  '.',  'u',  ' ',  '\n', 0x00, 0x1f,
+                                      0x7f, 0x80, 0xc3, 0xed, 0xf0, 0xff, 't',  'n'};
     ev_env *env = ev_env_of(state);
     static signed_event s;
     static uint8_t arena[8192];
@@ -714,9 +736,8 @@ void test_parse_error_detail(void **state)
         }
         /* NULL options: the same status as zeroed ones */
         o.error = NULL;
-        VT_ASSERT_STATUS(sc_event_parse(&ev2, arena, sizeof arena, &used2, k_cases[k].json, len,
-                                        NULL),
-                         st);
+        VT_ASSERT_STATUS(
+            sc_event_parse(&ev2, arena, sizeof arena, &used2, k_cases[k].json, len, NULL), st);
     }
     /* an oversized input: offset 0; an unknown optional bit: SC_ERR_FLAGS */
     memset(&o, 0, sizeof o);

@@ -68,7 +68,8 @@ void test_sign_reproduces_vector(void **state)
     static const char want_canon[] =
         "[0,\"dff1d77f2a671c5f36183726db2341be58feae1da2deced843240f7b502ba659\",4294967296,"
         "65535,[[\"d\",\"\"]],\"k\"]";
-    static const char want_id[] = "4e44b4d7d890a20565faaac9fcd149909e1ba6c910dc96c24f4155a386dab988";
+    static const char want_id[] =
+        "4e44b4d7d890a20565faaac9fcd149909e1ba6c910dc96c24f4155a386dab988";
     static const char want_sig[] =
         "cd7b2dc484e1618a480dc32137bd21d33e0cf7dd3e3a78fac9be40a9d1d09219"
         "a3577c67a49ae1f19ccdfeceb849450a031017c8a3c0fdc4839227bb6b4b1283";
@@ -279,7 +280,8 @@ void test_builder_happy(void **state)
         assert_int_equal((uintptr_t)ev.tags % sizeof(void *), 0);
         assert_int_equal((uintptr_t)ev.tags[0].items % sizeof(void *), 0);
         assert_int_equal((uintptr_t)ev.tags[1].items % sizeof(void *), 0);
-        assert_true((uint8_t *)ev.tags >= raw + off && (uint8_t *)(ev.tags + 2) <= raw + sizeof raw);
+        assert_true((uint8_t *)ev.tags >= raw + off &&
+                    (uint8_t *)(ev.tags + 2) <= raw + sizeof raw);
         VT_ASSERT_STATUS(sc_event_sign(&env->ctx, &ev, &who), SC_OK);
         canon = ev_to_json(&ev, SC_EVENT_JSON_CANONICAL, &len);
         assert_int_equal(len, sizeof want - 1);
@@ -336,17 +338,17 @@ void test_builder_errors(void **state)
     sc_event ev;
 
     (void)state;
-#define EXPECT_STICKY(setup, want)                                                            \
-    do {                                                                                      \
-        VT_ASSERT_STATUS(sc_event_builder_init(&b, raw, sizeof raw), SC_OK);                  \
-        setup;                                                                                \
-        /* later calls, good or bad, change nothing */                                        \
-        sc_event_builder_kind(&b, 70000);                                                     \
-        sc_event_builder_tag(&b, good, 1);                                                    \
-        sc_event_builder_content(&b, "ok", 2);                                                \
-        memset(&ev, 0x55, sizeof ev);                                                         \
+#define EXPECT_STICKY(setup, want)                                                                 \
+    do {                                                                                           \
+        VT_ASSERT_STATUS(sc_event_builder_init(&b, raw, sizeof raw), SC_OK);                       \
+        setup;                                                                                     \
+        /* later calls, good or bad, change nothing */                                             \
+        sc_event_builder_kind(&b, 70000);                                                          \
+        sc_event_builder_tag(&b, good, 1);                                                         \
+        sc_event_builder_content(&b, "ok", 2);                                                     \
+        memset(&ev, 0x55, sizeof ev);                                                              \
         VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), (want));                           \
-        assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                            \
+        assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                                 \
         VT_ASSERT_STATUS(sc_event_builder_final(&b, &ev, NULL), (want));                           \
     } while (0)
 
@@ -451,8 +453,7 @@ void test_builder_capacity(void **state)
         }
         /* the data alone is 8 + 8 + 11 + 1 + 3 bytes, 3 tags and 6 views: the need is close */
         assert_true(first_ok >= 31 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str));
-        assert_true(first_ok <= 31 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str) +
-                                    4 * sizeof(void *));
+        assert_true(first_ok <= 31 + 3 * sizeof(sc_tag) + 6 * sizeof(sc_str) + 4 * sizeof(void *));
     }
 }
 
@@ -520,7 +521,9 @@ void test_builder_two_pass(void **state)
 void test_verify_key_cache(void **state)
 {
     ev_env *env = ev_env_of(state);
-    enum { SIGNERS = 12 };
+    enum {
+        SIGNERS = 12
+    };
     sc_identity id;
     uint8_t pub[SIGNERS][32], sig[SIGNERS][64], msg[SIGNERS][32], aux[32], bad[32], t[64];
     size_t round, i, j;
@@ -546,9 +549,11 @@ void test_verify_key_cache(void **state)
             VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, t, msg[i], pub[i]), SC_ERR_INVALID_SIG);
         }
         if (round % 9 == 0) {
-            VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, sig[i], msg[i], bad), SC_ERR_INVALID_SIG);
+            VT_ASSERT_STATUS(sc_identity_verify(&env->ctx, sig[i], msg[i], bad),
+                             SC_ERR_INVALID_SIG);
         }
     }
     printf("[%s] verify key cache: %d signers, 400 rounds, every signature verified under its own "
-           "key only\n", env->backend, SIGNERS);
+           "key only\n",
+           env->backend, SIGNERS);
 }

@@ -174,8 +174,8 @@ static int resign(ev_env *env, const sc_event *ev, char *err, size_t cap)
     return 1;
 }
 
-static int run_entry(ev_env *env, const cJSON *entry, const char *raw, size_t raw_len,
-                     counts *c, char *err, size_t cap)
+static int run_entry(ev_env *env, const cJSON *entry, const char *raw, size_t raw_len, counts *c,
+                     char *err, size_t cap)
 {
     const char *name = vt_json_str(entry, "name");
     const char *serialized = vt_json_str(entry, "serialized");
@@ -224,7 +224,8 @@ static int run_entry(ev_env *env, const cJSON *entry, const char *raw, size_t ra
     }
     st = sc_event_compute_id(&env->ctx, id, &ev);
     if (st != SC_OK ||
-        sc_crypto_sha256(&env->ctx, want_id, (const uint8_t *)serialized, strlen(serialized)) != SC_OK ||
+        sc_crypto_sha256(&env->ctx, want_id, (const uint8_t *)serialized, strlen(serialized)) !=
+            SC_OK ||
         memcmp(id, want_id, 32) != 0) {
         snprintf(err, cap, "%s: id %s is not sha256(serialized)", name,
                  vt_hexstr(h, sizeof h, id, 32));

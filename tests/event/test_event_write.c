@@ -44,8 +44,7 @@ static void expect_canonical(ev_env *env, const sc_event *ev, const char *want, 
     char *got = ev_to_json(ev, SC_EVENT_JSON_CANONICAL, &len);
 
     if (len != want_len || memcmp(got, want, len) != 0) {
-        fail_msg("canonical text\n  got:  %.*s\n  want: %.*s", (int)len, got, (int)want_len,
-                 want);
+        fail_msg("canonical text\n  got:  %.*s\n  want: %.*s", (int)len, got, (int)want_len, want);
     }
     VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, ev), SC_OK);
     VT_ASSERT_STATUS(sc_crypto_sha256(&env->ctx, ref, (const uint8_t *)want, want_len), SC_OK);
@@ -158,8 +157,8 @@ void test_escape_at_every_position(void **state)
                     e += ref_escape(esc + e, (unsigned char)text[n]);
                 }
                 n = (size_t)snprintf(want, sizeof want,
-                                     "[0,\"" PK_HEX "\",1,1,[[\"x\",\"%.*s\"]],\"%.*s\"]",
-                                     (int)e, esc, (int)e, esc);
+                                     "[0,\"" PK_HEX "\",1,1,[[\"x\",\"%.*s\"]],\"%.*s\"]", (int)e,
+                                     esc, (int)e, esc);
                 make_event(&ev, &tag, items, text, len, text, len);
                 expect_canonical(env, &ev, want, n);
             }
@@ -199,13 +198,11 @@ void test_utf8_at_every_position(void **state)
                     fail_msg("content of %zu bytes, piece %zu at %zu: %s", len, k, pos,
                              sc_status_name(sc_event_check(&ev)));
                 }
-                assert_int_equal(sc_event_compute_id(&env->ctx, id, &ev),
-                                 ok ? SC_OK : SC_ERR_UTF8);
+                assert_int_equal(sc_event_compute_id(&env->ctx, id, &ev), ok ? SC_OK : SC_ERR_UTF8);
                 assert_true((sc_event_to_json_len(&ev, SC_EVENT_JSON_OBJECT) != 0) == ok);
                 make_event(&ev, &tag, items, "c", 1, text, len);
                 assert_int_equal(sc_event_check(&ev), ok ? SC_OK : SC_ERR_UTF8);
-                assert_int_equal(sc_event_compute_id(&env->ctx, id, &ev),
-                                 ok ? SC_OK : SC_ERR_UTF8);
+                assert_int_equal(sc_event_compute_id(&env->ctx, id, &ev), ok ? SC_OK : SC_ERR_UTF8);
             }
         }
     }
@@ -289,8 +286,7 @@ void test_nul_in_content(void **state)
     {
         sc_event_parse_opts opts = {0, SC_EVENT_HAS_ALL, 0, NULL};
 
-        VT_ASSERT_STATUS(sc_event_parse(&back, arena, sizeof arena, &used, obj, len, &opts),
-                         SC_OK);
+        VT_ASSERT_STATUS(sc_event_parse(&back, arena, sizeof arena, &used, obj, len, &opts), SC_OK);
     }
     assert_int_equal(back.content.len, 3);
     assert_memory_equal(back.content.ptr, "a\0b", 3);
@@ -304,8 +300,9 @@ void test_object_form(void **state)
     static const char base[] = "\"pubkey\":\"" PK_HEX "\",\"created_at\":1,\"kind\":1,"
                                "\"tags\":[[\"x\",\"y\"]],\"content\":\"c\\n\"";
     static const char id_hex[] = "0102030405060708091011121314151617181920212223242526272829303132";
-    static const char sig_hex[] = "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-                                  "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf";
+    static const char sig_hex[] =
+        "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+        "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf";
     ev_env *env = ev_env_of(state);
     char want[512], *got;
     vt_bytes id = {0}, sig = {0};
@@ -373,8 +370,7 @@ void test_json_len_and_buffer(void **state)
         }
         /* a NULL buffer of capacity 0 measures */
         len = 0;
-        VT_ASSERT_STATUS(sc_event_to_json(NULL, 0, &len, &ev, k_flags[k]),
-                         SC_ERR_BUFFER_TOO_SMALL);
+        VT_ASSERT_STATUS(sc_event_to_json(NULL, 0, &len, &ev, k_flags[k]), SC_ERR_BUFFER_TOO_SMALL);
         assert_int_equal(len, need);
         /* exactly need: every byte written, nothing past it */
         VT_ASSERT_STATUS(sc_event_to_json(buf, need, &len, &ev, k_flags[k]), SC_OK);
@@ -414,14 +410,14 @@ void test_check_rejects(void **state)
     VT_ASSERT_STATUS(sc_event_check(&ev), SC_OK);
     assert_true(sc_event_to_json_len(&ev, SC_EVENT_JSON_CANONICAL) > 0);
 
-#define EXPECT_BAD(want)                                                                      \
-    do {                                                                                      \
-        VT_ASSERT_STATUS(sc_event_check(&ev), (want));                                        \
-        memset(id, 0x55, sizeof id);                                                          \
-        VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), (want));                    \
-        assert_true(vt_all_zero(id, sizeof id));                                              \
-        assert_int_equal(sc_event_to_json_len(&ev, SC_EVENT_JSON_CANONICAL), 0);                       \
-        make_event(&ev, &tag, items, "c", 1, "y", 1);                                         \
+#define EXPECT_BAD(want)                                                                           \
+    do {                                                                                           \
+        VT_ASSERT_STATUS(sc_event_check(&ev), (want));                                             \
+        memset(id, 0x55, sizeof id);                                                               \
+        VT_ASSERT_STATUS(sc_event_compute_id(&env->ctx, id, &ev), (want));                         \
+        assert_true(vt_all_zero(id, sizeof id));                                                   \
+        assert_int_equal(sc_event_to_json_len(&ev, SC_EVENT_JSON_CANONICAL), 0);                   \
+        make_event(&ev, &tag, items, "c", 1, "y", 1);                                              \
     } while (0)
 
     ev.kind = SC_EVENT_KIND_MAX + 1;
@@ -481,7 +477,10 @@ typedef struct utf8_case {
     int ok;
 } utf8_case;
 
-#define U(lit, ok) {lit, sizeof(lit) - 1, ok}
+#define U(lit, ok)                                                                                 \
+    {                                                                                              \
+        lit, sizeof(lit) - 1, ok                                                                   \
+    }
 
 static const utf8_case k_utf8[] = {
     U("", 1),
@@ -497,17 +496,17 @@ static const utf8_case k_utf8[] = {
     U("\xf0\x90\x80\x80", 1),
     U("\xf4\x8f\xbf\xbf", 1), /* U+10FFFF */
     U("0123456789abcdef\xc3\xa9", 1),
-    U("\x80", 0),            /* lone continuation */
+    U("\x80", 0), /* lone continuation */
     U("\xbf", 0),
-    U("\xc0\x80", 0),        /* overlong NUL */
-    U("\xc1\xbf", 0),        /* overlong */
-    U("\xc2", 0),            /* truncated */
-    U("\xc2\x41", 0),        /* bad continuation */
-    U("\xe0\x80\x80", 0),    /* overlong */
-    U("\xe0\x9f\xbf", 0),    /* overlong */
-    U("\xed\xa0\x80", 0),    /* U+D800 */
-    U("\xed\xbf\xbf", 0),    /* U+DFFF */
-    U("\xe2\x82", 0),        /* truncated */
+    U("\xc0\x80", 0),     /* overlong NUL */
+    U("\xc1\xbf", 0),     /* overlong */
+    U("\xc2", 0),         /* truncated */
+    U("\xc2\x41", 0),     /* bad continuation */
+    U("\xe0\x80\x80", 0), /* overlong */
+    U("\xe0\x9f\xbf", 0), /* overlong */
+    U("\xed\xa0\x80", 0), /* U+D800 */
+    U("\xed\xbf\xbf", 0), /* U+DFFF */
+    U("\xe2\x82", 0),     /* truncated */
     U("\xe2\x28\xa1", 0),
     U("\xf0\x80\x80\x80", 0), /* overlong */
     U("\xf0\x8f\xbf\xbf", 0), /* overlong */
@@ -516,8 +515,8 @@ static const utf8_case k_utf8[] = {
     U("\xf8\x88\x80\x80\x80", 0),
     U("\xfe", 0),
     U("\xff", 0),
-    U("\xf0\x9f\x98", 0),                  /* truncated emoji */
-    U("abcdefgh\xff", 0),                  /* after an ASCII word */
+    U("\xf0\x9f\x98", 0),                   /* truncated emoji */
+    U("abcdefgh\xff", 0),                   /* after an ASCII word */
     U("abcdefghijklmnopqrstuvw\x80xyz", 0), /* deep in ASCII words */
 };
 
@@ -555,9 +554,9 @@ void test_utf8_table(void **state)
         }
         n = (size_t)snprintf(json, sizeof json, "{\"content\":\"%s\"}", c->s);
         if (ev_parse_exact(&ev, arena, sizeof arena, &used, json, n, &opts) != want) {
-            fail_msg("case %zu: parse gave %s", k,
-                     sc_status_name(sc_event_parse(&ev, arena, sizeof arena, &used, json, n,
-                                                   &opts)));
+            fail_msg(
+                "case %zu: parse gave %s", k,
+                sc_status_name(sc_event_parse(&ev, arena, sizeof arena, &used, json, n, &opts)));
         }
     }
 }
@@ -567,8 +566,9 @@ void test_utf8_table(void **state)
 static size_t random_text(char *out, size_t cap)
 {
     static const char *const pieces[] = {
-        "a", "plain text ", "\"", "\\", "\n", "\x01", "\x1f", "\x7f", "/", "\xc3\xa9",
-        "\xe2\x80\xa8", "\xf0\x9f\x98\x80", "\t\r\b\f", "\0",
+        "a",        "plain text ", "\"", "\\",       "\n",           "\x01",
+        "\x1f",     "\x7f",        "/",  "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80",
+        "\t\r\b\f", "\0",
     };
     size_t n = 0, target = vt_rand_below(cap / 2);
 
@@ -597,7 +597,12 @@ static size_t random_text(char *out, size_t cap)
 
 void test_streamed_id_matches_text(void **state)
 {
-    enum { ROUNDS = 300, MAX_TAGS = 6, MAX_ITEMS = 4, TEXT = 3000 };
+    enum {
+        ROUNDS = 300,
+        MAX_TAGS = 6,
+        MAX_ITEMS = 4,
+        TEXT = 3000
+    };
     ev_env *env = ev_env_of(state);
     static char content[TEXT], texts[MAX_TAGS][MAX_ITEMS][200];
     sc_str items[MAX_TAGS][MAX_ITEMS];
@@ -641,8 +646,8 @@ void test_streamed_id_matches_text(void **state)
         need = sc_event_parse_arena_max(len);
         arena = vt_alloc(need);
         VT_ASSERT_STATUS(ev_parse_exact(&back, arena, need, &used, obj, len, &opts), SC_OK);
-        ev.flags |= SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                    SC_EVENT_HAS_CONTENT;
+        ev.flags |=
+            SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
         if (ev.n_tags == 0) {
             ev.tags = NULL;
         }

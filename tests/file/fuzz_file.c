@@ -36,7 +36,7 @@ typedef struct sink_log {
     uint8_t *buf;
     size_t len, cap;
     size_t writes, commits, discards;
-    size_t fail_at;     /* 1-based write index that fails or aborts; 0 = none */
+    size_t fail_at; /* 1-based write index that fails or aborts; 0 = none */
     int fail_commit;
     int abort_instead;
     int reenter;
@@ -135,9 +135,9 @@ static void check_encrypt(sc_ctx *ctx, const uint8_t *key, const uint8_t *iv, si
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const size_t iv_lens[4] = {12, 16, 32, 16};
-    static const sc_status statuses[8] = {SC_ERR_IO, SC_ERR_TOO_LARGE, SC_ERR_AUTH, SC_ERR_MAC,
-                                          (sc_status)7, (sc_status)-1000, SC_ERR_NOMEM,
-                                          (sc_status)-19};
+    static const sc_status statuses[8] = {SC_ERR_IO,    SC_ERR_TOO_LARGE, SC_ERR_AUTH,
+                                          SC_ERR_MAC,   (sc_status)7,     (sc_status)-1000,
+                                          SC_ERR_NOMEM, (sc_status)-19};
     fz_in in = {data, size};
     uint8_t mode = fz_u8(&in), sinkb = fz_u8(&in), pieces[4], key[32], iv[32], tag[16];
     uint8_t x[32], ox[32], hx[32], hox[32];

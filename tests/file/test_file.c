@@ -138,8 +138,8 @@ void ft_sha256(ft_env *env, const uint8_t *p, size_t n, uint8_t out[32])
 }
 
 sc_status ft_encrypt(ft_env *env, const uint8_t key[32], const uint8_t *iv, size_t iv_len,
-                     const uint8_t *pt, size_t len, size_t chunk, uint8_t **blob,
-                     size_t *blob_len, uint8_t x[32], uint8_t ox[32], uint64_t *size)
+                     const uint8_t *pt, size_t len, size_t chunk, uint8_t **blob, size_t *blob_len,
+                     uint8_t x[32], uint8_t ox[32], uint64_t *size)
 {
     size_t cap = len + 32, pos = 0, used = 0, n = 0;
     uint8_t *out = vt_alloc(cap);
@@ -155,8 +155,7 @@ sc_status ft_encrypt(ft_env *env, const uint8_t key[32], const uint8_t *iv, size
         st = sc_file_encrypt_update(&e, out + pos, cap - pos, &n, pt + used, take);
         /* after U plaintext bytes, exactly floor(U / 16) whole blocks are out */
         if (st == SC_OK && pos + n != (used + take) / 16 * 16) {
-            fail_msg("encrypt update of %zu bytes wrote %zu (%zu of %zu done)", take, n, used,
-                     len);
+            fail_msg("encrypt update of %zu bytes wrote %zu (%zu of %zu done)", take, n, used, len);
         }
         used += take;
         pos += n;
@@ -229,8 +228,10 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_args, &env),
     };
     const char *seed_text = NULL;
-    const vt_suite_opt extra[] = {{"--node", &env.node}, {"--gcm-ref", &env.gcm_ref},
-                                  {"--gcm-ref-dir", &env.gcm_ref_dir}, {"--seed", &seed_text}};
+    const vt_suite_opt extra[] = {{"--node", &env.node},
+                                  {"--gcm-ref", &env.gcm_ref},
+                                  {"--gcm-ref-dir", &env.gcm_ref_dir},
+                                  {"--seed", &seed_text}};
     vt_suite suite;
     int failed;
 
@@ -247,8 +248,8 @@ int main(int argc, char **argv)
     env.vectors_present = suite.vectors_present;
     env.seed = seed_text != NULL ? strtoull(seed_text, NULL, 10) : vt_rand_fresh_seed();
     env.stream_why = "";
-    env.stream_ok = sc_backend_has(sc_ctx_backend(&env.ctx), SC_CAP_AES256GCM_STREAM,
-                                   &env.stream_why) == SC_OK;
+    env.stream_ok =
+        sc_backend_has(sc_ctx_backend(&env.ctx), SC_CAP_AES256GCM_STREAM, &env.stream_why) == SC_OK;
     vt_rand_seed(env.seed);
     printf("[%s] seed %llu (rerun with --seed)\n", suite.backend, (unsigned long long)env.seed);
     if (!env.stream_ok) {

@@ -23,7 +23,7 @@
 #define FT_FILE "nip17.kind15-aesgcm.json"
 
 typedef struct ft_env {
-    sc_ctx ctx;              /* bound to `backend` for the whole run */
+    sc_ctx ctx; /* bound to `backend` for the whole run */
     const char *backend;
     const char *vectors_dir; /* upstream conformance data */
     int vectors_present;
@@ -58,8 +58,8 @@ typedef struct ft_sink {
     unsigned fail_write; /* 1-based write number that fails (0: none) */
     int fail_commit;
     sc_status fail_status; /* what a failing write or commit returns (0: SC_ERR_IO) */
-    sc_file_dec *reenter; /* with reenter_mode: the operation a write calls back into */
-    int reenter_mode;     /* 1: update, 2: final, 3: abort (at the first write) */
+    sc_file_dec *reenter;  /* with reenter_mode: the operation a write calls back into */
+    int reenter_mode;      /* 1: update, 2: final, 3: abort (at the first write) */
     sc_status reenter_status;
 } ft_sink;
 
@@ -79,8 +79,8 @@ int ft_sink_discarded_once(const ft_sink *k);
 /* Encrypts pt[0..len) in pieces; *blob (malloc'd, len + 16 bytes) on SC_OK.
  * Checks on the way that each update wrote what the contract says. */
 sc_status ft_encrypt(ft_env *env, const uint8_t key[32], const uint8_t *iv, size_t iv_len,
-                     const uint8_t *pt, size_t len, size_t chunk, uint8_t **blob,
-                     size_t *blob_len, uint8_t x[32], uint8_t ox[32], uint64_t *size);
+                     const uint8_t *pt, size_t len, size_t chunk, uint8_t **blob, size_t *blob_len,
+                     uint8_t x[32], uint8_t ox[32], uint64_t *size);
 
 /* Decrypts blob[0..len) in pieces into the sink k (initialised by the caller); returns the
  * first failing status (init, update or final). */

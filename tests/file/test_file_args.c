@@ -47,9 +47,8 @@ void test_keygen(void **state)
         ft_sink k;
 
         memset(pt, 'p', sizeof pt);
-        VT_ASSERT_STATUS(ft_encrypt(env, k2, iv2, 16, pt, sizeof pt, 7, &blob, &blob_len, x, ox,
-                                    &size),
-                         SC_OK);
+        VT_ASSERT_STATUS(
+            ft_encrypt(env, k2, iv2, 16, pt, sizeof pt, 7, &blob, &blob_len, x, ox, &size), SC_OK);
         ft_sink_init(&k, &unused);
         VT_ASSERT_STATUS(ft_decrypt(env, k2, iv2, 16, blob, blob_len, 7, &k, x, ox), SC_OK);
         assert_true(k.committed_len == sizeof pt && memcmp(k.committed, pt, sizeof pt) == 0);
@@ -100,8 +99,7 @@ void test_iv_candidates(void **state)
     assert_true(n == 2 && memcmp(ivs[0], nonce16_bytes, 16) == 0);
     /* 24 digits: a 12-byte IV, no legacy reading */
     memset(ivs, 0xee, sizeof ivs);
-    VT_ASSERT_STATUS(sc_file_iv_candidates(ivs, lens, &n, "cafebabefacedbaddecaf888", 24),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_file_iv_candidates(ivs, lens, &n, "cafebabefacedbaddecaf888", 24), SC_OK);
     assert_true(n == 1 && lens[0] == 12 && lens[1] == 0);
     assert_memory_equal(ivs[0], iv12, 12);
     assert_true(vt_all_zero(ivs[0] + 12, 20) && vt_all_zero(ivs[1], 32));

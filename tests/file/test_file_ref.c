@@ -75,8 +75,7 @@ static int check_open(ft_env *env, const cJSON *c, const vt_bytes *key, const vt
          vt_hex_is(ox, 32, vt_json_str(c, "ox")) && k.max_write <= SC_FILE_SINK_MAX_WRITE;
     if (!ok) {
         snprintf(err, cap, "decrypt (%s pieces): %s, %zu of %zu bytes committed",
-                 chunk == WHOLE ? "one" : "random", sc_status_name(st), k.committed_len,
-                 pt_len);
+                 chunk == WHOLE ? "one" : "random", sc_status_name(st), k.committed_len, pt_len);
     }
     ft_sink_free(&k);
     return ok;
@@ -120,11 +119,11 @@ static int check_tampered(ft_env *env, const vt_bytes *key, const vt_bytes *iv, 
     blob[blob_len / 2] ^= 0x01;
     ft_sink_init(&k, &unused);
     st = ft_decrypt(env, key->p, iv->p, iv->n, blob, blob_len, FT_CHUNK_RANDOM, &k, x, ox);
-    ok = st == SC_ERR_AUTH && ft_sink_discarded_once(&k) && k.writes > 100 &&
-         vt_all_zero(x, 32) && vt_all_zero(ox, 32);
+    ok = st == SC_ERR_AUTH && ft_sink_discarded_once(&k) && k.writes > 100 && vt_all_zero(x, 32) &&
+         vt_all_zero(ox, 32);
     if (!ok) {
-        snprintf(err, cap, "tampered: %s, %u writes, %u commits, %u discards",
-                 sc_status_name(st), k.writes, k.commits, k.discards);
+        snprintf(err, cap, "tampered: %s, %u writes, %u commits, %u discards", sc_status_name(st),
+                 k.writes, k.commits, k.discards);
     }
     ft_sink_free(&k);
     blob[blob_len / 2] ^= 0x01;
@@ -151,8 +150,10 @@ static int run_case(ft_env *env, const char *dir, const cJSON *c, size_t *opens,
         goto out;
     }
     /* node's digests are the digests of the files it wrote */
-    if (sc_crypto_sha256(&env->ctx, h, blob, blob_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "x")) ||
-        sc_crypto_sha256(&env->ctx, h, pt, pt_len) != SC_OK || !vt_hex_is(h, 32, vt_json_str(c, "ox"))) {
+    if (sc_crypto_sha256(&env->ctx, h, blob, blob_len) != SC_OK ||
+        !vt_hex_is(h, 32, vt_json_str(c, "x")) ||
+        sc_crypto_sha256(&env->ctx, h, pt, pt_len) != SC_OK ||
+        !vt_hex_is(h, 32, vt_json_str(c, "ox"))) {
         snprintf(err, cap, "manifest digests differ from sc_crypto_sha256 of the files");
         goto out;
     }
@@ -162,15 +163,13 @@ static int run_case(ft_env *env, const char *dir, const cJSON *c, size_t *opens,
     }
     *opens += 2;
     if (cJSON_IsTrue(enc)) {
-        if (!check_seal(env, c, &key, &iv, pt, pt_len, blob, blob_len, FT_CHUNK_RANDOM, err,
-                        cap) ||
+        if (!check_seal(env, c, &key, &iv, pt, pt_len, blob, blob_len, FT_CHUNK_RANDOM, err, cap) ||
             !check_seal(env, c, &key, &iv, pt, pt_len, blob, blob_len, WHOLE, err, cap)) {
             goto out;
         }
         *seals += 2;
     }
-    if (pt_len == ((size_t)1 << 20) &&
-        !check_tampered(env, &key, &iv, blob, blob_len, err, cap)) {
+    if (pt_len == ((size_t)1 << 20) && !check_tampered(env, &key, &iv, blob, blob_len, err, cap)) {
         goto out;
     }
     ok = 1;
@@ -217,8 +216,7 @@ void test_node_reference(void **state)
         if (mkdtemp(dir) == NULL) {
             fail_msg("cannot create a temporary folder from %s", dir);
         }
-        snprintf(seed, sizeof seed, "%llu",
-                 (unsigned long long)(vt_rand_u64() % 1000000000000ull));
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)(vt_rand_u64() % 1000000000000ull));
         rc = run_node(env, dir, seed);
         if (rc != 0) {
             remove_tree(dir);
@@ -246,8 +244,7 @@ void test_node_reference(void **state)
         if (run_case(env, dir, c, &opens, &seals, err, sizeof err)) {
             vt_case_pass(&r);
         } else {
-            vt_case_fail(&r, "%s: %s", vt_json_str(c, "name") ? vt_json_str(c, "name") : "?",
-                         err);
+            vt_case_fail(&r, "%s: %s", vt_json_str(c, "name") ? vt_json_str(c, "name") : "?", err);
         }
     }
     vt_appendf(r.detail, sizeof r.detail, "decrypt %zu, encrypt %zu", opens, seals);

@@ -21,14 +21,14 @@ static void fill_key(uint8_t key[32], uint8_t iv[16])
 }
 
 /* ciphertext || tag by the one-shot primitive: the reference for every chunking. */
-static uint8_t *oneshot_blob(ft_env *env, const uint8_t key[32], const uint8_t *iv,
-                             size_t iv_len, const uint8_t *pt, size_t len)
+static uint8_t *oneshot_blob(ft_env *env, const uint8_t key[32], const uint8_t *iv, size_t iv_len,
+                             const uint8_t *pt, size_t len)
 {
     uint8_t *blob = vt_alloc(len + 16);
 
-    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, blob, blob + len, key, iv, iv_len, NULL, 0, pt,
-                                       len),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_crypto_aes256gcm_seal(&env->ctx, blob, blob + len, key, iv, iv_len, NULL, 0, pt, len),
+        SC_OK);
     return blob;
 }
 
@@ -68,10 +68,9 @@ static void expect_refused(ft_env *env, const sample *s, const uint8_t *blob, si
     memset(x, 0xee, 32);
     memset(ox, 0xee, 32);
     st = ft_decrypt(env, s->key, s->iv, 16, blob, len, chunk, &k, x, ox);
-    if (st != want || !ft_sink_discarded_once(&k) || !vt_all_zero(x, 32) ||
-        !vt_all_zero(ox, 32)) {
-        fail_msg("%s: %s (want %s), %u writes, %u commits, %u discards", what,
-                 sc_status_name(st), sc_status_name(want), k.writes, k.commits, k.discards);
+    if (st != want || !ft_sink_discarded_once(&k) || !vt_all_zero(x, 32) || !vt_all_zero(ox, 32)) {
+        fail_msg("%s: %s (want %s), %u writes, %u commits, %u discards", what, sc_status_name(st),
+                 sc_status_name(want), k.writes, k.commits, k.discards);
     }
     ft_sink_free(&k);
 }
@@ -81,8 +80,8 @@ static void expect_refused(ft_env *env, const sample *s, const uint8_t *blob, si
 void test_chunkings(void **state)
 {
     ft_env *env = ft_env_of(state);
-    static const size_t sizes[] = {0, 1, 15, 16, 17, 31, 32, 33, 100, 4095, 4096, 4097, 10000,
-                                   70001};
+    static const size_t sizes[] = {0,  1,   15,   16,   17,   31,    32,
+                                   33, 100, 4095, 4096, 4097, 10000, 70001};
     static const size_t iv_lens[] = {12, 16};
     size_t si, ii, ci, runs = 0;
 
@@ -105,21 +104,20 @@ void test_chunkings(void **state)
                 VT_ASSERT_STATUS(ft_encrypt(env, key, iv, iv_lens[ii], pt, len, chunkings[ci],
                                             &blob, &blob_len, x, ox, &size),
                                  SC_OK);
-                if (blob_len != len + 16 || memcmp(blob, ref, len + 16) != 0 ||
-                    size != len + 16) {
+                if (blob_len != len + 16 || memcmp(blob, ref, len + 16) != 0 || size != len + 16) {
                     fail_msg("encrypt %zu bytes, %zu-byte IV, pieces of %zu: differs from the "
                              "one-shot seal",
                              len, iv_lens[ii], chunkings[ci]);
                 }
                 free(blob);
                 ft_sink_init(&k, &unused);
-                VT_ASSERT_STATUS(ft_decrypt(env, key, iv, iv_lens[ii], ref, len + 16,
-                                            chunkings[ci], &k, x, ox),
-                                 SC_OK);
+                VT_ASSERT_STATUS(
+                    ft_decrypt(env, key, iv, iv_lens[ii], ref, len + 16, chunkings[ci], &k, x, ox),
+                    SC_OK);
                 if (k.commits != 1 || k.discards != 0 || k.committed_len != len ||
                     memcmp(k.committed, pt, len) != 0 || k.max_write > SC_FILE_SINK_MAX_WRITE) {
-                    fail_msg("decrypt %zu bytes, %zu-byte IV, pieces of %zu: wrong plaintext",
-                             len, iv_lens[ii], chunkings[ci]);
+                    fail_msg("decrypt %zu bytes, %zu-byte IV, pieces of %zu: wrong plaintext", len,
+                             iv_lens[ii], chunkings[ci]);
                 }
                 ft_sink_free(&k);
                 runs++;
@@ -128,8 +126,8 @@ void test_chunkings(void **state)
             free(pt);
         }
     }
-    printf("[%s] chunkings: %zu encrypt/decrypt pairs match the one-shot AES-GCM\n",
-           env->backend, runs);
+    printf("[%s] chunkings: %zu encrypt/decrypt pairs match the one-shot AES-GCM\n", env->backend,
+           runs);
 }
 
 /* ---- digests ---------------------------------------------------------------------------- */
@@ -161,9 +159,8 @@ void test_hashes(void **state)
         assert_memory_equal(ox, want_ox, 32);
         assert_true(size == (uint64_t)len + 16 && blob_len == len + 16);
         ft_sink_init(&k, &unused);
-        VT_ASSERT_STATUS(ft_decrypt(env, s.key, s.iv, 16, blob, blob_len, FT_CHUNK_RANDOM, &k,
-                                    dx, dox),
-                         SC_OK);
+        VT_ASSERT_STATUS(
+            ft_decrypt(env, s.key, s.iv, 16, blob, blob_len, FT_CHUNK_RANDOM, &k, dx, dox), SC_OK);
         assert_memory_equal(dx, want_x, 32);
         assert_memory_equal(dox, want_ox, 32);
         if (len == 0) {
@@ -207,18 +204,15 @@ void test_tamper(void **state)
         for (i = 0; i < sizeof flips / sizeof flips[0]; i++) {
             memcpy(b, s.blob, s.blob_len);
             b[flips[i]] ^= 0x80;
-            snprintf(what, sizeof what, "byte %zu flipped, pieces of %zu", flips[i],
-                     chunkings[ci]);
+            snprintf(what, sizeof what, "byte %zu flipped, pieces of %zu", flips[i], chunkings[ci]);
             expect_refused(env, &s, b, s.blob_len, chunkings[ci], SC_ERR_AUTH, what);
         }
         memcpy(b, s.blob, s.blob_len);
         expect_refused(env, &s, b, s.blob_len - 1, chunkings[ci], SC_ERR_AUTH, "truncated by 1");
-        expect_refused(env, &s, b, s.blob_len - 16, chunkings[ci], SC_ERR_AUTH,
-                       "tag cut off");
+        expect_refused(env, &s, b, s.blob_len - 16, chunkings[ci], SC_ERR_AUTH, "tag cut off");
         expect_refused(env, &s, b, 16, chunkings[ci], SC_ERR_AUTH, "only 16 bytes");
         b[s.blob_len] = 0;
-        expect_refused(env, &s, b, s.blob_len + 1, chunkings[ci], SC_ERR_AUTH,
-                       "one byte appended");
+        expect_refused(env, &s, b, s.blob_len + 1, chunkings[ci], SC_ERR_AUTH, "one byte appended");
         memset(b + s.blob_len, 0, 16);
         expect_refused(env, &s, b, s.blob_len + 16, chunkings[ci], SC_ERR_AUTH,
                        "16 bytes appended");
@@ -310,8 +304,7 @@ void test_sink_failures(void **state)
     ft_need_stream(env, "sink failures");
     sample_make(env, &s, 3 * 4096 + 100); /* several writes, the last one from final */
     ft_sink_init(&k, &sink);
-    VT_ASSERT_STATUS(ft_decrypt(env, s.key, s.iv, 16, s.blob, s.blob_len, 4096, &k, x, ox),
-                     SC_OK);
+    VT_ASSERT_STATUS(ft_decrypt(env, s.key, s.iv, 16, s.blob, s.blob_len, 4096, &k, x, ox), SC_OK);
     writes = k.writes;
     assert_true(writes >= 3);
     ft_sink_free(&k);
@@ -331,8 +324,8 @@ void test_sink_failures(void **state)
                          want[i]);
         /* the last write is made by final, which also zeroes the digests */
         if (!ft_sink_discarded_once(&k) || (i == 2 && !vt_all_zero(x, 32))) {
-            fail_msg("write %u of %u failed: %u commits, %u discards", fails[i], writes,
-                     k.commits, k.discards);
+            fail_msg("write %u of %u failed: %u commits, %u discards", fails[i], writes, k.commits,
+                     k.discards);
         }
         ft_sink_free(&k);
     }
@@ -424,18 +417,16 @@ void test_lease(void **state)
     /* the aead self-test needs the streaming state too */
     VT_ASSERT_STATUS(sc_ctx_selftest(&env->ctx, SC_GROUP_AEAD), SC_ERR_STATE);
     /* one-shot AES-GCM does not disturb the running stream */
-    VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, s.key, s.iv, 16, NULL, 0, s.pt, 32),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_crypto_aes256gcm_seal(&env->ctx, ct, tag, s.key, s.iv, 16, NULL, 0, s.pt, 32), SC_OK);
     /* another context is independent */
     VT_ASSERT_STATUS(sc_ctx_init(&other, env->backend), SC_OK);
     VT_ASSERT_STATUS(sc_file_encrypt_init(&other, &b, s.key, s.iv, 16), SC_OK);
-    VT_ASSERT_STATUS(sc_file_encrypt_update(&b, other_out, sizeof other_out, &m, s.pt, 64),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&b, other_out, sizeof other_out, &m, s.pt, 64), SC_OK);
     assert_memory_equal(other_out, s.blob, 64);
     sc_file_encrypt_abort(&b);
     sc_ctx_clear(&other);
-    VT_ASSERT_STATUS(sc_file_encrypt_update(&a, out + n, sizeof out - n, &m, s.pt + 40, 24),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&a, out + n, sizeof out - n, &m, s.pt + 40, 24), SC_OK);
     n += m;
     VT_ASSERT_STATUS(sc_file_encrypt_final(&a, fin, sizeof fin, &m, x, ox, &size), SC_OK);
     assert_int_equal(n, 64);
@@ -484,8 +475,7 @@ void test_ctx_clear(void **state)
     VT_ASSERT_STATUS(sc_file_encrypt_init(&c, &e, s.key, s.iv, 16), SC_OK);
     VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt, 50), SC_OK);
     sc_ctx_clear(&c);
-    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt + 50, 50),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt + 50, 50), SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_file_encrypt_final(&e, fin, sizeof fin, &n, x, ox, &size), SC_ERR_STATE);
     sc_file_encrypt_abort(&e);
     /* ... and comes back on the same memory: the stale operation stays dead */
@@ -495,8 +485,7 @@ void test_ctx_clear(void **state)
     VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt, 50), SC_OK);
     sc_ctx_clear(&c);
     VT_ASSERT_STATUS(sc_ctx_init(&c, env->backend), SC_OK);
-    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt + 50, 50),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt + 50, 50), SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_file_encrypt_init(&c, &e, s.key, s.iv, 16), SC_OK); /* lease free */
     sc_file_encrypt_abort(&e);
 
@@ -557,11 +546,9 @@ void test_buffer_too_small(void **state)
     VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out + 32, sizeof out - 32, &n, s.pt + 32, 68),
                      SC_OK);
     assert_int_equal(n, 64);
-    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, SC_FILE_FINAL_BYTES - 1, &n, x, ox,
-                                           &size),
+    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, SC_FILE_FINAL_BYTES - 1, &n, x, ox, &size),
                      SC_ERR_BUFFER_TOO_SMALL);
-    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, sizeof out - 96, &n, x, ox, &size),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, sizeof out - 96, &n, x, ox, &size), SC_OK);
     assert_memory_equal(out, s.blob, s.blob_len);
     assert_true(size == s.blob_len && sc_file_blob_len(100) == s.blob_len);
     /* an overlapping or absent output is refused the same way */
@@ -587,8 +574,7 @@ void test_buffer_too_small(void **state)
     assert_memory_equal(out, s.blob, 96);
     /* final needs SC_FILE_FINAL_BYTES */
     memset(x, 0xee, 32);
-    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, SC_FILE_FINAL_BYTES - 1, &n, x, ox,
-                                           &size),
+    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, out + 96, SC_FILE_FINAL_BYTES - 1, &n, x, ox, &size),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(n, SC_FILE_FINAL_BYTES);
     assert_true(vt_all_zero(x, 32) && vt_all_zero(ox, 32) && size == 0);
@@ -744,8 +730,7 @@ void test_backend_failures(void **state)
     VT_ASSERT_STATUS(sc_file_encrypt_init(&c, &e, s.key, s.iv, 16), SC_OK);
     VT_ASSERT_STATUS(sc_file_encrypt_update(&e, out, sizeof out, &n, s.pt, 100), SC_OK);
     memset(fin, 0xa5, sizeof fin);
-    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, fin, sizeof fin, &n, x, ox, &size),
-                     SC_ERR_INTERNAL);
+    VT_ASSERT_STATUS(sc_file_encrypt_final(&e, fin, sizeof fin, &n, x, ox, &size), SC_ERR_INTERNAL);
     assert_true(n == 0 && size == 0 && vt_all_zero(fin, sizeof fin) && vt_all_zero(x, 32) &&
                 vt_all_zero(ox, 32));
     ft_sink_init(&k, &sink);

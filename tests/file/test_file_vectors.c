@@ -43,8 +43,7 @@ void test_unsupported_backend(void **state)
     VT_ASSERT_STATUS(sc_file_encrypt_init(&env->ctx, &e, key, iv, 12), SC_ERR_UNSUPPORTED);
     ft_sink_init(&k, &sink);
     memset(&d, 0x5a, sizeof d);
-    VT_ASSERT_STATUS(sc_file_decrypt_init(&env->ctx, &d, key, iv, 16, &sink),
-                     SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(sc_file_decrypt_init(&env->ctx, &d, key, iv, 16, &sink), SC_ERR_UNSUPPORTED);
     assert_true(vt_all_zero((const uint8_t *)&d, sizeof d));
     /* a failed init never calls the sink */
     assert_int_equal(k.writes + k.commits + k.discards, 0);
@@ -103,10 +102,9 @@ static int kcase_load(ft_env *env, const cJSON *j, kcase *c, char *err, size_t c
     c->x = tag_value(j, "x");
     c->ox = tag_value(j, "ox");
     c->size = tag_value(j, "size");
-    if (!vt_json_hex(j, "key", &c->key) || c->key.n != 32 ||
-        !vt_json_hex(j, "plaintext", &c->pt) || !vt_json_hex(j, "encrypted_blob", &c->blob) ||
-        !vt_json_hex(j, "tag", &c->tag) || c->tag.n != 16 || c->nonce == NULL || c->x == NULL ||
-        c->ox == NULL || c->size == NULL ||
+    if (!vt_json_hex(j, "key", &c->key) || c->key.n != 32 || !vt_json_hex(j, "plaintext", &c->pt) ||
+        !vt_json_hex(j, "encrypted_blob", &c->blob) || !vt_json_hex(j, "tag", &c->tag) ||
+        c->tag.n != 16 || c->nonce == NULL || c->x == NULL || c->ox == NULL || c->size == NULL ||
         (c->legacy && !vt_json_hex(j, "iv_actually_used", &c->legacy_iv))) {
         snprintf(err, cap, "malformed case");
         return 0;
@@ -126,8 +124,8 @@ static int kcase_load(ft_env *env, const cJSON *j, kcase *c, char *err, size_t c
 }
 
 /* Decrypts the case's blob with one candidate IV and checks the outcome. */
-static int open_with(ft_env *env, const kcase *c, const uint8_t *iv, size_t iv_len,
-                     sc_status want, char *err, size_t cap)
+static int open_with(ft_env *env, const kcase *c, const uint8_t *iv, size_t iv_len, sc_status want,
+                     char *err, size_t cap)
 {
     uint8_t x[32], ox[32];
     ft_sink k;
@@ -142,8 +140,7 @@ static int open_with(ft_env *env, const kcase *c, const uint8_t *iv, size_t iv_l
              memcmp(k.committed, c->pt.p, c->pt.n) == 0 && vt_hex_is(x, 32, c->x) &&
              vt_hex_is(ox, 32, c->ox);
     } else {
-        ok = st == want && ft_sink_discarded_once(&k) && vt_all_zero(x, 32) &&
-             vt_all_zero(ox, 32);
+        ok = st == want && ft_sink_discarded_once(&k) && vt_all_zero(x, 32) && vt_all_zero(ox, 32);
     }
     if (!ok) {
         snprintf(err, cap, "decrypt with a %zu-byte IV: %s (want %s), commits %u, discards %u",
@@ -199,8 +196,8 @@ static int run_case(ft_env *env, const kcase *c, vt_report *r, char *err, size_t
         return 0;
     }
     /* the library never emits a legacy IV; the one-shot primitive confirms the blob */
-    st = ft_encrypt(env, c->key.p, ivs[1], 32, c->pt.p, c->pt.n, 16, &blob, &blob_len, x, ox,
-                    &size);
+    st =
+        ft_encrypt(env, c->key.p, ivs[1], 32, c->pt.p, c->pt.n, 16, &blob, &blob_len, x, ox, &size);
     free(blob);
     if (st != SC_ERR_ARG) {
         snprintf(err, cap, "encrypt with the 32-byte legacy IV: %s, want SC_ERR_ARG",
@@ -209,7 +206,7 @@ static int run_case(ft_env *env, const kcase *c, vt_report *r, char *err, size_t
     }
     ct = vt_alloc(c->pt.n);
     st = sc_crypto_aes256gcm_seal(&env->ctx, ct, ct_tag, c->key.p, ivs[1], 32, NULL, 0, c->pt.p,
-                           c->pt.n);
+                                  c->pt.n);
     ok = st == SC_OK && memcmp(ct, c->blob.p, c->pt.n) == 0 && memcmp(ct_tag, c->tag.p, 16) == 0;
     free(ct);
     if (!ok) {
@@ -245,8 +242,7 @@ void test_kind15_vectors(void **state)
         if (kcase_load(env, j, &c, err, sizeof err) && run_case(env, &c, &r, err, sizeof err)) {
             vt_case_pass(&r);
         } else {
-            vt_case_fail(&r, "%s: %s", vt_json_str(j, "note") ? vt_json_str(j, "note") : "?",
-                         err);
+            vt_case_fail(&r, "%s: %s", vt_json_str(j, "note") ? vt_json_str(j, "note") : "?", err);
         }
         kcase_free(&c);
     }

@@ -169,8 +169,8 @@ void fz_setup(void)
     }
     for (k = 0; k < FZ_N_IDS; k++) {
         for (j = 0; j < FZ_N_IDS; j++) {
-            FZ_REQUIRE(sc_nip44_conversation_key(&fz.ctx[0], fz.conv[k][j], fz.sec[k],
-                                                 fz.pub[j]) == SC_OK);
+            FZ_REQUIRE(sc_nip44_conversation_key(&fz.ctx[0], fz.conv[k][j], fz.sec[k], fz.pub[j]) ==
+                       SC_OK);
         }
     }
     fz.ready = 1;
@@ -328,8 +328,8 @@ char *fz_layer(sc_ctx *ctx, const uint8_t *inner, size_t inner_len, unsigned sig
     ev.n_tags = n_tags;
     ev.content.ptr = payload;
     ev.content.len = got;
-    ev.flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-               SC_EVENT_HAS_CONTENT;
+    ev.flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     json = fz_signed_json(ctx, &ev, signer, len);
     free(payload);
     return json;

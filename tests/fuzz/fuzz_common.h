@@ -33,11 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 FZ_NORETURN void fz_fail(const char *file, int line, const char *what);
 
 /* Aborts (a crash for libFuzzer) when cond is false. */
-#define FZ_REQUIRE(cond)                                                                          \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            fz_fail(__FILE__, __LINE__, #cond);                                                   \
-        }                                                                                         \
+#define FZ_REQUIRE(cond)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fz_fail(__FILE__, __LINE__, #cond);                                                    \
+        }                                                                                          \
     } while (0)
 
 /* Aborts unless st is one of the statuses listed (terminated by 1, which no status is). */

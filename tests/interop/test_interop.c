@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const cJSON *it_need_array(const it_env *env, const cJSON *doc, const char *file,
-                           const char *why, const char *key)
+const cJSON *it_need_array(const it_env *env, const cJSON *doc, const char *file, const char *why,
+                           const char *key)
 {
     const cJSON *arr;
 
@@ -98,9 +98,9 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_interop_nip44_rejects, &env),
     };
     vt_suite suite;
-    int failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_interop",
-                                "nostr-tools vectors (the upstream folder is not used)", NULL,
-                                NULL, 0);
+    int failed =
+        vt_suite_start(&suite, &env.ctx, argc, argv, "test_interop",
+                       "nostr-tools vectors (the upstream folder is not used)", NULL, NULL, 0);
 
     if (failed != 0) {
         return failed;

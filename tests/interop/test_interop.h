@@ -19,11 +19,11 @@
 #define IT_NIP44_FILE "nostr-tools.nip44.json"
 
 typedef struct it_env {
-    sc_ctx ctx;              /* bound to `backend` for the whole run */
+    sc_ctx ctx; /* bound to `backend` for the whole run */
     const char *backend;
-    const char *own_dir;     /* the project's vectors/ folder */
-    cJSON *events;           /* parsed IT_EVENTS_FILE, or NULL (why in events_why) */
-    cJSON *nip44;            /* parsed IT_NIP44_FILE, or NULL */
+    const char *own_dir; /* the project's vectors/ folder */
+    cJSON *events;       /* parsed IT_EVENTS_FILE, or NULL (why in events_why) */
+    cJSON *nip44;        /* parsed IT_NIP44_FILE, or NULL */
     char events_why[512];
     char nip44_why[512];
 } it_env;
@@ -35,8 +35,8 @@ static inline it_env *it_env_of(void **state)
 
 /* The array `key` of a loaded file; fails the test when the file or the array is missing
  * (these files live in the repository: their absence is an error, never a skip). */
-const cJSON *it_need_array(const it_env *env, const cJSON *doc, const char *file,
-                           const char *why, const char *key);
+const cJSON *it_need_array(const it_env *env, const cJSON *doc, const char *file, const char *why,
+                           const char *key);
 
 /* The status whose sc_status_name is `name`, or 1 (never a status) when there is none. */
 int it_status_by_name(const char *name);

@@ -40,8 +40,8 @@ static int event_is_zero(const sc_event *ev)
 {
     return vt_all_zero(ev->id, sizeof ev->id) && vt_all_zero(ev->pubkey, sizeof ev->pubkey) &&
            vt_all_zero(ev->sig, sizeof ev->sig) && ev->created_at == 0 && ev->kind == 0 &&
-           ev->tags == NULL && ev->n_tags == 0 && ev->content.ptr == NULL &&
-           ev->content.len == 0 && ev->flags == 0;
+           ev->tags == NULL && ev->n_tags == 0 && ev->content.ptr == NULL && ev->content.len == 0 &&
+           ev->flags == 0;
 }
 
 /* Writes ev under flags into a fresh buffer and compares it with want. Also checks the size
@@ -55,8 +55,8 @@ static const char *check_json(char *err, const sc_event *ev, unsigned flags, con
     const char *res = NULL;
 
     if (need != want_len) {
-        snprintf(err, ERRMAX, "%s: sc_event_to_json_len = %zu, nostr-tools' text is %zu bytes", what,
-                 need, want_len);
+        snprintf(err, ERRMAX, "%s: sc_event_to_json_len = %zu, nostr-tools' text is %zu bytes",
+                 what, need, want_len);
         res = err;
         goto out;
     }
@@ -84,10 +84,9 @@ out:
 
 /* Signs a copy of ev (id and sig cleared) with sk and aux; compares with the recorded id and
  * sig. NULL on success. */
-static const char *check_resign(char *err, it_env *env, const sc_event *src,
-                                const sc_identity *who, const uint8_t aux[32],
-                                const uint8_t want_id[32], const uint8_t want_sig[64],
-                                const char *what)
+static const char *check_resign(char *err, it_env *env, const sc_event *src, const sc_identity *who,
+                                const uint8_t aux[32], const uint8_t want_id[32],
+                                const uint8_t want_sig[64], const char *what)
 {
     sc_event ev = *src;
     sc_status st;
@@ -186,8 +185,8 @@ static const char *check_event(char *err, it_env *env, const cJSON *c)
     if (json == NULL || ser == NULL || !cJSON_IsObject(obj) ||
         !it_json_hex_exact(c, "sk", sk, 32) || !it_json_hex_exact(c, "aux", aux, 32) ||
         !it_json_hex_exact(c, "id", id, 32) || !it_json_hex_exact(c, "sig", sig, 64) ||
-        !it_json_hex_exact(obj, "pubkey", pub, 32) ||
-        !it_json_i64(obj, "kind", &kind) || !it_json_i64(obj, "created_at", &created_at)) {
+        !it_json_hex_exact(obj, "pubkey", pub, 32) || !it_json_i64(obj, "kind", &kind) ||
+        !it_json_i64(obj, "created_at", &created_at)) {
         return "malformed vector";
     }
     /* The vector itself: id = sha256(serialized). */
@@ -247,7 +246,8 @@ static const char *check_event(char *err, it_env *env, const cJSON *c)
         res = err;
         goto out;
     }
-    if ((res = check_json(err, &p.ev, SC_EVENT_JSON_CANONICAL, ser, ser_len, "canonical")) != NULL ||
+    if ((res = check_json(err, &p.ev, SC_EVENT_JSON_CANONICAL, ser, ser_len, "canonical")) !=
+            NULL ||
         (res = check_json(err, &p.ev, SC_EVENT_JSON_OBJECT, json, json_len, "object")) != NULL) {
         goto out;
     }
@@ -343,7 +343,8 @@ static const char *check_alternate(char *err, it_env *env, const char *json, siz
         res = err;
         goto out;
     }
-    if ((res = check_json(err, &p.ev, SC_EVENT_JSON_CANONICAL, ser, ser_len, "canonical")) != NULL) {
+    if ((res = check_json(err, &p.ev, SC_EVENT_JSON_CANONICAL, ser, ser_len, "canonical")) !=
+        NULL) {
         goto out;
     }
     st = sc_event_verify(&env->ctx, &p.ev);

@@ -157,7 +157,8 @@ static const char *check_decrypt(char *err, it_env *env, const uint8_t ck[32], c
     memset(out, FILL_A, cap);
     st = sc_nip44_conversation_init_key(&conv, ck);
     if (st == SC_OK) {
-        st = sc_nip44_conversation_decrypt(&env->ctx, out, cap, &out_len, &conv, payload, payload_len, 0);
+        st = sc_nip44_conversation_decrypt(&env->ctx, out, cap, &out_len, &conv, payload,
+                                           payload_len, 0);
     }
     sc_nip44_conversation_clear(&conv);
     if (st != SC_OK || out_len != pt->n || memcmp(out, pt->p, pt->n) != 0) {
@@ -241,7 +242,7 @@ static const char *check_encrypt_case(char *err, it_env *env, const cJSON *c, in
             goto out;
         }
         if (sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &out_len, ck, nonce, pt.p, len,
-                                        flags) != SC_OK) {
+                                       flags) != SC_OK) {
             res = "re-encrypt failed";
             goto out;
         }

@@ -98,9 +98,9 @@ char *gw_wrap(gw_env *env, const sc_event *rumor, const sc_identity *author,
 
     assert_true(need != 0 && scap != 0);
     *len = 0;
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, len, scratch, scap, rumor, author,
-                                   recipient, opts),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&env->ctx, out, need, len, scratch, scap, rumor, author, recipient, opts),
+        SC_OK);
     assert_true(*len != 0 && *len <= need);
     if (!vt_all_zero(scratch, scap)) {
         fail_msg("the scratch was not wiped");
@@ -196,9 +196,9 @@ static char *open_payload(gw_env *env, const sc_identity *me, const uint8_t peer
 
     VT_ASSERT_STATUS(sc_identity_seckey(sec, me), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_conversation_key(&env->ctx, ck, sec, peer), SC_OK);
-    VT_ASSERT_STATUS(sc_nip44_decrypt(&env->ctx, out, cap, len, ck, payload->ptr, payload->len,
-                                      payload->len),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_decrypt(&env->ctx, out, cap, len, ck, payload->ptr, payload->len, payload->len),
+        SC_OK);
     return (char *)out;
 }
 

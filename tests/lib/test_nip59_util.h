@@ -17,7 +17,7 @@
 #include "vectors_util.h"
 
 typedef struct gw_env {
-    sc_ctx ctx;              /* bound to `backend` for the whole run */
+    sc_ctx ctx; /* bound to `backend` for the whole run */
     const char *backend;
     const char *vectors_dir; /* upstream conformance data */
     int vectors_present;

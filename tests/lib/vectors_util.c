@@ -478,8 +478,8 @@ int vt_event_same_body(const sc_event *a, const sc_event *b, char *why, size_t c
     size_t t, i;
 
     if (a->created_at != b->created_at || a->kind != b->kind) {
-        snprintf(why, cap, "created_at/kind %lld/%u vs %lld/%u", (long long)a->created_at,
-                 a->kind, (long long)b->created_at, b->kind);
+        snprintf(why, cap, "created_at/kind %lld/%u vs %lld/%u", (long long)a->created_at, a->kind,
+                 (long long)b->created_at, b->kind);
         return 0;
     }
     if (!same_str(&a->content, &b->content)) {
@@ -520,8 +520,8 @@ static void need_upstream_dir(const char *backend, const char *dir, int present,
 /* The folder is there, so every upstream file must be: a missing or unreadable one fails. */
 static void upstream_file_fails(const char *backend, const char *rel, const char *why)
 {
-    printf("[%s] %s: FAIL (%s; the upstream folder is present, so the file is required)\n",
-           backend, rel, why);
+    printf("[%s] %s: FAIL (%s; the upstream folder is present, so the file is required)\n", backend,
+           rel, why);
     fflush(stdout);
     fail_msg("%s: %s", rel, why);
 }

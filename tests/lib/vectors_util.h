@@ -127,7 +127,8 @@ typedef struct vt_suite_opt {
 
 /* Parses --backend, --vectors, --own and the extra options; creates ctx on the backend;
  * prints a loud banner when the upstream folder is missing (naming what is then skipped,
- * `skipped`; NULL for a suite that reads no upstream data) and the group line ("[==========] group BACKEND: TITLE, ..."). `prog` names the
+ * `skipped`; NULL for a suite that reads no upstream data) and the group line ("[==========] group
+ * BACKEND: TITLE, ..."). `prog` names the
  * program in messages. Returns 0, or the exit status main must return: 2 for a usage error,
  * 1 when the context cannot be created. */
 int vt_suite_start(vt_suite *s, sc_ctx *ctx, int argc, char **argv, const char *prog,

@@ -7,7 +7,8 @@
  * Checks: only the documented statuses (a first byte outside 0x60..0x6f is no version byte:
  * SC_ERR_NEGENTROPY); sc_negentropy_reconcile_max and initiate_max bound what is written (a
  * first try in at most 64 KiB that is short gets SC_ERR_BUFFER_TOO_SMALL with the exact size,
- * within the bound, nothing left written and the reconciliation unchanged), and the frame limit holds; a failure
+ * within the bound, nothing left written and the reconciliation unchanged), and the frame limit
+ * holds; a failure
  * leaves out, have and need holding only zeroed or untouched bytes, every length 0; a
  * responder always answers (a message of another version with the single version byte) and
  * gives the same answer twice (a round is a pure function of the set and the message), an
@@ -117,10 +118,9 @@ static sc_status reconcile(sc_ctx *ctx, sc_negentropy *neg, int initiator, size_
     for (;;) {
         c->out = fz_alloc(cap);
         c->out_len = c->have_len = c->need_len = 7;
-        st = sc_negentropy_reconcile(ctx, neg, c->out, cap, &c->out_len,
-                                     have_cap != 0 ? c->have : NULL, have_cap, &c->have_len,
-                                     need_cap != 0 ? c->need : NULL, need_cap, &c->need_len,
-                                     msg, msg_len);
+        st = sc_negentropy_reconcile(
+            ctx, neg, c->out, cap, &c->out_len, have_cap != 0 ? c->have : NULL, have_cap,
+            &c->have_len, need_cap != 0 ? c->need : NULL, need_cap, &c->need_len, msg, msg_len);
         if (st != SC_ERR_BUFFER_TOO_SMALL) {
             break;
         }
@@ -174,11 +174,10 @@ static void mode_responder(sc_ctx *ctx, fz_in *in, const sc_negentropy_item *ite
     if (msg_len != 0 && msg[0] != SC_NEGENTROPY_VERSION) {
         /* another version: the one it speaks, nothing else; not a version byte: malformed */
         FZ_REQUIRE(msg[0] >= 0x60 && msg[0] <= 0x6f ? st == SC_OK && a.out_len == 1
-                                                     : st == SC_ERR_NEGENTROPY);
+                                                    : st == SC_ERR_NEGENTROPY);
     }
     /* the same message to a new responder over the same set: the same answer */
-    st2 = reconcile(ctx, &fresh, 0, limit_of(limited), n, msg_len != 0 ? msg : NULL, msg_len,
-                    &b);
+    st2 = reconcile(ctx, &fresh, 0, limit_of(limited), n, msg_len != 0 ? msg : NULL, msg_len, &b);
     FZ_REQUIRE(st2 == st && b.out_len == a.out_len && memcmp(a.out, b.out, a.out_len) == 0);
     /* whatever it was asked, the answer is a well-formed message: an initiator takes it */
     if (st == SC_OK) {

@@ -167,8 +167,8 @@ int main(int argc, char **argv)
         out = xmalloc(out_cap);
         have = xmalloc(have_cap * sizeof *have);
         need = xmalloc(need_cap * sizeof *need);
-        st = sc_negentropy_reconcile(&ctx, &neg, out, out_cap, &out_len, have, have_cap,
-                                     &have_len, need, need_cap, &need_len, msg, msg_len);
+        st = sc_negentropy_reconcile(&ctx, &neg, out, out_cap, &out_len, have, have_cap, &have_len,
+                                     need, need_cap, &need_len, msg, msg_len);
         if (st != SC_OK) {
             die("sc_negentropy_reconcile", st);
         }

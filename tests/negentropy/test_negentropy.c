@@ -60,27 +60,26 @@ void test_args(void **state)
     VT_ASSERT_STATUS(sc_negentropy_initiate(&e->ctx, &dead, out, sizeof out, &len), SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_negentropy_initiate(vt_null(), &neg, out, sizeof out, &len), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_negentropy_initiate(&e->ctx, &neg, NULL, 5, &len), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_negentropy_initiate(&e->ctx, &neg, out, sizeof out, vt_null()),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &dead, out, sizeof out, &len, have, 1,
-                                             &hl, need, 1, &nl, msg, 1),
+    VT_ASSERT_STATUS(sc_negentropy_initiate(&e->ctx, &neg, out, sizeof out, vt_null()), SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &dead, out, sizeof out, &len, have, 1, &hl,
+                                             need, 1, &nl, msg, 1),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, have, 1,
-                                             &hl, need, 1, &nl, msg, 0),
+    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, have, 1, &hl,
+                                             need, 1, &nl, msg, 0),
                      SC_ERR_EMPTY);
-    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, have, 1,
-                                             &hl, need, 1, &nl, NULL, 1),
+    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, have, 1, &hl,
+                                             need, 1, &nl, NULL, 1),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, NULL, 1,
-                                             &hl, need, 1, &nl, msg, 1),
+    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, NULL, 1, &hl,
+                                             need, 1, &nl, msg, 1),
                      SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, have, 1,
                                              vt_null(), need, 1, &nl, msg, 1),
                      SC_ERR_ARG);
     /* the message inside the output */
     out[0] = SC_NEGENTROPY_VERSION;
-    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, have, 1,
-                                             &hl, need, 1, &nl, out, 1),
+    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &neg, out, sizeof out, &len, have, 1, &hl,
+                                             need, 1, &nl, out, 1),
                      SC_ERR_OVERLAP);
     assert_int_equal(sc_negentropy_initiate_max(&dead), 0);
     assert_int_equal(sc_negentropy_reconcile_max(vt_null(), 10), 0);
@@ -112,14 +111,13 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_args, &env),
     };
 
-    failed = vt_suite_start(&s, &env.ctx, argc, argv, "test_negentropy", "NIP-77 Negentropy",
-                            NULL, NULL, 0);
+    failed = vt_suite_start(&s, &env.ctx, argc, argv, "test_negentropy", "NIP-77 Negentropy", NULL,
+                            NULL, 0);
     if (failed != 0) {
         return failed;
     }
     env.backend = s.backend;
-    failed = _cmocka_run_group_tests(s.backend, tests, sizeof tests / sizeof tests[0], NULL,
-                                     NULL);
+    failed = _cmocka_run_group_tests(s.backend, tests, sizeof tests / sizeof tests[0], NULL, NULL);
     sc_ctx_clear(&env.ctx);
     return failed != 0 ? 1 : 0;
 }

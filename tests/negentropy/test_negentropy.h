@@ -19,8 +19,8 @@ typedef struct neg_env {
 
 /* Two record sets of n each, `unique` of them only on each side, timestamps in a window of
  * `window` seconds (narrow: many records share one), sorted. Caller frees both. */
-void neg_make_sets(uint64_t seed, size_t n, size_t unique, uint64_t window,
-                   sc_negentropy_item **a, sc_negentropy_item **b);
+void neg_make_sets(uint64_t seed, size_t n, size_t unique, uint64_t window, sc_negentropy_item **a,
+                   sc_negentropy_item **b);
 
 /* Runs a full reconciliation of a (initiator) against b (responder) with the frame limit,
  * checking every message's size and that the initiator learns exactly the difference.

@@ -28,8 +28,8 @@ static void rand_item(uint64_t *s, sc_negentropy_item *it, uint64_t window)
     }
 }
 
-void neg_make_sets(uint64_t seed, size_t n, size_t unique, uint64_t window,
-                   sc_negentropy_item **a, sc_negentropy_item **b)
+void neg_make_sets(uint64_t seed, size_t n, size_t unique, uint64_t window, sc_negentropy_item **a,
+                   sc_negentropy_item **b)
 {
     uint64_t s = seed * 0x9e3779b97f4a7c15u + 1;
     size_t i;
@@ -98,8 +98,8 @@ size_t neg_reconcile_check(sc_ctx *ctx, const sc_negentropy_item *a, size_t na,
         need = (uint8_t(*)[32])vt_alloc((need_cap + 1) * 32);
         cap = sc_negentropy_reconcile_max(&ia, reply_len);
         msg = vt_alloc(cap);
-        VT_ASSERT_STATUS(sc_negentropy_reconcile(ctx, &ia, msg, cap, &msg_len, have, na, &hl,
-                                                 need, need_cap, &nl, reply, reply_len),
+        VT_ASSERT_STATUS(sc_negentropy_reconcile(ctx, &ia, msg, cap, &msg_len, have, na, &hl, need,
+                                                 need_cap, &nl, reply, reply_len),
                          SC_OK);
         for (i = 0; i < hl; i++) {
             assert_true(have[i] < na);
@@ -292,15 +292,34 @@ void test_malformed(void **state)
 {
     neg_env *e = *state;
     static const char *const bad[] = {
-        "6100",                         /* a bound without its mode */
-        "61000003",                     /* mode 3 */
-        "610000" "01" "00112233",       /* a fingerprint cut short */
-        "610000" "02" "02" "00",        /* an id list of 2 ids, none there */
-        "610000" "02" "8000",           /* a non-minimal count */
-        "61" "020105" "00" "010103" "00", /* bounds that go down: (1, 05) then (1, 03) */
-        "610200" "00" "0100" "00",      /* two equal bounds (the second a delta of 0) */
-        "610000" "00" "0000" "00",      /* a range after infinity */
-        "610000" "00" "ff",             /* trailing bytes */
+        "6100",     /* a bound without its mode */
+        "61000003", /* mode 3 */
+        "610000"
+        "01"
+        "00112233", /* a fingerprint cut short */
+        "610000"
+        "02"
+        "02"
+        "00", /* an id list of 2 ids, none there */
+        "610000"
+        "02"
+        "8000", /* a non-minimal count */
+        "61"
+        "020105"
+        "00"
+        "010103"
+        "00", /* bounds that go down: (1, 05) then (1, 03) */
+        "610200"
+        "00"
+        "0100"
+        "00", /* two equal bounds (the second a delta of 0) */
+        "610000"
+        "00"
+        "0000"
+        "00", /* a range after infinity */
+        "610000"
+        "00"
+        "ff", /* trailing bytes */
     };
     sc_negentropy_item it[3];
     size_t i;
@@ -317,8 +336,18 @@ void test_malformed(void **state)
         }
     }
     /* well-formed: a skip to infinity; a fingerprint range; an empty id list */
-    VT_ASSERT_STATUS(respond_hex(&e->ctx, it, 3, "61" "0000" "00"), SC_OK);
-    VT_ASSERT_STATUS(respond_hex(&e->ctx, it, 3, "61" "0200" "00" "0000" "0200"), SC_OK);
+    VT_ASSERT_STATUS(respond_hex(&e->ctx, it, 3,
+                                 "61"
+                                 "0000"
+                                 "00"),
+                     SC_OK);
+    VT_ASSERT_STATUS(respond_hex(&e->ctx, it, 3,
+                                 "61"
+                                 "0200"
+                                 "00"
+                                 "0000"
+                                 "0200"),
+                     SC_OK);
     VT_ASSERT_STATUS(respond_hex(&e->ctx, it, 3, "61"), SC_OK);
 }
 
@@ -356,8 +385,8 @@ static size_t skip_between_lists(uint8_t *m, size_t cap, uint64_t first_ts, uint
 
 /* The responder's reply to msg must be a message this library's initiator accepts (bounds
  * strictly increasing, nothing after infinity) and fit the frame. */
-static void reply_accepted(neg_env *e, const sc_negentropy_item *it, size_t n,
-                           const uint8_t *msg, size_t ml, const char *what, size_t case_no)
+static void reply_accepted(neg_env *e, const sc_negentropy_item *it, size_t n, const uint8_t *msg,
+                           size_t ml, const char *what, size_t case_no)
 {
     static uint8_t out[8192], out2[1 << 16], need[512][32], first[8192];
     static size_t have[512];
@@ -375,8 +404,8 @@ static void reply_accepted(neg_env *e, const sc_negentropy_item *it, size_t n,
     assert_true(ol <= 4096);
     VT_ASSERT_STATUS(sc_negentropy_init(&ini, it, n, NULL), SC_OK);
     VT_ASSERT_STATUS(sc_negentropy_initiate(&e->ctx, &ini, first, sizeof first, &fl), SC_OK);
-    st = sc_negentropy_reconcile(&e->ctx, &ini, out2, sizeof out2, &ol2, have, 512, &hl, need,
-                                 512, &nl, out, ol);
+    st = sc_negentropy_reconcile(&e->ctx, &ini, out2, sizeof out2, &ol2, have, 512, &hl, need, 512,
+                                 &nl, out, ol);
     if (st != SC_OK) {
         fail_msg("%s, case %zu: the reply of %zu bytes is refused: %s", what, case_no, ol,
                  sc_status_name(st));
@@ -504,8 +533,8 @@ void test_buffers(void **state)
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_true(exact > 1 && exact <= sc_negentropy_reconcile_max(&rb, len));
     out = vt_alloc(exact);
-    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &rb, out, exact - 1, &len, NULL, 0, &hl,
-                                             NULL, 0, &nl, msg, need_len),
+    VT_ASSERT_STATUS(sc_negentropy_reconcile(&e->ctx, &rb, out, exact - 1, &len, NULL, 0, &hl, NULL,
+                                             0, &nl, msg, need_len),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, exact);
     assert_true(vt_all_zero(out, exact));

@@ -24,8 +24,8 @@ void test_varint(void **state)
         uint64_t v;
         const char *hex;
     } cases[] = {
-        {0, "00"}, {127, "7f"}, {128, "8100"}, {16383, "ff7f"}, {16384, "818000"},
-        {UINT64_MAX, "81ffffffffffffffff7f"},
+        {0, "00"},       {127, "7f"},       {128, "8100"},
+        {16383, "ff7f"}, {16384, "818000"}, {UINT64_MAX, "81ffffffffffffffff7f"},
     };
     static const char *const bad[] = {
         "", "80", "8000", "8001", "ff", "82ffffffffffffffff7f", "81ffffffffffffffffff7f",
@@ -114,10 +114,13 @@ void test_bounds(void **state)
      * reaches infinity; a bound after infinity */
     {
         static const char *const rejects[] = {
-            "0121" "000000000000000000000000000000000000000000000000000000000000000000",
+            "0121"
+            "000000000000000000000000000000000000000000000000000000000000000000",
             "0105ab",
-            "0200" "81ffffffffffffffff7f00",
-            "0000" "0100",
+            "0200"
+            "81ffffffffffffffff7f00",
+            "0000"
+            "0100",
         };
         size_t k;
 

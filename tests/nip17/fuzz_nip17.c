@@ -4,7 +4,8 @@
  * then an event's JSON (only kind, tags and content required). The mode's low 2 bits set the
  * kind the readers see: as parsed, 15 or 10050, so the fuzzer's tags reach both readers.
  * Checks: only the documented statuses; a fallback or relay list one short reports the exact
- * count (a short relay list is left untouched, a short fallback list zeroed); failures zero what the header says; views lie in the event's
+ * count (a short relay list is left untouched, a short fallback list zeroed); failures zero what
+ * the header says; views lie in the event's
  * arena; a file read back is built again with sc_nip17_file_rumor and reads back the same, as
  * an inbox list does with sc_nip17_inbox_build; the expiration agrees with an independent
  * reading of the tags, and sc_nip40_check with it on either side of that time. */
@@ -31,8 +32,9 @@ static int same_file(const sc_nip17_file *a, const sc_nip17_file *b)
         memcmp(a->key, b->key, 32) != 0 || a->nonce_len != b->nonce_len ||
         memcmp(a->nonce, b->nonce, a->nonce_len) != 0 || memcmp(a->x, b->x, 32) != 0 ||
         a->has_ox != b->has_ox || (a->has_ox && memcmp(a->ox, b->ox, 32) != 0) ||
-        a->size != b->size || !fz_same_str(a->dim, b->dim) || !fz_same_str(a->blurhash, b->blurhash) ||
-        !fz_same_str(a->thumb, b->thumb) || a->n_fallbacks != b->n_fallbacks) {
+        a->size != b->size || !fz_same_str(a->dim, b->dim) ||
+        !fz_same_str(a->blurhash, b->blurhash) || !fz_same_str(a->thumb, b->thumb) ||
+        a->n_fallbacks != b->n_fallbacks) {
         return 0;
     }
     for (i = 0; i < a->n_fallbacks; i++) {
@@ -194,8 +196,7 @@ static sc_status model_expiration(const sc_event *ev, int64_t *value)
     if (found == 0) {
         return SC_ERR_NOT_FOUND;
     }
-    if (found > 1 || v == NULL || v->len == 0 || v->len > 19 ||
-        (v->len > 1 && v->ptr[0] == '0')) {
+    if (found > 1 || v == NULL || v->len == 0 || v->len > 19 || (v->len > 1 && v->ptr[0] == '0')) {
         return SC_ERR_EVENT_FIELD;
     }
     for (i = 0; i < v->len; i++) {
@@ -242,8 +243,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     memset(&po, 0, sizeof po);
-    po.optional = SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG |
-                  SC_EVENT_HAS_CREATED_AT;
+    po.optional =
+        SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG | SC_EVENT_HAS_CREATED_AT;
     cap = sc_event_parse_arena_max(size - 1);
     FZ_REQUIRE(cap != 0);
     arena = fz_alloc(cap);

@@ -44,8 +44,7 @@ sc_status n17_receive(gw_env *env, const char *json, size_t len, const sc_identi
     } else {
         const uint8_t *room = (const uint8_t *)msg->room;
 
-        if (*used > cap || msg->n_room == 0 || room < a ||
-            room + msg->n_room * 32 != a + *used ||
+        if (*used > cap || msg->n_room == 0 || room < a || room + msg->n_room * 32 != a + *used ||
             !vt_only_zero_or(a + *used, cap - *used, 0xa5)) {
             fail_msg("the room is not at the end of the used arena, or bytes after it remain");
         }

@@ -51,31 +51,29 @@ void test_nip17_args(void **state)
     VT_ASSERT_STATUS(sc_nip17_inbox_parse(relays, 1, &n, vt_null()), SC_ERR_ARG);
     assert_int_equal(n, 0);
     VT_ASSERT_STATUS(sc_nip17_inbox_parse(vt_null(), 1, &n, &ev), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_inbox_build(vt_null(), buf, sizeof buf, relays, 0, 1),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(vt_null(), buf, sizeof buf, relays, 0, 1), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, vt_null(), 10, relays, 0, 1), SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, vt_null(), 1, 1),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, vt_null(), 1, 1), SC_ERR_ARG);
     assert_int_equal(sc_nip17_inbox_build_buf_max(vt_null(), 1), 0);
 
     /* receiving */
-    VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, vt_null(), arena, sizeof arena, &used, "{}", 2,
-                                      &me),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip17_receive(&env->ctx, vt_null(), arena, sizeof arena, &used, "{}", 2, &me),
+        SC_ERR_ARG);
     assert_int_equal(used, 0);
     VT_ASSERT_STATUS(sc_nip17_receive(vt_null(), &msg, arena, sizeof arena, &used, "{}", 2, &me),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, vt_null(), "{}", 2,
-                                      &me),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, &used, "{}", 2,
-                                      vt_null()),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, vt_null(), "{}", 2, &me),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, &used, "{}", 2, vt_null()),
+        SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip17_receive(&cleared, &msg, arena, sizeof arena, &used, "{}", 2, &me),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, &used, "{}", 2,
-                                      &erased),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(
+        sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, &used, "{}", 2, &erased),
+        SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, &msg, arena, sizeof arena, &used, "{}", 2, &me),
                      SC_ERR_EVENT_FIELD);
     assert_true(sc_nip17_receive_arena_max(100) > sc_nip59_unwrap_arena_max(100));

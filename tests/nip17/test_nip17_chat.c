@@ -152,13 +152,11 @@ void test_chat_buffers(void **state)
     full_init(&f, &p);
     bound = sc_nip17_chat_rumor_buf_max(&f.m);
     assert_true(bound > 0);
-    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ref, refbuf, sizeof refbuf, &f.m, p.a),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ref, refbuf, sizeof refbuf, &f.m, p.a), SC_OK);
     /* the bound suffices at every alignment (an exact-size block each time) */
     for (off = 0; off < 8; off++) {
         block = vt_alloc(bound + off);
-        VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ev, block + off, bound, &f.m, p.a),
-                         SC_OK);
+        VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ev, block + off, bound, &f.m, p.a), SC_OK);
         if (!gw_same(&ev, &ref, why, sizeof why)) {
             fail_msg("offset %zu: %s", off, why);
         }
@@ -168,8 +166,7 @@ void test_chat_buffers(void **state)
     for (cap = 0; cap < bound; cap++) {
         block = vt_alloc(bound);
         memset(block, 0x77, bound);
-        if (sc_nip17_chat_rumor(&env->ctx, &ev, cap != 0 ? block : NULL, cap, &f.m, p.a) ==
-            SC_OK) {
+        if (sc_nip17_chat_rumor(&env->ctx, &ev, cap != 0 ? block : NULL, cap, &f.m, p.a) == SC_OK) {
             least = cap;
             free(block);
             break;
@@ -197,11 +194,11 @@ void test_chat_errors(void **state)
 
     people_init(env, &p);
     memset(&cleared, 0, sizeof cleared);
-#define REFUSE(want)                                                                            \
-    do {                                                                                        \
-        memset(buf, 0x77, sizeof buf);                                                          \
-        VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ev, buf, sizeof buf, &f.m, p.a), want); \
-        assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                              \
+#define REFUSE(want)                                                                               \
+    do {                                                                                           \
+        memset(buf, 0x77, sizeof buf);                                                             \
+        VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ev, buf, sizeof buf, &f.m, p.a), want);   \
+        assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                                 \
     } while (0)
 
     full_init(&f, &p);
@@ -237,8 +234,7 @@ void test_chat_errors(void **state)
     f.m.created_at = -1;
     REFUSE(SC_ERR_EVENT_RANGE);
     full_init(&f, &p);
-    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&cleared, &ev, buf, sizeof buf, &f.m, p.a),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&cleared, &ev, buf, sizeof buf, &f.m, p.a), SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ev, NULL, 10, &f.m, p.a), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip17_chat_rumor(&env->ctx, &ev, NULL, 0, &f.m, p.a),
                      SC_ERR_BUFFER_TOO_SMALL);
@@ -277,9 +273,8 @@ void test_receive_room(void **state)
     vt_report_init(&r, env->backend, "own: receiving and the room");
     {
         /* duplicates and the sender collapse; order of first appearance; other tags pass */
-        const char *tags[] = {"p",  p.bh,     "wss://r", NULL, "subject", "s",  NULL, "p",
-                              p.ch, NULL,     "p",       p.bh, NULL,      "p",  p.ah, NULL,
-                              "e",  p.ch,     NULL,      NULL};
+        const char *tags[] = {"p", p.bh, "wss://r", NULL, "subject", "s",  NULL, "p",  p.ch, NULL,
+                              "p", p.bh, NULL,      "p",  p.ah,      NULL, "e",  p.ch, NULL, NULL};
 
         w = wrap_rumor(env, &p, 14, tags, &len);
         if (n17_receive(env, w, len, &p.bob, &msg, &arena, &used) != SC_OK || msg.n_room != 3 ||
@@ -330,8 +325,9 @@ void test_receive_room(void **state)
             const char *up[] = {"p", p.ch, NULL, "p", upper, NULL, NULL};
             const char *lone[] = {"p", p.ch, NULL, "p", NULL, NULL};
             const char *sh[] = {"p", short_hex, NULL, NULL};
-            const char *nonhex[] = {"p", "zz00000000000000000000000000000000000000000000000000000"
-                                         "000000000",
+            const char *nonhex[] = {"p",
+                                    "zz00000000000000000000000000000000000000000000000000000"
+                                    "000000000",
                                     NULL, NULL};
             const char *const *pick[] = {no_p, up, lone, sh, nonhex};
             sc_status st;
@@ -439,8 +435,8 @@ void test_receive_arena(void **state)
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_true(rcap >= hi);
     VT_ASSERT_STATUS(sc_nip17_receive(&env->ctx, &msg, block, hi, &used, w, len, &p.bob), SC_OK);
-    printf("[%s] room of %zu: wrap %zu bytes, receive bound %zu, least arena %zu\n",
-           env->backend, msg.n_room, len, sc_nip17_receive_arena_max(len), hi);
+    printf("[%s] room of %zu: wrap %zu bytes, receive bound %zu, least arena %zu\n", env->backend,
+           msg.n_room, len, sc_nip17_receive_arena_max(len), hi);
     free(block);
     free(w);
     free(buf);
@@ -463,9 +459,9 @@ static size_t send_all(gw_env *env, const sc_event *rumor, const sc_identity *fr
 
     assert_true(cap > 0 && scap > 0 && n > 0);
     /* the size query: every need at once, nothing written */
-    VT_ASSERT_STATUS(sc_nip17_send(&env->ctx, NULL, 0, &len, NULL, 0, &got, NULL, 0, rumor, from,
-                                   opts),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_nip17_send(&env->ctx, NULL, 0, &len, NULL, 0, &got, NULL, 0, rumor, from, opts),
+        SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, cap);
     assert_int_equal(got, n);
     *out = (char *)vt_alloc(cap);
@@ -477,7 +473,8 @@ static size_t send_all(gw_env *env, const sc_event *rumor, const sc_identity *fr
     assert_int_equal(got, n);
     assert_true(len <= cap);
     for (k = 0; k < n; k++) { /* one after the other, filling out[0..len) */
-        assert_int_equal((*wraps)[k].offset, k == 0 ? 0 : (*wraps)[k - 1].offset + (*wraps)[k - 1].len);
+        assert_int_equal((*wraps)[k].offset,
+                         k == 0 ? 0 : (*wraps)[k - 1].offset + (*wraps)[k - 1].len);
     }
     assert_int_equal((*wraps)[n - 1].offset + (*wraps)[n - 1].len, len);
     assert_true(vt_all_zero(scratch, scap)); /* wiped after every wrap */

@@ -158,17 +158,15 @@ void test_file_roundtrip(void **state)
     for (off = 0; off < 8; off++) {
         uint8_t *block = vt_alloc(bound + off);
 
-        VT_ASSERT_STATUS(sc_nip17_file_rumor(&env->ctx, &ev, block + off, bound, &x.m, &x.f,
-                                             sender),
-                         SC_OK);
+        VT_ASSERT_STATUS(
+            sc_nip17_file_rumor(&env->ctx, &ev, block + off, bound, &x.m, &x.f, sender), SC_OK);
         free(block);
     }
     {
         uint8_t *block = vt_alloc(bound);
 
         memset(block, 0x77, bound);
-        VT_ASSERT_STATUS(sc_nip17_file_rumor(&env->ctx, &ev, block, bound / 2, &x.m, &x.f,
-                                             sender),
+        VT_ASSERT_STATUS(sc_nip17_file_rumor(&env->ctx, &ev, block, bound / 2, &x.m, &x.f, sender),
                          SC_ERR_BUFFER_TOO_SMALL);
         assert_true(vt_all_zero(block, bound / 2)); /* the key's hex was there */
         free(block);
@@ -191,8 +189,8 @@ static sc_status parse_tags(gw_env *env, const char *const *tags, uint32_t kind,
     sc_event ev;
 
     memset(author, 0x45, sizeof author);
-    gw_rumor(env, &ev, g_rumor_buf, sizeof g_rumor_buf, author, kind, 1, content,
-             strlen(content), tags);
+    gw_rumor(env, &ev, g_rumor_buf, sizeof g_rumor_buf, author, kind, 1, content, strlen(content),
+             tags);
     return sc_nip17_file_parse(f, fb, fb_cap, &g_fb_len, &ev);
 }
 
@@ -209,16 +207,20 @@ void test_file_parse_rules(void **state)
         const char *tags[40];
     } cases[] = {
         {"all required", SC_OK, {"p", k_receiver, NULL, FT, AL, KY, NC, XX, NULL}},
-        {"other tags ignored", SC_OK,
+        {"other tags ignored",
+         SC_OK,
          {"e", "x", NULL, FT, "thumbhash", "abc", NULL, AL, KY, NC, XX, "subject", "s", NULL,
           NULL}},
-        {"uppercase hex", SC_OK,
+        {"uppercase hex",
+         SC_OK,
          {FT, AL, "decryption-key",
           "2BA22DD1C0FFEE00112233445566778899AABBCCDDEEFF000102030405067C7E", NULL,
           "decryption-nonce", "F0E1D2C3B4A5968778695A4B3C2D1E0F", NULL, XX, NULL}},
-        {"12-byte nonce", SC_OK,
+        {"12-byte nonce",
+         SC_OK,
          {FT, AL, KY, "decryption-nonce", "cafebabefacedbaddecaf888", NULL, XX, NULL}},
-        {"32-byte nonce", SC_OK,
+        {"32-byte nonce",
+         SC_OK,
          {FT, AL, KY, "decryption-nonce",
           "6630653164326333623461353936383737383639356134623363326431653066", NULL, XX, NULL}},
         {"largest size", SC_OK, {FT, AL, KY, NC, XX, "size", "18446744073709551615", NULL, NULL}},
@@ -227,31 +229,40 @@ void test_file_parse_rules(void **state)
         {"missing key", SC_ERR_MESSAGE, {FT, AL, NC, XX, NULL}},
         {"missing nonce", SC_ERR_MESSAGE, {FT, AL, KY, XX, NULL}},
         {"missing x", SC_ERR_MESSAGE, {FT, AL, KY, NC, NULL}},
-        {"aes-cbc", SC_ERR_MESSAGE,
+        {"aes-cbc",
+         SC_ERR_MESSAGE,
          {FT, "encryption-algorithm", "aes-cbc", NULL, KY, NC, XX, NULL}},
-        {"AES-GCM spelled otherwise", SC_ERR_MESSAGE,
+        {"AES-GCM spelled otherwise",
+         SC_ERR_MESSAGE,
          {FT, "encryption-algorithm", "AES-GCM", NULL, KY, NC, XX, NULL}},
         {"two keys", SC_ERR_MESSAGE, {FT, AL, KY, KY, NC, XX, NULL}},
         {"two x", SC_ERR_MESSAGE, {FT, AL, KY, NC, XX, XX, NULL}},
-        {"two sizes", SC_ERR_MESSAGE, {FT, AL, KY, NC, XX, "size", "1", NULL, "size", "1", NULL,
-                                        NULL}},
-        {"key of 63 hex", SC_ERR_MESSAGE,
+        {"two sizes",
+         SC_ERR_MESSAGE,
+         {FT, AL, KY, NC, XX, "size", "1", NULL, "size", "1", NULL, NULL}},
+        {"key of 63 hex",
+         SC_ERR_MESSAGE,
          {FT, AL, "decryption-key",
           "2ba22dd1c0ffee00112233445566778899aabbccddeeff000102030405067c7", NULL, NC, XX, NULL}},
-        {"key that is not hex", SC_ERR_MESSAGE,
+        {"key that is not hex",
+         SC_ERR_MESSAGE,
          {FT, AL, "decryption-key",
           "2ba22dd1c0ffee00112233445566778899aabbccddeeff000102030405067c7g", NULL, NC, XX, NULL}},
-        {"nonce of 11 bytes", SC_ERR_MESSAGE,
+        {"nonce of 11 bytes",
+         SC_ERR_MESSAGE,
          {FT, AL, KY, "decryption-nonce", "cafebabefacedbaddecaf8", NULL, XX, NULL}},
-        {"nonce of 33 bytes", SC_ERR_MESSAGE,
+        {"nonce of 33 bytes",
+         SC_ERR_MESSAGE,
          {FT, AL, KY, "decryption-nonce",
           "663065316432633362346135393638373738363935613462336332643165306600", NULL, XX, NULL}},
-        {"nonce of odd length", SC_ERR_MESSAGE,
+        {"nonce of odd length",
+         SC_ERR_MESSAGE,
          {FT, AL, KY, "decryption-nonce", "f0e1d2c3b4a5968778695a4b3c2d1e0", NULL, XX, NULL}},
         {"ox not hex", SC_ERR_MESSAGE, {FT, AL, KY, NC, XX, "ox", "nothex", NULL, NULL}},
         {"size not decimal", SC_ERR_MESSAGE, {FT, AL, KY, NC, XX, "size", "12a", NULL, NULL}},
         {"size negative", SC_ERR_MESSAGE, {FT, AL, KY, NC, XX, "size", "-1", NULL, NULL}},
-        {"size over 64 bits", SC_ERR_MESSAGE,
+        {"size over 64 bits",
+         SC_ERR_MESSAGE,
          {FT, AL, KY, NC, XX, "size", "18446744073709551616", NULL, NULL}},
         {"empty size", SC_ERR_MESSAGE, {FT, AL, KY, NC, XX, "size", "", NULL, NULL}},
         {"empty file-type", SC_ERR_MESSAGE, {"file-type", "", NULL, AL, KY, NC, XX, NULL}},
@@ -286,10 +297,22 @@ void test_file_parse_rules(void **state)
     }
     {
         /* uppercase parses to the same bytes, and the text is kept as written */
-        const char *t[] = {"file-type",        "a/b", NULL, "encryption-algorithm", "aes-gcm",
-                           NULL,               "decryption-key", k_key_hex, NULL,
-                           "decryption-nonce", "F0E1D2C3B4A5968778695A4B3C2D1E0F", NULL,
-                           "x",                k_x_hex, NULL, NULL};
+        const char *t[] = {"file-type",
+                           "a/b",
+                           NULL,
+                           "encryption-algorithm",
+                           "aes-gcm",
+                           NULL,
+                           "decryption-key",
+                           k_key_hex,
+                           NULL,
+                           "decryption-nonce",
+                           "F0E1D2C3B4A5968778695A4B3C2D1E0F",
+                           NULL,
+                           "x",
+                           k_x_hex,
+                           NULL,
+                           NULL};
 
         VT_ASSERT_STATUS(parse_tags(env, t, 15, "u", &f, NULL, 0), SC_OK);
         assert_int_equal(f.nonce[0], 0xf0);
@@ -307,11 +330,31 @@ void test_file_parse_rules(void **state)
     }
     {
         /* three fallbacks for two slots: the need, nothing else */
-        const char *t[] = {"file-type", "a/b", NULL, "encryption-algorithm", "aes-gcm", NULL,
-                           "decryption-key", k_key_hex, NULL, "decryption-nonce",
-                           "f0e1d2c3b4a5968778695a4b3c2d1e0f", NULL, "x", k_x_hex, NULL,
-                           "fallback", "https://1", NULL, "fallback", "https://2", NULL,
-                           "fallback", "https://3", NULL, NULL};
+        const char *t[] = {"file-type",
+                           "a/b",
+                           NULL,
+                           "encryption-algorithm",
+                           "aes-gcm",
+                           NULL,
+                           "decryption-key",
+                           k_key_hex,
+                           NULL,
+                           "decryption-nonce",
+                           "f0e1d2c3b4a5968778695a4b3c2d1e0f",
+                           NULL,
+                           "x",
+                           k_x_hex,
+                           NULL,
+                           "fallback",
+                           "https://1",
+                           NULL,
+                           "fallback",
+                           "https://2",
+                           NULL,
+                           "fallback",
+                           "https://3",
+                           NULL,
+                           NULL};
         sc_nip17_file zero;
 
         memset(fb, 0x6b, sizeof fb);
@@ -343,13 +386,12 @@ void test_file_build_errors(void **state)
     full_file x;
 
     memset(sender, 0x46, sizeof sender);
-#define REFUSE(want)                                                                            \
-    do {                                                                                        \
-        memset(buf, 0x77, sizeof buf);                                                          \
-        VT_ASSERT_STATUS(sc_nip17_file_rumor(&env->ctx, &ev, buf, sizeof buf, &x.m, &x.f,        \
-                                             sender),                                           \
-                         want);                                                                 \
-        assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                              \
+#define REFUSE(want)                                                                               \
+    do {                                                                                           \
+        memset(buf, 0x77, sizeof buf);                                                             \
+        VT_ASSERT_STATUS(sc_nip17_file_rumor(&env->ctx, &ev, buf, sizeof buf, &x.m, &x.f, sender), \
+                         want);                                                                    \
+        assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));                                 \
     } while (0)
 
     file_init(&x);
@@ -397,8 +439,7 @@ void test_inbox_relays(void **state)
     relays[0] = str_of("wss://inbox.example");
     relays[1] = str_of("wss://backup.example/\xc3\xbc");
     relays[2] = str_of("wss://third.example");
-    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 1700000000),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 1700000000), SC_OK);
     assert_int_equal(ev.kind, 10050);
     assert_int_equal(ev.created_at, 1700000000);
     assert_int_equal(ev.content.len, 0);
@@ -431,8 +472,8 @@ void test_inbox_relays(void **state)
 
     /* other tags and malformed relay tags are not relays; another kind is refused */
     {
-        const char *t[] = {"relay", "wss://a", NULL, "relay", NULL, "relay", "", NULL,
-                           "r", "wss://b", NULL, "relay", "wss://c", "read", NULL, NULL};
+        const char *t[] = {"relay", "wss://a", NULL, "relay", NULL,      "relay", "",   NULL,
+                           "r",     "wss://b", NULL, "relay", "wss://c", "read",  NULL, NULL};
         uint8_t rb[1024];
 
         gw_rumor(env, &back, rb, sizeof rb, pub, 10050, 1, "", 0, t);
@@ -451,20 +492,16 @@ void test_inbox_relays(void **state)
     for (off = 0; off < 8; off++) {
         uint8_t *block = vt_alloc(bound + off);
 
-        VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, block + off, bound, relays, 3, 5),
-                         SC_OK);
+        VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, block + off, bound, relays, 3, 5), SC_OK);
         free(block);
     }
-    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, 40, relays, 3, 5),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, 40, relays, 3, 5), SC_ERR_BUFFER_TOO_SMALL);
     assert_true(vt_all_zero((const uint8_t *)&ev, sizeof ev));
     relays[1] = str_of("");
     VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 5), SC_ERR_ARG);
     relays[1] = str_of("\xc3");
-    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 5),
-                     SC_ERR_UTF8);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, 5), SC_ERR_UTF8);
     relays[1] = str_of("wss://ok");
-    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, -1),
-                     SC_ERR_EVENT_RANGE);
+    VT_ASSERT_STATUS(sc_nip17_inbox_build(&ev, buf, sizeof buf, relays, 3, -1), SC_ERR_EVENT_RANGE);
     sc_identity_clear(&me);
 }

@@ -189,8 +189,9 @@ void test_dm_spec_rebuild(void **state)
 /* The case's tags after a p tag, as a kind 15 rumor into buf. */
 static void k15_rumor(gw_env *env, const cJSON *c, sc_event *ev, uint8_t *buf, size_t cap)
 {
-    static const char *const head[] = {"p", "918e2da906df4ccd12c8ac672d8335add131a4cf9d27ce42b3bb"
-                                            "3625755f0788",
+    static const char *const head[] = {"p",
+                                       "918e2da906df4ccd12c8ac672d8335add131a4cf9d27ce42b3bb"
+                                       "3625755f0788",
                                        NULL};
     const char *list[64];
     const cJSON *tag, *item;
@@ -320,7 +321,7 @@ static int k15_case(gw_env *env, const cJSON *c, char *err, size_t cap, int *dec
         const uint8_t *ivp = used_iv.n != 0 ? used_iv.p : f.nonce;
         size_t ivn = used_iv.n != 0 ? used_iv.n : f.nonce_len;
         sc_status st = sc_crypto_aes256gcm_open(&env->ctx, out, f.key, ivp, ivn, NULL, 0, blob.p,
-                                         blob.n - 16, blob.p + blob.n - 16);
+                                                blob.n - 16, blob.p + blob.n - 16);
 
         if (st == SC_OK) {
             *decrypted = memcmp(out, pt.p, pt.n) == 0 ? 1 : -1;

@@ -23,9 +23,8 @@ static int same_entity(const sc_nip19_entity *a, const sc_nip19_entity *b)
 {
     size_t i;
 
-    if (a->type != b->type || memcmp(a->key, b->key, 32) != 0 ||
-        a->has_author != b->has_author || a->has_kind != b->has_kind ||
-        (a->has_author && memcmp(a->author, b->author, 32) != 0) ||
+    if (a->type != b->type || memcmp(a->key, b->key, 32) != 0 || a->has_author != b->has_author ||
+        a->has_kind != b->has_kind || (a->has_author && memcmp(a->author, b->author, 32) != 0) ||
         (a->has_kind && a->kind != b->kind) || !fz_same_str(a->identifier, b->identifier) ||
         a->n_relays != b->n_relays) {
         return 0;
@@ -106,8 +105,7 @@ static void decode_case(const uint8_t *data, size_t size)
             size_t len = 0;
             char *enc = round_trip(&e, &len);
 
-            if (e.type == SC_NIP19_NPUB || e.type == SC_NIP19_NSEC ||
-                e.type == SC_NIP19_NOTE) {
+            if (e.type == SC_NIP19_NPUB || e.type == SC_NIP19_NSEC || e.type == SC_NIP19_NOTE) {
                 FZ_REQUIRE(len == size);
                 for (i = 0; i < len; i++) {
                     char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];

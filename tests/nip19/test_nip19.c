@@ -41,8 +41,8 @@ static int record_bytes(const cJSON *rec, unsigned *type, vt_bytes *value, char 
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, "value");
     long t, l;
 
-    if (!vt_json_long(rec, "type", &t) || !vt_json_long(rec, "length", &l) || t < 0 ||
-        t > 255 || l < 0 || l > 255) {
+    if (!vt_json_long(rec, "type", &t) || !vt_json_long(rec, "length", &l) || t < 0 || t > 255 ||
+        l < 0 || l > 255) {
         snprintf(why, cap, "record without a type or length in 0..255");
         return 0;
     }
@@ -160,17 +160,17 @@ static int raw_payload_matches(const char *s, const nt_tlv *want, char *why, siz
     }
     n = sc_bech32_bytes_len(&p);
     buf = vt_alloc(n);
-    ok = sc_bech32_to_bytes(buf, n, &p) == SC_OK && n == want->n &&
-         memcmp(buf, want->p, n) == 0;
+    ok = sc_bech32_to_bytes(buf, n, &p) == SC_OK && n == want->n && memcmp(buf, want->p, n) == 0;
     if (!ok) {
         char a[100], b[100];
         size_t at = 0;
         while (at < n && at < want->n && buf[at] == want->p[at]) {
             at++;
         }
-        snprintf(why, cap, "raw payload (%zu bytes) differs from the breakdown (%zu bytes) at "
-                 "offset %zu: %s vs %s", n, want->n, at,
-                 vt_hexstr(a, sizeof a, buf + at, n - at < 16 ? n - at : 16),
+        snprintf(why, cap,
+                 "raw payload (%zu bytes) differs from the breakdown (%zu bytes) at "
+                 "offset %zu: %s vs %s",
+                 n, want->n, at, vt_hexstr(a, sizeof a, buf + at, n - at < 16 ? n - at : 16),
                  vt_hexstr(b, sizeof b, want->p + at, want->n - at < 16 ? want->n - at : 16));
     }
     free(buf);
@@ -178,8 +178,7 @@ static int raw_payload_matches(const char *s, const nt_tlv *want, char *why, siz
 }
 
 /* Runs one case; returns 1 on pass, with why filled on failure. Counts re-encodes. */
-static int run_case(const cJSON *c, size_t *reencoded, size_t *not_canonical, char *why,
-                    size_t cap)
+static int run_case(const cJSON *c, size_t *reencoded, size_t *not_canonical, char *why, size_t cap)
 {
     const char *s = vt_json_str(c, "bech32");
     const char *hrp = vt_json_str(c, "hrp");
@@ -289,8 +288,10 @@ void test_nip19_vectors(void **state)
             vt_case_fail(&r, "case %zu: %s", r.cases, why);
         }
     }
-    snprintf(r.detail, sizeof r.detail, "decoded %zu, re-encoded %zu, non-canonical %zu, "
-             "must-fail %zu", r.cases - invalid, reencoded, not_canonical, invalid);
+    snprintf(r.detail, sizeof r.detail,
+             "decoded %zu, re-encoded %zu, non-canonical %zu, "
+             "must-fail %zu",
+             r.cases - invalid, reencoded, not_canonical, invalid);
     cJSON_Delete(root);
     vt_report_finish(&r, NIP19_FILE_CASES);
 }

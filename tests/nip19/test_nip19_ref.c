@@ -141,8 +141,8 @@ void nt_payload_of(nt_tlv *t, const sc_nip19_entity *e)
         nt_tlv_add(t, 2, e->author, 32);
     }
     if (e->has_kind) {
-        uint8_t k[4] = {(uint8_t)(e->kind >> 24), (uint8_t)(e->kind >> 16),
-                        (uint8_t)(e->kind >> 8), (uint8_t)e->kind};
+        uint8_t k[4] = {(uint8_t)(e->kind >> 24), (uint8_t)(e->kind >> 16), (uint8_t)(e->kind >> 8),
+                        (uint8_t)e->kind};
         nt_tlv_add(t, 3, k, 4);
     }
 }
@@ -208,7 +208,8 @@ int nt_entity_zero(const sc_nip19_entity *e)
 sc_status nt_decode(sc_nip19_entity *e, uint8_t **scratch_out, const char *s)
 {
     uint8_t *scratch = vt_alloc(SC_NIP19_DECODE_SCRATCH_MAX);
-    sc_status st = sc_nip19_decode(e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, strlen(s));
+    sc_status st =
+        sc_nip19_decode(e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, strlen(s));
 
     if (scratch_out != NULL) {
         *scratch_out = scratch;

@@ -59,8 +59,8 @@ void test_single_substitutions(void **state)
                 m[pos] = subs[k];
                 st = sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, m, n);
                 if (st != SC_ERR_BECH32) {
-                    fail_msg("%s with position %zu set to 0x%02x: %s, want SC_ERR_BECH32", s,
-                             pos, (unsigned)(unsigned char)subs[k], sc_status_name(st));
+                    fail_msg("%s with position %zu set to 0x%02x: %s, want SC_ERR_BECH32", s, pos,
+                             (unsigned)(unsigned char)subs[k], sc_status_name(st));
                 }
                 tried++;
             }
@@ -84,7 +84,8 @@ void test_bech32_malformed(void **state)
     (void)state;
     nt_fill32(key, 0x33);
     nt_expect_decode("", 0, SC_ERR_BECH32);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, NULL, 0, &(size_t){0}, (const char *)vt_null(), 0), SC_ERR_BECH32);
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, NULL, 0, &(size_t){0}, (const char *)vt_null(), 0),
+                     SC_ERR_BECH32);
     nt_expect_decode_str("npub", SC_ERR_BECH32);
     nt_expect_decode_str("npub1", SC_ERR_BECH32);
     nt_expect_decode_str("1qqqqqqqq", SC_ERR_BECH32);
@@ -141,8 +142,8 @@ void test_bech32_malformed(void **state)
     }
     /* unknown or deprecated prefixes with valid checksums */
     {
-        static const char *const hrps[] = {"nrelay", "nostr", "npubx", "npu", "note1",
-                                           "nostr:npub", "bc", "lnbc", "n", "nprofile1"};
+        static const char *const hrps[] = {"nrelay",     "nostr", "npubx", "npu", "note1",
+                                           "nostr:npub", "bc",    "lnbc",  "n",   "nprofile1"};
         size_t i;
         for (i = 0; i < sizeof hrps / sizeof hrps[0]; i++) {
             s = nt_bech32_bytes(hrps[i], key, 32);
@@ -240,8 +241,8 @@ void test_tlv_malformed(void **state)
         nt_tlv_free(&t);
         /* relays that are not printable ASCII */
         {
-            static const char *const bad_relays[] = {"wss://a b", "wss://\x7f", "wss://\x80",
-                                                     "wss://\xc3\xa9", "wss://\t", "\x01"};
+            static const char *const bad_relays[] = {"wss://a b",      "wss://\x7f", "wss://\x80",
+                                                     "wss://\xc3\xa9", "wss://\t",   "\x01"};
             size_t k;
             for (k = 0; k < sizeof bad_relays / sizeof bad_relays[0]; k++) {
                 nt_tlv_add(&t, 0, pk, 32);
@@ -597,7 +598,7 @@ void test_buffer_too_small(void **state)
     used = 0;
     VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, payload - 1, &used, out, need),
                      SC_ERR_BUFFER_TOO_SMALL);
-    assert_int_equal(used, payload);                  /* the exact need */
+    assert_int_equal(used, payload); /* the exact need */
     assert_true(nt_entity_zero(&d));
     assert_true(nt_all(scratch, sizeof scratch, NT_SENTINEL)); /* untouched (rule 4) */
     used = 0;
@@ -623,7 +624,9 @@ void test_buffer_too_small(void **state)
     VT_ASSERT_STATUS(sc_nip19_encode_npub(npub, sizeof npub, &n, (const uint8_t *)vt_null()),
                      SC_ERR_ARG);
     /* with exactly sc_nip19_decode_scratch_max(len) */
-    VT_ASSERT_STATUS(sc_nip19_decode(&d, scratch, sc_nip19_decode_scratch_max(need), &(size_t){0}, out, need), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&d, scratch, sc_nip19_decode_scratch_max(need), &(size_t){0}, out, need),
+        SC_OK);
     nt_assert_entity_equal(&d, &e);
 }
 
@@ -667,8 +670,9 @@ void test_scratch_zeroed_on_failure(void **state)
         sc_nip19_entity e;
         uint8_t small[4];
         memset(small, NT_SENTINEL, sizeof small);
-        VT_ASSERT_STATUS(
-            sc_nip19_decode(&e, small, sizeof small, &(size_t){0}, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
+        VT_ASSERT_STATUS(sc_nip19_decode(&e, small, sizeof small, &(size_t){0}, nt_spec_nsec,
+                                         strlen(nt_spec_nsec)),
+                         SC_OK);
         assert_true(nt_all(small, sizeof small, NT_SENTINEL));
         sc_mem_wipe(&e, sizeof e);
     }
@@ -682,14 +686,17 @@ void test_null_args(void **state)
     size_t n = 3;
 
     (void)state;
-    VT_ASSERT_STATUS(sc_nip19_decode((sc_nip19_entity *)vt_null(), scratch, sizeof scratch, &(size_t){0}, nt_spec_npub1, strlen(nt_spec_npub1)),
+    VT_ASSERT_STATUS(sc_nip19_decode((sc_nip19_entity *)vt_null(), scratch, sizeof scratch,
+                                     &(size_t){0}, nt_spec_npub1, strlen(nt_spec_npub1)),
                      SC_ERR_ARG);
     memset(&e, NT_SENTINEL, sizeof e);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, sizeof scratch, &(size_t){0}, (const char *)vt_null(), 5),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&e, scratch, sizeof scratch, &(size_t){0}, (const char *)vt_null(), 5),
+        SC_ERR_ARG);
     assert_true(nt_entity_zero(&e));
     memset(&e, NT_SENTINEL, sizeof e);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, (uint8_t *)vt_null(), 8, &(size_t){0}, nt_spec_npub1, strlen(nt_spec_npub1)),
+    VT_ASSERT_STATUS(sc_nip19_decode(&e, (uint8_t *)vt_null(), 8, &(size_t){0}, nt_spec_npub1,
+                                     strlen(nt_spec_npub1)),
                      SC_ERR_ARG);
     assert_true(nt_entity_zero(&e));
     e = nt_entity(SC_NIP19_NPUB);

@@ -61,7 +61,8 @@ void test_spec_examples(void **state)
     nt_assert_entity_equal(&e, &want);
     /* the views point into scratch */
     assert_true((const uint8_t *)e.relays[0].ptr >= scratch &&
-                (const uint8_t *)e.relays[1].ptr + e.relays[1].len <= scratch + SC_NIP19_DECODE_SCRATCH_MAX);
+                (const uint8_t *)e.relays[1].ptr + e.relays[1].len <=
+                    scratch + SC_NIP19_DECODE_SCRATCH_MAX);
     VT_ASSERT_STATUS(sc_nip19_encode(out, sizeof out, &n, &want), SC_OK);
     assert_int_equal(n, 131);
     assert_memory_equal(out, nt_spec_nprofile, 131);
@@ -78,8 +79,10 @@ void test_nsec_matches_npub(void **state)
     sc_status st;
 
     (void)state;
-    VT_ASSERT_STATUS(sc_nip19_decode(&sec, NULL, 0, &(size_t){0}, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
-    VT_ASSERT_STATUS(sc_nip19_decode(&pub, NULL, 0, &(size_t){0}, nt_spec_npub2, strlen(nt_spec_npub2)), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&sec, NULL, 0, &(size_t){0}, nt_spec_nsec, strlen(nt_spec_nsec)), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&pub, NULL, 0, &(size_t){0}, nt_spec_npub2, strlen(nt_spec_npub2)), SC_OK);
     assert_int_equal(sec.type, SC_NIP19_NSEC);
     VT_ASSERT_STATUS(sc_ctx_init(&ctx, sc_backend_default()->name), SC_OK);
     st = sc_identity_import(&ctx, &id, sec.key);
@@ -114,19 +117,22 @@ void test_bip173_vectors(void **state)
     };
     /* BIP-173 invalid strings, each for its listed reason */
     static const char *const invalid[] = {
-        "\x20" "1nwldj5",   /* HRP character out of range */
-        "\x7f" "1axkwrx",   /* HRP character out of range */
-        "\x80" "1eym55h",   /* HRP character out of range */
+        "\x20"
+        "1nwldj5", /* HRP character out of range */
+        "\x7f"
+        "1axkwrx", /* HRP character out of range */
+        "\x80"
+        "1eym55h", /* HRP character out of range */
         "an84characterslonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1"
-        "569pvx",           /* HRP over 83 characters */
-        "pzry9x0s0muk",     /* no separator */
-        "1pzry9x0s0muk",    /* empty HRP */
-        "x1b4n0q5v",        /* invalid data character */
-        "li1dgmt3",         /* checksum too short */
-        "de1lg7wt\xff",     /* invalid character in checksum */
-        "A1G7SGD8",         /* checksum computed with the uppercase HRP */
-        "10a06t8",          /* empty HRP */
-        "1qzzfhee",         /* empty HRP */
+        "569pvx",        /* HRP over 83 characters */
+        "pzry9x0s0muk",  /* no separator */
+        "1pzry9x0s0muk", /* empty HRP */
+        "x1b4n0q5v",     /* invalid data character */
+        "li1dgmt3",      /* checksum too short */
+        "de1lg7wt\xff",  /* invalid character in checksum */
+        "A1G7SGD8",      /* checksum computed with the uppercase HRP */
+        "10a06t8",       /* empty HRP */
+        "1qzzfhee",      /* empty HRP */
     };
     size_t i;
 
@@ -215,8 +221,7 @@ void test_bech32_encoder(void **state)
                      SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_bech32_encode(out, sizeof out, &n, "a c", 3, data, sizeof data),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_bech32_encode(out, sizeof out, &n, "", 0, data, sizeof data),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_bech32_encode(out, sizeof out, &n, "", 0, data, sizeof data), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_bech32_encode(out, sizeof out, &n, "abc", 3, NULL, 1), SC_ERR_ARG);
     assert_int_equal(n, 0);
     VT_ASSERT_STATUS(sc_bech32_encode(out, sizeof out, &n, "abc", 3, data, sizeof data), SC_OK);
@@ -336,7 +341,7 @@ static void random_entity(sc_nip19_entity *e, sc_nip19_type type, int heavy, rnd
     }
     e->n_relays = heavy ? 14 + vt_rand_below(3) : vt_rand_below(SC_NIP19_MAX_RELAYS + 1);
     for (i = 0; i < e->n_relays; i++) {
-        size_t len = heavy                    ? 150 + vt_rand_below(106)
+        size_t len = heavy                   ? 150 + vt_rand_below(106)
                      : vt_rand_below(4) == 0 ? vt_rand_below(256)
                                              : vt_rand_below(64);
         random_relay(b->relays[i], len);
@@ -507,14 +512,17 @@ void test_length_cap(void **state)
     /* decoding: 5000 characters (3117-byte payload) pass, 5001 fail */
     s = naddr_of_size(SC_NIP19_DECODE_SCRATCH_MAX);
     assert_int_equal(strlen(s), SC_NIP19_MAX_CHARS);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, strlen(s)), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, strlen(s)),
+        SC_OK);
     assert_int_equal(e.type, SC_NIP19_NADDR);
     assert_int_equal(e.kind, 30023);
     assert_int_equal(e.identifier.len, 1);
     assert_memory_equal(e.identifier.ptr, "d", 1);
     /* it needs all of the worst-case scratch */
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX - 1, &(size_t){0}, s, strlen(s)),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX - 1, &(size_t){0}, s, strlen(s)),
+        SC_ERR_BUFFER_TOO_SMALL);
     free(s);
     s = naddr_of_size(SC_NIP19_DECODE_SCRATCH_MAX + 1);
     assert_int_equal(strlen(s), SC_NIP19_MAX_CHARS + 1);

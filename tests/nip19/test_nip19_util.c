@@ -7,14 +7,11 @@
 
 /* nostr-protocol/nips 19.md examples (public domain). */
 const char nt_spec_npub1[] = "npub180cvv07tjdrrgpa0j7j7tmnyl2yr6yr7l8j4s3evf6u64th6gkwsyjh6w6";
-const char nt_spec_npub1_hex[] =
-    "3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d";
+const char nt_spec_npub1_hex[] = "3bf0c63fcb93463407af97a5e5ee64fa883d107ef9e558472c4eb9aaaefa459d";
 const char nt_spec_npub2[] = "npub10elfcs4fr0l0r8af98jlmgdh9c8tcxjvz9qkw038js35mp4dma8qzvjptg";
-const char nt_spec_npub2_hex[] =
-    "7e7e9c42a91bfef19fa929e5fda1b72e0ebc1a4c1141673e2794234d86addf4e";
+const char nt_spec_npub2_hex[] = "7e7e9c42a91bfef19fa929e5fda1b72e0ebc1a4c1141673e2794234d86addf4e";
 const char nt_spec_nsec[] = "nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5";
-const char nt_spec_nsec_hex[] =
-    "67dea2ed018072d675f5415ecfaed7d2597555e202d85b3d65ea4e58d2d92ffa";
+const char nt_spec_nsec_hex[] = "67dea2ed018072d675f5415ecfaed7d2597555e202d85b3d65ea4e58d2d92ffa";
 const char nt_spec_nprofile[] =
     "nprofile1qqsrhuxx8l9ex335q7he0f09aej04zpazpl0ne2cgukyawd24mayt8gpp4mhxue69uhhytnc9e3k7mgpz4m"
     "hxue69uhkg6nzv9ejuumpv34kytnrdaksjlyr9p";
@@ -77,7 +74,8 @@ void nt_expect_decode(const char *s, size_t len, sc_status want)
 
     memset(scratch, NT_SENTINEL, SC_NIP19_DECODE_SCRATCH_MAX);
     memset(&e, NT_SENTINEL, sizeof e);
-    VT_ASSERT_STATUS(sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, len), want);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&e, scratch, SC_NIP19_DECODE_SCRATCH_MAX, &(size_t){0}, s, len), want);
     if (want != SC_OK) {
         assert_true(nt_entity_zero(&e));
         assert_true(nt_all(scratch, SC_NIP19_DECODE_SCRATCH_MAX, 0));
@@ -116,7 +114,9 @@ void nt_round_trip(const sc_nip19_entity *e)
     assert_memory_equal(out, want, want_len);
     assert_true(nt_all(out + want_len, 8, NT_SENTINEL)); /* nothing past the string */
     scratch = vt_alloc(sc_nip19_decode_scratch_max(n));
-    VT_ASSERT_STATUS(sc_nip19_decode(&back, scratch, sc_nip19_decode_scratch_max(n), &(size_t){0}, out, n), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip19_decode(&back, scratch, sc_nip19_decode_scratch_max(n), &(size_t){0}, out, n),
+        SC_OK);
     nt_assert_entity_equal(&back, e);
     free(scratch);
     free(out);

@@ -115,8 +115,8 @@ static void decrypt_checked(sc_ctx *ctx, const uint8_t ck[32], const char *paylo
     o->len = 7;
     o->st = sc_nip44_decrypt(ctx, cap != 0 ? o->out : NULL, cap, &o->len, ck, payload, plen,
                              max_payload);
-    FZ_STATUS_IN(o->st, SC_OK, SC_ERR_VERSION, SC_ERR_TOO_LARGE, SC_ERR_PAYLOAD_SIZE,
-                 SC_ERR_BASE64, SC_ERR_MAC, SC_ERR_PADDING);
+    FZ_STATUS_IN(o->st, SC_OK, SC_ERR_VERSION, SC_ERR_TOO_LARGE, SC_ERR_PAYLOAD_SIZE, SC_ERR_BASE64,
+                 SC_ERR_MAC, SC_ERR_PADDING);
     /* the checks before decoding, in the spec's order */
     early = plen == 0 || payload[0] == '#' || plen > limit || plen < SC_NIP44_MIN_PAYLOAD;
     if (plen == 0 || payload[0] == '#') {
@@ -159,8 +159,8 @@ static void decrypt_checked(sc_ctx *ctx, const uint8_t ck[32], const char *paylo
     FZ_REQUIRE(sc_nip44_conversation_init_key(&conv, ck) == SC_OK);
     held.out = fz_alloc(cap);
     held.len = 7;
-    held.st = sc_nip44_conversation_decrypt(ctx, cap != 0 ? held.out : NULL, cap, &held.len,
-                                            &conv, payload, plen, max_payload);
+    held.st = sc_nip44_conversation_decrypt(ctx, cap != 0 ? held.out : NULL, cap, &held.len, &conv,
+                                            payload, plen, max_payload);
     FZ_REQUIRE(held.st == o->st && held.len == o->len);
     FZ_REQUIRE(memcmp(held.out, o->out, cap != 0 ? cap : 1) == 0);
     sc_nip44_conversation_clear(&conv);
@@ -248,8 +248,7 @@ static void case_valid(sc_ctx *ctx, int variant, fz_in *in)
     padded = fz_nip44_pad(pt, len, &padded_len);
     FZ_REQUIRE(padded != NULL);
     FZ_REQUIRE(sc_nip44_padded_len(len) == model_padded_len(len));
-    memset(padded + (len >= 65536 ? 6 : 2) + len, fill,
-           padded_len - (len >= 65536 ? 6 : 2) - len);
+    memset(padded + (len >= 65536 ? 6 : 2) + len, fill, padded_len - (len >= 65536 ? 6 : 2) - len);
     payload = fz_nip44_forge(ctx, fz_conv(1, 0), nonce, 2, padded, padded_len, &plen);
     FZ_REQUIRE(payload != NULL);
     want_len = sc_nip44_encrypt_len(len);
@@ -258,8 +257,7 @@ static void case_valid(sc_ctx *ctx, int variant, fz_in *in)
         /* the library's encryption writes exactly this payload */
         enc = (char *)fz_alloc(want_len);
         FZ_REQUIRE(sc_nip44_encrypt_with_rand(ctx, enc, want_len, &got, fz_conv(1, 0), nonce, pt,
-                                              len, len >= 65536 ? SC_NIP44_EXTENDED : 0) ==
-                   SC_OK);
+                                              len, len >= 65536 ? SC_NIP44_EXTENDED : 0) == SC_OK);
         FZ_REQUIRE(got == plen && memcmp(enc, payload, plen) == 0);
         free(enc);
     }
@@ -270,8 +268,8 @@ static void case_valid(sc_ctx *ctx, int variant, fz_in *in)
 
         f.cap = o.cap;
         f.out = fz_alloc(o.cap);
-        f.st = sc_nip44_decrypt_from(ctx, f.out, f.cap, &f.len, fz_id(0), fz_pub(1), payload,
-                                     plen, 0);
+        f.st =
+            sc_nip44_decrypt_from(ctx, f.out, f.cap, &f.len, fz_id(0), fz_pub(1), payload, plen, 0);
         FZ_REQUIRE(f.st == SC_OK && f.len == len && memcmp(f.out, o.out, o.cap) == 0);
         outcome_free(&f);
     }

@@ -32,8 +32,8 @@ void nt_check_padded_lens(vt_report *r, const cJSON *pairs)
         }
         got = sc_nip44_padded_len((uint64_t)l->valuedouble);
         if (got != (uint64_t)p->valuedouble) {
-            vt_case_fail(r, "%.0f -> %llu, expected %.0f", l->valuedouble,
-                         (unsigned long long)got, p->valuedouble);
+            vt_case_fail(r, "%.0f -> %llu, expected %.0f", l->valuedouble, (unsigned long long)got,
+                         p->valuedouble);
         } else {
             vt_case_pass(r);
         }
@@ -43,8 +43,7 @@ void nt_check_padded_lens(vt_report *r, const cJSON *pairs)
 const cJSON *nt_v2(const cJSON *root, const char *a, const char *b)
 {
     const cJSON *v2 = cJSON_GetObjectItemCaseSensitive(root, "v2");
-    const cJSON *x = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(v2, a), b);
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(v2, a), b);
 
     if (x == NULL) {
         fail_msg("%s has no v2.%s.%s", NT_FILE, a, b);
@@ -120,8 +119,8 @@ uint8_t *nt_pad(const uint8_t *pt, size_t len, size_t *n)
     return p;
 }
 
-char *nt_build_payload(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
-                       uint8_t version, const uint8_t *padded, size_t n, size_t *len)
+char *nt_build_payload(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32], uint8_t version,
+                       const uint8_t *padded, size_t n, size_t *len)
 {
     uint8_t key[32], cn[12], hk[32];
     size_t raw_len = 65 + n;
@@ -168,8 +167,8 @@ size_t nt_decoded_len(const char *b64, size_t n)
     return n / 4 * 3 - (b64[n - 1] == '=') - (b64[n - 1] == '=' && b64[n - 2] == '=');
 }
 
-int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
-                     const uint8_t *pt, size_t len, unsigned flags, char *err, size_t cap)
+int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32], const uint8_t *pt,
+                     size_t len, unsigned flags, char *err, size_t cap)
 {
     const size_t canary = 8;
     size_t n = 0, ref_len = 0, need = sc_nip44_encrypt_len(len), out_len = 0, dcap, dlen = 0;
@@ -181,10 +180,9 @@ int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
 
     memset(out, 0xa5, need + canary);
     if (need != ref_len) {
-        snprintf(err, cap, "len %zu: sc_nip44_encrypt_len %zu, reference %zu", len, need,
-                 ref_len);
-    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need + canary, &out_len, ck,
-                                                 nonce, pt, len, flags)) != SC_OK) {
+        snprintf(err, cap, "len %zu: sc_nip44_encrypt_len %zu, reference %zu", len, need, ref_len);
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need + canary, &out_len, ck, nonce,
+                                                pt, len, flags)) != SC_OK) {
         snprintf(err, cap, "len %zu: encrypt returned %s", len, sc_status_name(st));
     } else if (out_len != need || memcmp(out, ref, need) != 0) {
         snprintf(err, cap, "len %zu: payload differs from the out-of-place reference", len);
@@ -196,8 +194,8 @@ int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
         memset(dec, 0xa5, dcap);
         st = sc_nip44_decrypt(&env->ctx, dec, dcap, &dlen, ck, out, need, need);
         if (st != SC_OK || dlen != len || memcmp(dec, pt, len) != 0) {
-            snprintf(err, cap, "len %zu: decrypt returned %s, %zu bytes", len,
-                     sc_status_name(st), dlen);
+            snprintf(err, cap, "len %zu: decrypt returned %s, %zu bytes", len, sc_status_name(st),
+                     dlen);
         } else if (!vt_all_zero(dec + len, n + 65 - len)) {
             snprintf(err, cap, "len %zu: decrypt left scratch bytes after the plaintext", len);
         } else if (dcap > n + 65 && (dec[n + 65] != 0xa5 ||

@@ -24,7 +24,7 @@
 #define NT_EXT_FILE "nip44.extended-prefix.json"
 
 typedef struct nt_env {
-    sc_ctx ctx;              /* bound to `backend` for the whole run */
+    sc_ctx ctx; /* bound to `backend` for the whole run */
     const char *backend;
     const char *vectors_dir; /* upstream conformance data */
     int vectors_present;
@@ -57,8 +57,8 @@ uint64_t nt_padded_len(uint64_t len);
 uint8_t *nt_pad(const uint8_t *pt, size_t len, size_t *n);
 /* base64(version || nonce || ChaCha20(padded) || HMAC(nonce || ct)) built out of place from the
  * primitives, for any padded buffer (valid or not); malloc'd, NUL-terminated. */
-char *nt_build_payload(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
-                       uint8_t version, const uint8_t *padded, size_t n, size_t *len);
+char *nt_build_payload(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32], uint8_t version,
+                       const uint8_t *padded, size_t n, size_t *len);
 /* k when p[0..k) are zero and p[k..cap) all equal fill (non-zero): the caller's buffer was
  * zeroed exactly over its first k bytes and left alone after; (size_t)-1 otherwise. */
 size_t nt_zeroed_prefix(const uint8_t *p, size_t cap, uint8_t fill);
@@ -67,8 +67,8 @@ size_t nt_zeroed_prefix(const uint8_t *p, size_t cap, uint8_t fill);
 size_t nt_decoded_len(const char *b64, size_t n);
 /* Encrypts with the library, checks the result against nt_build_payload and round-trips it;
  * 1 on success, else 0 with err. Checks that bytes past the payload are not touched. */
-int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32],
-                     const uint8_t *pt, size_t len, unsigned flags, char *err, size_t cap);
+int nt_encrypt_check(nt_env *env, const uint8_t ck[32], const uint8_t nonce[32], const uint8_t *pt,
+                     size_t len, unsigned flags, char *err, size_t cap);
 
 /* ---- tests ------------------------------------------------------------------------------ */
 

@@ -56,69 +56,67 @@ void test_own_args(void **state)
     assert_true(vt_all_zero(k, 32));
 
     /* encrypt */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, lnull, ck, nonce,
-                                                 pt, 8, 0),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, lnull, ck, nonce, pt, 8, 0),
+        SC_ERR_ARG);
     len = 5;
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, null, nonce,
-                                                 pt, 8, 0),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, null, nonce, pt, 8, 0),
+        SC_ERR_ARG);
     assert_int_equal(len, 0);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, null, pt,
-                                                 8, 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce,
-                                                 null, 8, 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce,
-                                                 null, 0, 0),
-                     SC_ERR_EMPTY); /* the spec has no empty plaintext */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, (char *)null, sizeof out, &len, ck,
-                                                 nonce, pt, 8, 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(ctxnull, out, sizeof out, &len, ck, nonce, pt, 8,
-                                                 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&dead, out, sizeof out, &len, ck, nonce, pt, 8,
-                                                 0),
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, null, pt, 8, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, null, 8, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, null, 0, 0),
+        SC_ERR_EMPTY); /* the spec has no empty plaintext */
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, (char *)null, sizeof out, &len, ck, nonce, pt, 8, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(ctxnull, out, sizeof out, &len, ck, nonce, pt, 8, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&dead, out, sizeof out, &len, ck, nonce, pt, 8, 0),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
-                                                 8, 2u),
-                     SC_ERR_FLAGS); /* unknown flag */
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt, 8, 2u),
+        SC_ERR_FLAGS); /* unknown flag */
     VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, &len, ck, pt, 8, 0x80000000u),
                      SC_ERR_FLAGS);
 #if SIZE_MAX > 0xffffffffu
     /* beyond 2^32 - 1: refused from the length alone, before pt is read */
     VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
-                                                 (size_t)4294967296u, SC_NIP44_EXTENDED),
+                                                (size_t)4294967296u, SC_NIP44_EXTENDED),
                      SC_ERR_TOO_LARGE);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt,
-                                                 (size_t)-1, 0),
-                     SC_ERR_TOO_LARGE);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce, pt, (size_t)-1, 0),
+        SC_ERR_TOO_LARGE);
 #endif
     /* pt or nonce inside the payload area: out is written before they are read */
     memcpy(out + 40, pt, 8);
     VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck, nonce,
-                                                 (uint8_t *)out + 40, 8, 0),
+                                                (uint8_t *)out + 40, 8, 0),
                      SC_ERR_OVERLAP);
     VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck,
-                                                 (uint8_t *)out + 100, pt, 8, 0),
+                                                (uint8_t *)out + 100, pt, 8, 0),
                      SC_ERR_OVERLAP);
     /* ...but a plaintext right after the payload area is fine */
     memcpy(out + 132, pt, 8);
     VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, 132, &len, ck, nonce,
-                                                 (uint8_t *)out + 132, 8, 0),
+                                                (uint8_t *)out + 132, 8, 0),
                      SC_OK);
     VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, &len, null, pt, 8, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, lnull, ck, pt, 8, 0),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, lnull, ck, pt, 8, 0), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip44_encrypt(&dead, out, sizeof out, &len, ck, pt, 8, 0), SC_ERR_STATE);
 
     /* decrypt */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, payload, sizeof payload, &plen, ck,
-                                                 nonce, pt, 8, 0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, payload, sizeof payload, &plen, ck, nonce, pt, 8, 0),
+        SC_OK);
     VT_ASSERT_STATUS(sc_nip44_decrypt(&env->ctx, dec, sizeof dec, lnull, ck, payload, plen, 0),
                      SC_ERR_ARG);
     len = 5;
@@ -136,9 +134,9 @@ void test_own_args(void **state)
     VT_ASSERT_STATUS(sc_nip44_decrypt(&dead, dec, sizeof dec, &len, ck, payload, plen, 0),
                      SC_ERR_STATE);
     /* decoding into the payload's own memory is refused */
-    VT_ASSERT_STATUS(sc_nip44_decrypt(&env->ctx, (uint8_t *)payload, sizeof payload, &len, ck,
-                                      payload, plen, 0),
-                     SC_ERR_OVERLAP);
+    VT_ASSERT_STATUS(
+        sc_nip44_decrypt(&env->ctx, (uint8_t *)payload, sizeof payload, &len, ck, payload, plen, 0),
+        SC_ERR_OVERLAP);
     VT_ASSERT_STATUS(sc_nip44_decrypt(&env->ctx, dec, sizeof dec, &len, ck, payload, plen, 0),
                      SC_OK); /* control */
     assert_int_equal(len, 8);
@@ -146,8 +144,9 @@ void test_own_args(void **state)
     /* held conversations */
     VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, cvnull, &id, pub), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, ck), SC_OK);
-    VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &conv, (const sc_identity *)vt_null(), pub),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_init(&env->ctx, &conv, (const sc_identity *)vt_null(), pub),
+        SC_ERR_ARG);
     assert_true(vt_all_zero((const uint8_t *)&conv, sizeof conv));
     VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &conv, &id, null), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip44_conversation_init(ctxnull, &conv, &id, pub), SC_ERR_ARG);
@@ -158,18 +157,24 @@ void test_own_args(void **state)
     VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, null), SC_ERR_ARG);
     assert_true(vt_all_zero((const uint8_t *)&conv, sizeof conv));
     VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&conv, ck), SC_OK);
-    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, out, sizeof out, &len, cvnull, pt, 8, 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, out, sizeof out, lnull, &conv, pt, 8, 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, cvnull, payload, plen, 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, lnull, &conv, payload, plen, 0),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&dead, dec, sizeof dec, &len, &conv, payload, plen, 0),
-                     SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &conv, payload, plen, 0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_encrypt(&env->ctx, out, sizeof out, &len, cvnull, pt, 8, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_encrypt(&env->ctx, out, sizeof out, lnull, &conv, pt, 8, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, cvnull, payload, plen, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, lnull, &conv, payload, plen, 0),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_decrypt(&dead, dec, sizeof dec, &len, &conv, payload, plen, 0),
+        SC_ERR_STATE);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &conv, payload, plen, 0),
+        SC_OK);
     sc_nip44_conversation_clear(&conv);
     sc_identity_clear(&id);
     printf("[%s] own: argument and state checks passed\n", env->backend);

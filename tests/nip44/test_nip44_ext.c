@@ -11,16 +11,15 @@
 #define LBL(x) NT_EXT_FILE " " x
 
 /* The decrypted length prefix of payload b64[0..n) under (ck, nonce) has the expected form. */
-static int prefix_is(nt_env *env, const uint8_t ck[32], const char *b64, size_t n,
-                     size_t plain_len, long prefix_len)
+static int prefix_is(nt_env *env, const uint8_t ck[32], const char *b64, size_t n, size_t plain_len,
+                     long prefix_len)
 {
     uint8_t *raw = vt_alloc(sc_base64_decode_max(n)), key[32], cn[12], hk[32], pre[6];
     size_t raw_len = 0;
     int ok = 0;
 
     if (sc_base64_decode(raw, sc_base64_decode_max(n), &raw_len, b64, n) == SC_OK &&
-        raw_len > 65 + 6 &&
-        sc_nip44_message_keys(&env->ctx, key, cn, hk, ck, raw + 1) == SC_OK &&
+        raw_len > 65 + 6 && sc_nip44_message_keys(&env->ctx, key, cn, hk, ck, raw + 1) == SC_OK &&
         sc_crypto_chacha20_xor(&env->ctx, pre, raw + 33, sizeof pre, key, cn, 0) == SC_OK) {
         if (prefix_len == 2) {
             ok = pre[0] == (uint8_t)(plain_len >> 8) && pre[1] == (uint8_t)plain_len &&
@@ -63,12 +62,11 @@ static int valid_row(nt_env *env, const cJSON *c, char *err, size_t cap)
     } else if (sc_nip44_padded_len(len) != (uint64_t)padded_len || need != (size_t)b64_len) {
         snprintf(err, cap, "padded_len %llu (want %ld), payload_len %zu (want %ld)",
                  (unsigned long long)sc_nip44_padded_len(len), padded_len, need, b64_len);
-    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt,
-                                                 len, 0)) !=
-               (len >= 65536 ? SC_ERR_POLICY : SC_OK)) {
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt, len,
+                                                0)) != (len >= 65536 ? SC_ERR_POLICY : SC_OK)) {
         snprintf(err, cap, "encrypt without SC_NIP44_EXTENDED returned %s", sc_status_name(st));
-    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt,
-                                                 len, SC_NIP44_EXTENDED)) != SC_OK ||
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt, len,
+                                                SC_NIP44_EXTENDED)) != SC_OK ||
                out_len != need) {
         snprintf(err, cap, "encrypt with SC_NIP44_EXTENDED returned %s", sc_status_name(st));
     } else if (!nt_sha256_is(env, (const uint8_t *)out, out_len,
@@ -181,8 +179,7 @@ void test_ext_invalid_decrypt(void **state)
             rebuilt++;
             if (!nt_sha256_is(env, (const uint8_t *)payload, plen,
                               vt_json_str(c, "payload_sha256"))) {
-                vt_case_fail(&r, "\"%s\": the rebuilt payload does not match payload_sha256",
-                             note);
+                vt_case_fail(&r, "\"%s\": the rebuilt payload does not match payload_sha256", note);
                 free(payload);
                 continue;
             }
@@ -198,8 +195,7 @@ void test_ext_invalid_decrypt(void **state)
             vt_case_fail(&r, "\"%s\": %s, expected SC_ERR_PADDING", note, sc_status_name(st));
         } else if (nt_zeroed_prefix(dec, cap, 0x5a) !=
                    nt_decoded_len(given ? given : payload, plen)) {
-            vt_case_fail(&r, "\"%s\": the decoded (and authentic) bytes were not all zeroed",
-                         note);
+            vt_case_fail(&r, "\"%s\": the decoded (and authentic) bytes were not all zeroed", note);
         } else {
             vt_case_pass(&r);
         }
@@ -207,7 +203,6 @@ void test_ext_invalid_decrypt(void **state)
         free(payload);
     }
     cJSON_Delete(root);
-    snprintf(r.detail, sizeof r.detail, "%zu rebuilt from construction + payload_sha256",
-             rebuilt);
+    snprintf(r.detail, sizeof r.detail, "%zu rebuilt from construction + payload_sha256", rebuilt);
     vt_report_finish(&r, 3);
 }

@@ -28,12 +28,12 @@ void test_own_identity_calls(void **state)
     VT_ASSERT_STATUS(sc_nip44_conversation_key(&env->ctx, ck, sa, pb), SC_OK);
 
     /* the same bytes as the keyed primitive */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_to_with_rand(&env->ctx, p1, sizeof p1, &n1, &a, pb, nonce,
-                                                   pt, sizeof pt - 1, 0),
+    VT_ASSERT_STATUS(sc_nip44_encrypt_to_with_rand(&env->ctx, p1, sizeof p1, &n1, &a, pb, nonce, pt,
+                                                   sizeof pt - 1, 0),
                      SC_OK);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, p2, sizeof p2, &n2, ck, nonce, pt,
-                                                sizeof pt - 1, 0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, p2, sizeof p2, &n2, ck, nonce, pt, sizeof pt - 1, 0),
+        SC_OK);
     assert_int_equal(n1, need);
     assert_int_equal(n1, n2);
     assert_memory_equal(p1, p2, n1);
@@ -45,9 +45,8 @@ void test_own_identity_calls(void **state)
     VT_ASSERT_STATUS(sc_nip44_decrypt_from(&env->ctx, dec, sizeof dec, &n, &a, pb, p1, n1, 0),
                      SC_OK);
     /* with a fresh nonce: still opens */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_to(&env->ctx, p2, sizeof p2, &n2, &b, pa, pt, sizeof pt - 1,
-                                         0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_to(&env->ctx, p2, sizeof p2, &n2, &b, pa, pt, sizeof pt - 1, 0), SC_OK);
     assert_true(n2 == n1 && memcmp(p1, p2, n1) != 0);
     VT_ASSERT_STATUS(sc_nip44_decrypt_from(&env->ctx, dec, sizeof dec, &n, &a, pb, p2, n2, 0),
                      SC_OK);
@@ -69,9 +68,9 @@ void test_own_identity_calls(void **state)
                      SC_ERR_VERSION);
     /* ...and then the ECDH refuses it, with nothing written */
     memset(p2, 0x5a, sizeof p2);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_to(&env->ctx, p2, sizeof p2, &n, &a, bad, pt, sizeof pt - 1,
-                                         0),
-                     SC_ERR_INVALID_KEY);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_to(&env->ctx, p2, sizeof p2, &n, &a, bad, pt, sizeof pt - 1, 0),
+        SC_ERR_INVALID_KEY);
     assert_int_equal(n, 0);
     assert_true(p2[0] == 0x5a && p2[need - 1] == 0x5a);
     VT_ASSERT_STATUS(sc_nip44_decrypt_from(&env->ctx, dec, sizeof dec, &n, &a, bad, p1, n1, 0),
@@ -88,15 +87,15 @@ void test_own_identity_calls(void **state)
                      SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_nip44_decrypt_from(&env->ctx, dec, sizeof dec, &n, &cleared, pa, p2, n2, 0),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_to(&env->ctx, p2, sizeof p2, &n, (const sc_identity *)vt_null(),
-                                         pb, pt, 3, 0),
+    VT_ASSERT_STATUS(sc_nip44_encrypt_to(&env->ctx, p2, sizeof p2, &n,
+                                         (const sc_identity *)vt_null(), pb, pt, 3, 0),
                      SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip44_encrypt_to_with_rand(&env->ctx, p2, sizeof p2, &n, &a, pb,
                                                    (const uint8_t *)vt_null(), pt, 3, 0),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip44_decrypt_from(&env->ctx, dec, sizeof dec, (size_t *)vt_null(), &a, pb,
-                                           p2, n2, 0),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip44_decrypt_from(&env->ctx, dec, sizeof dec, (size_t *)vt_null(), &a, pb, p2, n2, 0),
+        SC_ERR_ARG);
     sc_identity_clear(&a);
     VT_ASSERT_STATUS(sc_nip44_encrypt_to(&env->ctx, p2, sizeof p2, &n, &a, pb, pt, 3, 0),
                      SC_ERR_STATE);

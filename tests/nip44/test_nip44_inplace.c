@@ -160,18 +160,18 @@ void test_own_backend_failure(void **state)
 
     real = sc_ctx_backend(&env->ctx);
     assert_non_null(real);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, good, sizeof good, &n, ck_b, nonce,
-                                                 pt, pl, 0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, good, sizeof good, &n, ck_b, nonce, pt, pl, 0),
+        SC_OK);
 
     /* no stream group: the buffer held the plaintext when ChaCha20 failed, so it is zeroed
      * over the payload length and left alone after */
     ctx_without(&ctx, &t, &rng, SC_GROUP_STREAM);
     memset(out, 0x5a, sizeof out);
     len = 9;
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&ctx, out, sizeof out, &len, ck_b, nonce, pt, pl,
-                                                 0),
-                     SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&ctx, out, sizeof out, &len, ck_b, nonce, pt, pl, 0),
+        SC_ERR_UNSUPPORTED);
     assert_int_equal(len, 0);
     assert_int_equal(nt_zeroed_prefix((uint8_t *)out, sizeof out, 0x5a), need);
     /* the MAC passes, then decryption cannot run: the decoded bytes are zeroed */
@@ -186,9 +186,9 @@ void test_own_backend_failure(void **state)
     /* no MAC group: the message keys fail before anything is written */
     ctx_without(&ctx, &t, &rng, SC_GROUP_MAC);
     memset(out, 0x5a, sizeof out);
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&ctx, out, sizeof out, &len, ck_b, nonce, pt, pl,
-                                                 0),
-                     SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&ctx, out, sizeof out, &len, ck_b, nonce, pt, pl, 0),
+        SC_ERR_UNSUPPORTED);
     assert_int_equal(nt_zeroed_prefix((uint8_t *)out, sizeof out, 0x5a), 0);
     memset(dec, 0x5a, sizeof dec);
     VT_ASSERT_STATUS(sc_nip44_decrypt(&ctx, dec, sizeof dec, &len, ck_b, good, n, 0),

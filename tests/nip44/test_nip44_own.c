@@ -13,10 +13,9 @@
 static const uint8_t ck_a[32] = {0x6b, 0x2e, 0x01, 0x4c, 0x9d, 0x33, 0x70, 0xa1, 0x5f, 0x02, 0xee,
                                  0x48, 0x19, 0xc7, 0x3a, 0x90, 0x21, 0x84, 0x5d, 0xf0, 0x0b, 0x6e,
                                  0x97, 0x13, 0xca, 0x58, 0x3f, 0xb6, 0x02, 0x7d, 0xe4, 0x11};
-static const uint8_t nonce_a[32] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
-                                    0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
-                                    0x0f, 0x1e, 0x2d, 0x3c, 0x4b, 0x5a, 0x69, 0x78,
-                                    0x87, 0x96, 0xa5, 0xb4, 0xc3, 0xd2, 0xe1, 0xf0};
+static const uint8_t nonce_a[32] = {
+    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+    0x0f, 0x1e, 0x2d, 0x3c, 0x4b, 0x5a, 0x69, 0x78, 0x87, 0x96, 0xa5, 0xb4, 0xc3, 0xd2, 0xe1, 0xf0};
 
 /* ---- sizes ------------------------------------------------------------------------------- */
 
@@ -26,12 +25,25 @@ void test_own_sizes(void **state)
         uint64_t len, padded;
     } samples[] = {
         /* protocol-notes section 3 */
-        {16, 32}, {33, 64}, {65, 96}, {100, 128}, {257, 320}, {515, 640}, {1020, 1024},
-        {65536, 65536}, {65537, 81920}, {131073, 163840}, {4294967295u, 4294967296u},
+        {16, 32},
+        {33, 64},
+        {65, 96},
+        {100, 128},
+        {257, 320},
+        {515, 640},
+        {1020, 1024},
+        {65536, 65536},
+        {65537, 81920},
+        {131073, 163840},
+        {4294967295u, 4294967296u},
         /* the bound decrypt checks the ciphertext against, as a constant */
         {SC_NIP44_MAX_PLAINTEXT, SC_NIP44_MAX_PADDED},
         /* the domain's edges */
-        {0, 0}, {1, 32}, {32, 32}, {4294967296u, 0}, {UINT64_MAX, 0},
+        {0, 0},
+        {1, 32},
+        {32, 32},
+        {4294967296u, 0},
+        {UINT64_MAX, 0},
     };
     nt_env *env = nt_env_of(state);
     vt_report r;
@@ -163,8 +175,8 @@ static craft ext_form(nt_env *env, uint32_t l, size_t n)
 /* Decrypts c under ck with max_payload max into a FILL-ed buffer a little larger than needed;
  * the status, *out_len and the buffer must match: written = the bytes that must be zeroed
  * (0: untouched). want_pt (for SC_OK) is the expected plaintext. Frees c. */
-static void expect(nt_env *env, vt_report *r, const char *what, craft c, size_t max,
-                   sc_status want, size_t written, const char *want_pt)
+static void expect(nt_env *env, vt_report *r, const char *what, craft c, size_t max, sc_status want,
+                   size_t written, const char *want_pt)
 {
     size_t cap = sc_nip44_decrypt_max(c.n) + 8, len = 77, k;
     uint8_t *out = vt_alloc(cap);
@@ -349,14 +361,12 @@ void test_own_decrypt_order(void **state)
     /* the caller's maximum is checked before decoding: invalid base64 over it is TOO_LARGE */
     expect(env, &r, "200 x '!' over max 150", repeat_char('!', 200), 150, SC_ERR_TOO_LARGE, 0,
            NULL);
-    expect(env, &r, "200 x '!' under the default max", repeat_char('!', 200), 0, SC_ERR_BASE64,
-           150, NULL);
+    expect(env, &r, "200 x '!' under the default max", repeat_char('!', 200), 0, SC_ERR_BASE64, 150,
+           NULL);
     expect(env, &r, "'#' over max", str("#", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), 10,
            SC_ERR_VERSION, 0, NULL);
-    expect(env, &r, "100 chars over max 99", repeat_char('A', 100), 99, SC_ERR_TOO_LARGE, 0,
-           NULL);
-    expect(env, &r, "100 chars under max", repeat_char('A', 100), 0, SC_ERR_PAYLOAD_SIZE, 0,
-           NULL);
+    expect(env, &r, "100 chars over max 99", repeat_char('A', 100), 99, SC_ERR_TOO_LARGE, 0, NULL);
+    expect(env, &r, "100 chars under max", repeat_char('A', 100), 0, SC_ERR_PAYLOAD_SIZE, 0, NULL);
     expect(env, &r, "payload length == max", str(good.p, ""), 132, SC_OK, 99, "hello");
     expect(env, &r, "payload length == max + 1", str(good.p, ""), 131, SC_ERR_TOO_LARGE, 0,
            NULL); /* 132 characters, max 131 */
@@ -380,8 +390,7 @@ void test_own_decrypt_order(void **state)
     /* decoded size before version byte, version byte before MAC, MAC before padding */
     memcpy(alt, raw, 99);
     alt[0] = 1;
-    expect(env, &r, "98 bytes with version 1", b64_of(alt, 98), 0, SC_ERR_PAYLOAD_SIZE, 98,
-           NULL);
+    expect(env, &r, "98 bytes with version 1", b64_of(alt, 98), 0, SC_ERR_PAYLOAD_SIZE, 98, NULL);
     alt[98] ^= 1;
     expect(env, &r, "version 1 and a bad MAC", b64_of(alt, 99), 0, SC_ERR_VERSION, 99, NULL);
     c = short_form(env, 57, "", 34, 0);
@@ -407,14 +416,13 @@ void test_own_buffers(void **state)
     /* encrypt: one byte short reports the exact need and writes nothing */
     memset(out, FILL, sizeof out);
     len = 0;
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, need - 1, &len, ck_a, nonce_a,
-                                                 pt, pl, 0),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, out, need - 1, &len, ck_a, nonce_a, pt, pl, 0),
+        SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, need);
     assert_int_equal(nt_zeroed_prefix((uint8_t *)out, sizeof out, FILL), 0);
     len = 0;
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, NULL, 0, &len, ck_a, nonce_a, pt, pl,
-                                                 0),
+    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, NULL, 0, &len, ck_a, nonce_a, pt, pl, 0),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, need);
     len = 0;
@@ -423,9 +431,9 @@ void test_own_buffers(void **state)
     assert_int_equal(len, need);
     vt_case_pass(&r);
     /* exact capacity works */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, payload, need, &len, ck_a, nonce_a,
-                                                 pt, pl, 0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, payload, need, &len, ck_a, nonce_a, pt, pl, 0),
+        SC_OK);
     assert_int_equal(len, need);
     vt_case_pass(&r);
     /* decrypt: one byte short reports the exact capacity and writes nothing */
@@ -452,13 +460,12 @@ void test_own_buffers(void **state)
         uint8_t *bigpt = vt_alloc(65536);
         len = 3;
         memset(out, FILL, sizeof out);
-        VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck_a,
-                                                     nonce_a, bigpt, 65536, 0),
+        VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &len, ck_a, nonce_a,
+                                                    bigpt, 65536, 0),
                          SC_ERR_POLICY);
         assert_int_equal(len, 0);
         assert_int_equal(nt_zeroed_prefix((uint8_t *)out, sizeof out, FILL), 0);
-        VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, &len, ck_a, bigpt, 65536,
-                                          0),
+        VT_ASSERT_STATUS(sc_nip44_encrypt(&env->ctx, out, sizeof out, &len, ck_a, bigpt, 65536, 0),
                          SC_ERR_POLICY);
         free(bigpt);
     }
@@ -476,7 +483,8 @@ static int both_decrypt(nt_env *env, const uint8_t ck[32], const sc_nip44_conver
     size_t la = 0, lb = 0;
 
     return sc_nip44_decrypt(&env->ctx, a, sizeof a, &la, ck, payload, n, 0) == SC_OK &&
-           sc_nip44_conversation_decrypt(&env->ctx, b, sizeof b, &lb, conv, payload, n, 0) == SC_OK &&
+           sc_nip44_conversation_decrypt(&env->ctx, b, sizeof b, &lb, conv, payload, n, 0) ==
+               SC_OK &&
            la == pl && lb == pl && memcmp(a, pt, pl) == 0 && memcmp(b, pt, pl) == 0;
 }
 
@@ -487,7 +495,9 @@ static int both_decrypt(nt_env *env, const uint8_t ck[32], const sc_nip44_conver
 void test_own_peer_cache(void **state)
 {
     nt_env *env = nt_env_of(state);
-    enum { PEERS = 7 };
+    enum {
+        PEERS = 7
+    };
     uint8_t sec[PEERS][32], pub[PEERS][32], ck1[32], ck2[32], bad[32];
     sc_identity id;
     size_t round, i, j;
@@ -556,9 +566,8 @@ void test_own_conversation(void **state)
     assert_true(both_decrypt(env, ck, &c21, p1, n1, pt, pl));
     assert_true(both_decrypt(env, ck, &ck_held, p1, n1, pt, pl));
     /* one-shot encryption decrypts under every held form */
-    VT_ASSERT_STATUS(sc_nip44_encrypt_with_rand(&env->ctx, p2, sizeof p2, &n2, ck, nonce_a, pt,
-                                                 pl, 0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip44_encrypt_with_rand(&env->ctx, p2, sizeof p2, &n2, ck, nonce_a, pt, pl, 0), SC_OK);
     assert_true(both_decrypt(env, ck, &c12, p2, n2, pt, pl));
     assert_true(both_decrypt(env, ck, &c21, p2, n2, pt, pl));
     vt_case_pass(&r);
@@ -571,20 +580,23 @@ void test_own_conversation(void **state)
                      SC_ERR_STATE);
     assert_int_equal(len, 0);
     len = 9;
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &c12, p2, n2, 0),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &c12, p2, n2, 0),
+        SC_ERR_STATE);
     assert_int_equal(len, 0);
     memset(&zero, 0, sizeof zero);
-    VT_ASSERT_STATUS(sc_nip44_conversation_encrypt(&env->ctx, p1, sizeof p1, &len, &zero, pt, pl, 0),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_encrypt(&env->ctx, p1, sizeof p1, &len, &zero, pt, pl, 0),
+        SC_ERR_STATE);
     sc_nip44_conversation_clear(NULL);
     vt_case_pass(&r);
 
     /* failing inits leave the struct cleared, whatever it held */
     VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &c21, &id2, ff), SC_ERR_INVALID_KEY);
     assert_true(vt_all_zero((const uint8_t *)&c21, sizeof c21));
-    VT_ASSERT_STATUS(sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &c21, p2, n2, 0),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(
+        sc_nip44_conversation_decrypt(&env->ctx, dec, sizeof dec, &len, &c21, p2, n2, 0),
+        SC_ERR_STATE);
     sc_identity_clear(&id1);
     VT_ASSERT_STATUS(sc_nip44_conversation_init_key(&c12, ck), SC_OK);
     VT_ASSERT_STATUS(sc_nip44_conversation_init(&env->ctx, &c12, &id1, pub2), SC_ERR_STATE);

@@ -122,7 +122,7 @@ static int encrypt_decrypt_case(nt_env *env, const cJSON *c, char *err, size_t c
         snprintf(err, cap, "sc_nip44_encrypt_len(%zu) = %zu, payload has %zu", len,
                  sc_nip44_encrypt_len(len), plen);
     } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &out_len, ck, nonce,
-                                                 (const uint8_t *)pt, len, 0)) != SC_OK ||
+                                                (const uint8_t *)pt, len, 0)) != SC_OK ||
                out_len != plen || memcmp(out, payload, plen) != 0) {
         snprintf(err, cap, "encrypt: %s, %zu chars, %s", sc_status_name(st), out_len,
                  st == SC_OK ? "payload differs" : "");
@@ -134,7 +134,8 @@ static int encrypt_decrypt_case(nt_env *env, const cJSON *c, char *err, size_t c
                dlen != len || memcmp(dec, pt, len) != 0) {
         snprintf(err, cap, "decrypt: %s, %zu bytes", sc_status_name(st), dlen);
     } else if ((st = sc_nip44_conversation_init(&env->ctx, &conv, &id2, pub1)) != SC_OK ||
-               (st = sc_nip44_conversation_decrypt(&env->ctx, dec, sc_nip44_decrypt_max(plen), &dlen, &conv, payload, plen, 0)) != SC_OK ||
+               (st = sc_nip44_conversation_decrypt(&env->ctx, dec, sc_nip44_decrypt_max(plen),
+                                                   &dlen, &conv, payload, plen, 0)) != SC_OK ||
                dlen != len || memcmp(dec, pt, len) != 0) {
         snprintf(err, cap, "held conversation (id2, pub1) decrypt: %s", sc_status_name(st));
     } else {
@@ -196,8 +197,8 @@ static int long_case(nt_env *env, const cJSON *c, unsigned flags, char *err, siz
     dec = vt_alloc(sc_nip44_decrypt_max(need));
     if (!nt_sha256_is(env, pt, len, vt_json_str(c, "plaintext_sha256"))) {
         snprintf(err, cap, "plaintext (%zu bytes) digest differs: the case was misread", len);
-    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt,
-                                                 len, flags)) != SC_OK) {
+    } else if ((st = sc_nip44_encrypt_with_rand(&env->ctx, out, need, &out_len, ck, nonce, pt, len,
+                                                flags)) != SC_OK) {
         snprintf(err, cap, "%zu bytes: encrypt returned %s", len, sc_status_name(st));
     } else if (!nt_sha256_is(env, (const uint8_t *)out, out_len,
                              vt_json_str(c, "payload_sha256"))) {
@@ -240,10 +241,9 @@ void test_v2_long_msg(void **state)
 
 void test_v2_encrypt_msg_lengths(void **state)
 {
-    static const uint8_t ck[32] = {0xc4, 0x1c, 0x77, 0x53, 0x56, 0xfd, 0x92, 0xea,
-                                   0xdc, 0x63, 0xff, 0x5a, 0x0d, 0xc1, 0xda, 0x21,
-                                   0x1b, 0x26, 0x8c, 0xbe, 0xa2, 0x23, 0x16, 0x76,
-                                   0x70, 0x95, 0xb2, 0x87, 0x1e, 0xa1, 0x41, 0x2d};
+    static const uint8_t ck[32] = {0xc4, 0x1c, 0x77, 0x53, 0x56, 0xfd, 0x92, 0xea, 0xdc, 0x63, 0xff,
+                                   0x5a, 0x0d, 0xc1, 0xda, 0x21, 0x1b, 0x26, 0x8c, 0xbe, 0xa2, 0x23,
+                                   0x16, 0x76, 0x70, 0x95, 0xb2, 0x87, 0x1e, 0xa1, 0x41, 0x2d};
     nt_env *env = nt_env_of(state);
     cJSON *root = nt_need_upstream(env, NT_FILE);
     const cJSON *c;
@@ -271,10 +271,10 @@ void test_v2_encrypt_msg_lengths(void **state)
         len = (size_t)c->valuedouble;
         if (len == 0) {
             zero++;
-            s1 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce,
-                                             &one, 0, 0);
-            s2 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce,
-                                             &one, 0, SC_NIP44_EXTENDED);
+            s1 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce, &one,
+                                            0, 0);
+            s2 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce, &one,
+                                            0, SC_NIP44_EXTENDED);
             if (s1 != SC_ERR_EMPTY || s2 != SC_ERR_EMPTY || out_len != 0) {
                 vt_case_fail(&r, "len 0: %s / %s (extended), expected SC_ERR_EMPTY",
                              sc_status_name(s1), sc_status_name(s2));
@@ -290,13 +290,12 @@ void test_v2_encrypt_msg_lengths(void **state)
         }
         /* without the flag: refused by policy before anything is written */
         memset(out, 0x5a, sizeof out);
-        s1 = sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce, pt,
-                                         len, 0);
+        s1 =
+            sc_nip44_encrypt_with_rand(&env->ctx, out, sizeof out, &out_len, ck, nonce, pt, len, 0);
         if (s1 != SC_ERR_POLICY || out_len != 0 || out[0] != 0x5a) {
-            vt_case_fail(&r, "len %zu without SC_NIP44_EXTENDED: %s, expected SC_ERR_POLICY",
-                         len, sc_status_name(s1));
-        } else if (!nt_encrypt_check(env, ck, nonce, pt, len, SC_NIP44_EXTENDED, err,
-                                     sizeof err)) {
+            vt_case_fail(&r, "len %zu without SC_NIP44_EXTENDED: %s, expected SC_ERR_POLICY", len,
+                         sc_status_name(s1));
+        } else if (!nt_encrypt_check(env, ck, nonce, pt, len, SC_NIP44_EXTENDED, err, sizeof err)) {
             vt_case_fail(&r, "with SC_NIP44_EXTENDED: %s", err);
         } else {
             vt_case_pass(&r);
@@ -391,16 +390,18 @@ void test_v2_invalid_decrypt(void **state)
         memset(dec, 0x5a, cap);
         st = sc_nip44_decrypt(&env->ctx, dec, cap, &dlen, ck, payload, plen, 0);
         if (st != want) {
-            vt_case_fail(&r, "\"%s\" (%zu chars): %s, expected %s", note, plen,
-                         sc_status_name(st), sc_status_name(want));
+            vt_case_fail(&r, "\"%s\" (%zu chars): %s, expected %s", note, plen, sc_status_name(st),
+                         sc_status_name(want));
         } else if (dlen != 0) {
             vt_case_fail(&r, "\"%s\": *out_len %zu on failure", note, dlen);
         } else if (nt_zeroed_prefix(dec, cap, 0x5a) !=
                    (plen < SC_NIP44_MIN_PAYLOAD || payload[0] == '#'
                         ? 0
                         : nt_decoded_len(payload, plen))) {
-            vt_case_fail(&r, "\"%s\": the output is not exactly untouched (before decoding) "
-                         "or zeroed over the decoded length (after)", note);
+            vt_case_fail(&r,
+                         "\"%s\": the output is not exactly untouched (before decoding) "
+                         "or zeroed over the decoded length (after)",
+                         note);
         } else {
             vt_case_pass(&r);
         }

@@ -53,8 +53,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* A gift wrap around seal_json: kind 1059 (or 21059), a p tag for `to`, by the one-time key. */
-static char *wrap_of(sc_ctx *ctx, const uint8_t *seal_json, size_t len, unsigned to,
-                     int ephemeral, size_t *out_len)
+static char *wrap_of(sc_ctx *ctx, const uint8_t *seal_json, size_t len, unsigned to, int ephemeral,
+                     size_t *out_len)
 {
     static const uint8_t nonce[32] = {0x77, 1, 2, 3};
 
@@ -89,8 +89,8 @@ static char *normalized_rumor(sc_ctx *ctx, const uint8_t *text, size_t len, unsi
     if (sc_event_parse(ev, *arena, cap, &used, (const char *)text, len, &po) != SC_OK) {
         return NULL;
     }
-    ev->flags |= SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                 SC_EVENT_HAS_CONTENT;
+    ev->flags |=
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     if (signed_) {
         uint8_t aux[32] = {0};
 
@@ -123,22 +123,22 @@ static sc_status open_once(sc_ctx *ctx, int receive, const char *wrap, size_t le
     r->used = 7;
     memset(&r->msg, 0x5a, sizeof r->msg);
     if (receive) {
-        r->st = sc_nip17_receive(ctx, &r->msg, cap != 0 ? r->arena : NULL, cap, &r->used, wrap,
-                                 len, fz_id(0));
+        r->st = sc_nip17_receive(ctx, &r->msg, cap != 0 ? r->arena : NULL, cap, &r->used, wrap, len,
+                                 fz_id(0));
     } else {
         memset(&r->msg, 0, sizeof r->msg);
         memset(&r->msg.rumor, 0x5a, sizeof r->msg.rumor);
         memset(&r->msg.wrap, 0x5a, sizeof r->msg.wrap);
-        r->st = sc_nip59_unwrap(ctx, &r->msg.rumor, &r->msg.wrap, cap != 0 ? r->arena : NULL,
-                                cap, &r->used, wrap, len, fz_id(0));
+        r->st = sc_nip59_unwrap(ctx, &r->msg.rumor, &r->msg.wrap, cap != 0 ? r->arena : NULL, cap,
+                                &r->used, wrap, len, fz_id(0));
     }
     return r->st;
 }
 
 static int in_arena(const void *p, size_t n, const result *r)
 {
-    return n == 0 || ((const uint8_t *)p >= r->arena && (const uint8_t *)p + n <= r->arena +
-                                                                                  r->used);
+    return n == 0 ||
+           ((const uint8_t *)p >= r->arena && (const uint8_t *)p + n <= r->arena + r->used);
 }
 
 static void check_result(const result *r, int receive)
@@ -243,8 +243,7 @@ static sc_status open_checked(sc_ctx *ctx, int receive, int short_arena, const c
     return r->st;
 }
 
-#define INNER_STATUSES                                                                            \
-    SC_ERR_RUMOR_JSON, SC_ERR_RUMOR_SIGNED, SC_ERR_RUMOR_AUTHOR, SC_ERR_RUMOR_ID
+#define INNER_STATUSES SC_ERR_RUMOR_JSON, SC_ERR_RUMOR_SIGNED, SC_ERR_RUMOR_AUTHOR, SC_ERR_RUMOR_ID
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -266,9 +265,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&r, 0, sizeof r);
     if (kase == 3) {
         twist = 1 + (unsigned)(len % 5);
-        signer = twist == 2 ? 3 : 1;        /* 2: the seal is by a third party */
-        seal_kind = twist == 3 ? 14 : 13;   /* 3: not a seal */
-        to = twist == 4 ? 3 : 0;            /* 4: addressed to someone else */
+        signer = twist == 2 ? 3 : 1;      /* 2: the seal is by a third party */
+        seal_kind = twist == 3 ? 14 : 13; /* 3: not a seal */
+        to = twist == 4 ? 3 : 0;          /* 4: addressed to someone else */
     }
     if (kase == 2 || kase == 3) {
         /* 1: the rumor names another author; 5: the rumor is signed */
@@ -334,16 +333,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FZ_REQUIRE(fz_same_event(&r.msg.rumor, &expect));
             FZ_REQUIRE(memcmp(r.msg.wrap.sender, fz_pub(1), 32) == 0);
             FZ_REQUIRE(memcmp(r.msg.wrap.wrap_pubkey, fz_pub(2), 32) == 0);
-            FZ_REQUIRE(r.msg.wrap.wrap_kind == (ephemeral ? SC_NIP59_KIND_WRAP_EPHEMERAL
-                                                          : SC_NIP59_KIND_WRAP));
+            FZ_REQUIRE(r.msg.wrap.wrap_kind ==
+                       (ephemeral ? SC_NIP59_KIND_WRAP_EPHEMERAL : SC_NIP59_KIND_WRAP));
             FZ_REQUIRE(r.msg.wrap.wrap_created_at == T_WRAP &&
                        r.msg.wrap.seal_created_at == T_SEAL);
         }
         break;
     case 3: {
-        static const sc_status want[6] = {SC_OK,           SC_ERR_RUMOR_AUTHOR,
-                                          SC_ERR_RUMOR_AUTHOR, SC_ERR_SEAL_KIND,
-                                          SC_ERR_WRAP_DECRYPT, SC_ERR_RUMOR_SIGNED};
+        static const sc_status want[6] = {SC_OK,
+                                          SC_ERR_RUMOR_AUTHOR,
+                                          SC_ERR_RUMOR_AUTHOR,
+                                          SC_ERR_SEAL_KIND,
+                                          SC_ERR_WRAP_DECRYPT,
+                                          SC_ERR_RUMOR_SIGNED};
         FZ_REQUIRE(st == want[twist]);
         break;
     }

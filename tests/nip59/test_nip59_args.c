@@ -103,11 +103,11 @@ void test_wrap_rejects(void **state)
     need = sc_nip59_wrap_max(&rumor, &opts) + 1000;
     scap = sc_nip59_wrap_scratch_max(&rumor, &opts) + 1000;
 
-#define REJECT(call, want)                                                                      \
-    do {                                                                                        \
-        bufs_init(&b, need, scap);                                                              \
-        VT_ASSERT_STATUS(call, want);                                                           \
-        bufs_untouched(&b);                                                                     \
+#define REJECT(call, want)                                                                         \
+    do {                                                                                           \
+        bufs_init(&b, need, scap);                                                                 \
+        VT_ASSERT_STATUS(call, want);                                                              \
+        bufs_untouched(&b);                                                                        \
     } while (0)
 
     /* the rumor: no id, signed, another author, a wrong id, an invalid field */
@@ -142,32 +142,32 @@ void test_wrap_rejects(void **state)
 
     /* option values */
     opts.flags = 2u; /* neither SC_NIP59_EPHEMERAL nor SC_NIP44_EXTENDED */
-    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                         rpub, &opts),
+    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub,
+                         &opts),
            SC_ERR_FLAGS);
     opts.flags = 0x80000000u;
-    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                         rpub, &opts),
+    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub,
+                         &opts),
            SC_ERR_FLAGS);
     opts.flags = 0;
     opts.expiration = -5;
-    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                         rpub, &opts),
+    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub,
+                         &opts),
            SC_ERR_FLAGS);
     opts.expiration = 0;
     opts.now = -1;
-    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                         rpub, &opts),
+    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub,
+                         &opts),
            SC_ERR_FLAGS);
     opts.now = NOW;
     opts.relay.len = 3;
-    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                         rpub, &opts),
+    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub,
+                         &opts),
            SC_ERR_ARG);
     opts.relay.ptr = "\xc3\x28";
     opts.relay.len = 2;
-    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                         rpub, &opts),
+    REJECT(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub,
+                         &opts),
            SC_ERR_UTF8);
     opts.relay.ptr = NULL;
     opts.relay.len = 0;
@@ -175,21 +175,21 @@ void test_wrap_rejects(void **state)
     /* randomness out of range */
     rnd.seal_backdate = SC_NIP59_MAX_BACKDATE + 1;
     REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
-                              &author, rpub, &opts, &rnd),
+                                   &author, rpub, &opts, &rnd),
            SC_ERR_ARG);
     rnd.seal_backdate = 0;
     rnd.wrap_backdate = SC_NIP59_MAX_BACKDATE + 1;
     REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
-                              &author, rpub, &opts, &rnd),
+                                   &author, rpub, &opts, &rnd),
            SC_ERR_ARG);
     rnd.wrap_backdate = SC_NIP59_MAX_BACKDATE;
     memset(rnd.wrap_seckey, 0xff, 32); /* above the group order */
     REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
-                              &author, rpub, &opts, &rnd),
+                                   &author, rpub, &opts, &rnd),
            SC_ERR_INVALID_KEY);
     memset(rnd.wrap_seckey, 0, 32);
     REJECT(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor,
-                              &author, rpub, &opts, &rnd),
+                                   &author, rpub, &opts, &rnd),
            SC_ERR_INVALID_KEY);
     memset(rnd.wrap_seckey, 0x33, 32);
 
@@ -197,21 +197,21 @@ void test_wrap_rejects(void **state)
     memset(bad_pub, 0xff, 32);
     bufs_init(&b, need, scap);
     VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, b.out, b.cap, &b.len, b.scratch, b.scap,
-                                        &rumor, &author, bad_pub, &opts, &rnd),
+                                             &rumor, &author, bad_pub, &opts, &rnd),
                      SC_ERR_INVALID_KEY);
     assert_int_equal(b.len, 0);
     assert_int_equal((uint8_t)b.out[0], 0xee);
     assert_true(vt_all_zero(b.scratch, sc_nip59_wrap_scratch_max(&rumor, &opts)));
     free(b.out);
     free(b.scratch);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, NULL, 0, &b.len, NULL, 0, &rumor, &author, bad_pub,
-                                   &opts),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&env->ctx, NULL, 0, &b.len, NULL, 0, &rumor, &author, bad_pub, &opts),
+        SC_ERR_BUFFER_TOO_SMALL);
 
     /* buffers that alias each other or the inputs */
     bufs_init(&b, need, scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, (char *)b.scratch, b.scap, &b.len, b.scratch,
-                                   b.scap, &rumor, &author, rpub, &opts),
+    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, (char *)b.scratch, b.scap, &b.len, b.scratch, b.scap,
+                                   &rumor, &author, rpub, &opts),
                      SC_ERR_OVERLAP);
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, b.out, b.cap, &b.len, b.out + 1, b.cap - 1, &rumor,
                                    &author, rpub, &opts),
@@ -233,9 +233,9 @@ void test_wrap_rejects(void **state)
         memcpy(out + 10, "wss:", 4);
         opts.relay.ptr = out + 10;
         opts.relay.len = 4;
-        VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author,
-                                       rpub, &opts),
-                         SC_ERR_OVERLAP);
+        VT_ASSERT_STATUS(
+            sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author, rpub, &opts),
+            SC_ERR_OVERLAP);
         opts.relay.ptr = NULL;
         opts.relay.len = 0;
         memcpy(out, rpub, 32);
@@ -243,9 +243,9 @@ void test_wrap_rejects(void **state)
                                        (const uint8_t *)out, &opts),
                          SC_ERR_OVERLAP);
         /* the same inputs elsewhere are fine */
-        VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author,
-                                       rpub, &opts),
-                         SC_OK);
+        VT_ASSERT_STATUS(
+            sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author, rpub, &opts),
+            SC_OK);
         free(scratch);
         free(out);
     }
@@ -291,12 +291,12 @@ void test_wrap_rng(void **state)
     p[2] = (uint8_t)(limit >> 8), p[3] = (uint8_t)limit, p += 4; /* rejected: the limit itself */
     p[0] = (uint8_t)((limit - 1) >> 24), p[1] = (uint8_t)((limit - 1) >> 16);
     p[2] = (uint8_t)((limit - 1) >> 8), p[3] = (uint8_t)(limit - 1), p += 4; /* 172800 */
-    p[0] = 0, p[1] = 0, p[2] = 0, p[3] = 5, p += 4;                           /* 5 */
+    p[0] = 0, p[1] = 0, p[2] = 0, p[3] = 5, p += 4;                          /* 5 */
     gw_rng_script(script, (size_t)(p - script));
     bufs_init(&b, need, scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                                   rpub, &opts),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub, &opts),
+        SC_OK);
     assert_int_equal(gw_rng_calls(), 10);
     gw_open(env, b.out, b.len, &recipient, &o);
     assert_memory_equal(o.wrap.pubkey, opub, 32);
@@ -314,33 +314,33 @@ void test_wrap_rng(void **state)
     memset(script, 0xff, sizeof script);
     gw_rng_script(script, 8 * 32);
     bufs_init(&b, need, scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                                   rpub, &opts),
-                     SC_ERR_RNG);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub, &opts),
+        SC_ERR_RNG);
     bufs_untouched(&b);
 
     /* a failing RNG: nothing written */
     gw_rng_script(NULL, 0);
     gw_rng_fail(1);
     bufs_init(&b, need, scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                                   rpub, &opts),
-                     SC_ERR_RNG);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub, &opts),
+        SC_ERR_RNG);
     bufs_untouched(&b);
 
     /* refusals come before the RNG is called */
     calls = gw_rng_calls();
     bufs_init(&b, need - 1, scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                                   rpub, &opts),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub, &opts),
+        SC_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(b.len, need);
     b.len = 0;
     bufs_untouched(&b);
     bufs_init(&b, need, scap - 1);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author,
-                                   rpub, &opts),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&ctx, b.out, b.cap, &b.len, b.scratch, b.scap, &rumor, &author, rpub, &opts),
+        SC_ERR_BUFFER_TOO_SMALL);
     b.len = 0;
     bufs_untouched(&b);
     assert_int_equal(gw_rng_calls(), calls);
@@ -380,8 +380,8 @@ void test_args(void **state)
     assert_true(sc_nip59_unwrap_arena_max(1000) >= sc_event_parse_arena_max(1000) + 750);
 
     /* wrap and wrap_with */
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, sizeof out, vt_null(), scratch,
-                                   sizeof scratch, &rumor, &author, rpub, NULL),
+    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, sizeof out, vt_null(), scratch, sizeof scratch,
+                                   &rumor, &author, rpub, NULL),
                      SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip59_wrap(vt_null(), out, sizeof out, &len, scratch, sizeof scratch,
                                    &rumor, &author, rpub, NULL),
@@ -397,66 +397,67 @@ void test_args(void **state)
                                    &rumor, &author, vt_null(), NULL),
                      SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, sizeof out, &len, scratch,
-                                        sizeof scratch, &rumor, &author, rpub, NULL, vt_null()),
+                                             sizeof scratch, &rumor, &author, rpub, NULL,
+                                             vt_null()),
                      SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, sizeof out, vt_null(), scratch,
-                                        sizeof scratch, &rumor, &author, rpub, NULL, &rnd),
+                                             sizeof scratch, &rumor, &author, rpub, NULL, &rnd),
                      SC_ERR_ARG);
     /* NULL buffers with a capacity that would suffice */
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, vt_null(), 1 << 20, &len, scratch, 1 << 20,
-                                   &rumor, &author, rpub, NULL),
+    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, vt_null(), 1 << 20, &len, scratch, 1 << 20, &rumor,
+                                   &author, rpub, NULL),
                      SC_ERR_ARG);
     /* state: a cleared context, an erased author */
-    VT_ASSERT_STATUS(sc_nip59_wrap(&cleared, out, sizeof out, &len, scratch, sizeof scratch,
-                                   &rumor, &author, rpub, NULL),
+    VT_ASSERT_STATUS(sc_nip59_wrap(&cleared, out, sizeof out, &len, scratch, sizeof scratch, &rumor,
+                                   &author, rpub, NULL),
                      SC_ERR_STATE);
     VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, sizeof out, &len, scratch, sizeof scratch,
                                    &rumor, &erased, rpub, NULL),
                      SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&cleared, out, sizeof out, &len, scratch, sizeof scratch,
-                                        &rumor, &author, rpub, NULL, &rnd),
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&cleared, out, sizeof out, &len, scratch,
+                                             sizeof scratch, &rumor, &author, rpub, NULL, &rnd),
                      SC_ERR_STATE);
     /* scratch too small: *out_len is the need for out */
     VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, sizeof out, &len, scratch,
-                                        sizeof scratch, &rumor, &author, rpub, NULL, &rnd),
+                                             sizeof scratch, &rumor, &author, rpub, NULL, &rnd),
                      SC_ERR_BUFFER_TOO_SMALL);
     assert_true(len > sizeof out);
 
     /* unwrap */
-    VT_ASSERT_STATUS(sc_nip59_unwrap(vt_null(), &got, &info, arena, sizeof arena, &len, "{}", 2,
-                                     &recipient),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, vt_null(), &info, arena, sizeof arena, &len,
-                                     "{}", 2, &recipient),
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(vt_null(), &got, &info, arena, sizeof arena, &len, "{}", 2, &recipient),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, vt_null(), &info, arena, sizeof arena, &len, "{}",
+                                     2, &recipient),
                      SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, &info, arena, sizeof arena, vt_null(), "{}",
                                      2, &recipient),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, &info, arena, sizeof arena, &len,
-                                     vt_null(), 2, &recipient),
+    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, &info, arena, sizeof arena, &len, vt_null(),
+                                     2, &recipient),
                      SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, &info, arena, sizeof arena, &len, "{}", 2,
-                                     vt_null()),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, &info, vt_null(), 10, &len, "{}", 2,
-                                     &recipient),
-                     SC_ERR_ARG);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&cleared, &got, &info, arena, sizeof arena, &len, "{}", 2,
-                                     &recipient),
-                     SC_ERR_STATE);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, &info, arena, sizeof arena, &len, "{}", 2,
-                                     &erased),
-                     SC_ERR_STATE);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(&env->ctx, &got, &info, arena, sizeof arena, &len, "{}", 2, vt_null()),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(&env->ctx, &got, &info, vt_null(), 10, &len, "{}", 2, &recipient),
+        SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(&cleared, &got, &info, arena, sizeof arena, &len, "{}", 2, &recipient),
+        SC_ERR_STATE);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(&env->ctx, &got, &info, arena, sizeof arena, &len, "{}", 2, &erased),
+        SC_ERR_STATE);
     /* not an event at all: the wrap's own parse status (info may be NULL) */
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, NULL, arena, sizeof arena, &len, "{}", 2,
-                                     &recipient),
-                     SC_ERR_EVENT_FIELD);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, NULL, arena, sizeof arena, &len, "{", 1,
-                                     &recipient),
-                     SC_ERR_JSON);
-    VT_ASSERT_STATUS(sc_nip59_unwrap(&env->ctx, &got, NULL, arena, sizeof arena, &len, NULL, 0,
-                                     &recipient),
-                     SC_ERR_JSON);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(&env->ctx, &got, NULL, arena, sizeof arena, &len, "{}", 2, &recipient),
+        SC_ERR_EVENT_FIELD);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(&env->ctx, &got, NULL, arena, sizeof arena, &len, "{", 1, &recipient),
+        SC_ERR_JSON);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap(&env->ctx, &got, NULL, arena, sizeof arena, &len, NULL, 0, &recipient),
+        SC_ERR_JSON);
     sc_identity_clear(&author);
     sc_identity_clear(&recipient);
 }

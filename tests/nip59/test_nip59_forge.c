@@ -37,26 +37,23 @@ typedef struct forge {
     int seal_expiring;  /* the seal carries an expiration tag */
     uint32_t wrap_kind; /* 0 means 1059 */
     unsigned wrap_tamper;
-    int wrap_to_carol;  /* the wrap is encrypted to carol */
-    int wrap_cut;       /* the wrap JSON loses its last byte */
-    size_t pad;         /* extra content bytes in the rumor (large wraps) */
+    int wrap_to_carol; /* the wrap is encrypted to carol */
+    int wrap_cut;      /* the wrap JSON loses its last byte */
+    size_t pad;        /* extra content bytes in the rumor (large wraps) */
 } forge;
 
 static const forge k_single[] = {
     {"valid layers (the forging itself)", SC_OK, R_VALID, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"seal with an expiration tag", SC_OK, R_VALID, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0},
     {"ephemeral wrap kind 21059", SC_OK, R_VALID, 0, 0, 0, 0, 0, 0, 21059, 0, 0, 0, 0},
-    {"extended-prefix layers (100 KB rumor)", SC_OK, R_VALID, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-     100000},
+    {"extended-prefix layers (100 KB rumor)", SC_OK, R_VALID, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100000},
     {"wrap JSON cut short", SC_ERR_JSON, R_VALID, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
     {"wrap without sig", SC_ERR_EVENT_FIELD, R_VALID, 0, 0, 0, 0, 0, 0, 0, GW_NO_SIG, 0, 0, 0},
     {"wrap of kind 1", SC_ERR_WRAP_KIND, R_VALID, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0},
     {"wrap of kind 13", SC_ERR_WRAP_KIND, R_VALID, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0},
     {"wrap id tampered", SC_ERR_WRAP_ID, R_VALID, 0, 0, 0, 0, 0, 0, 0, GW_BAD_ID, 0, 0, 0},
-    {"wrap signature tampered", SC_ERR_WRAP_SIG, R_VALID, 0, 0, 0, 0, 0, 0, 0, GW_BAD_SIG, 0, 0,
-     0},
-    {"wrap for another recipient", SC_ERR_WRAP_DECRYPT, R_VALID, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0,
-     0},
+    {"wrap signature tampered", SC_ERR_WRAP_SIG, R_VALID, 0, 0, 0, 0, 0, 0, 0, GW_BAD_SIG, 0, 0, 0},
+    {"wrap for another recipient", SC_ERR_WRAP_DECRYPT, R_VALID, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0},
     {"wrap content tampered, then signed", SC_ERR_WRAP_DECRYPT, R_VALID, 0, 0, 0, 0, 0, 0, 0,
      GW_BAD_PAYLOAD, 0, 0, 0},
     {"seal that is not JSON", SC_ERR_SEAL_JSON, R_VALID, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0},
@@ -64,21 +61,19 @@ static const forge k_single[] = {
     {"seal of kind 14", SC_ERR_SEAL_KIND, R_VALID, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"seal of kind 1059", SC_ERR_SEAL_KIND, R_VALID, 0, 1059, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"seal id tampered", SC_ERR_SEAL_ID, R_VALID, 0, 0, GW_BAD_ID, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"seal signature tampered", SC_ERR_SEAL_SIG, R_VALID, 0, 0, GW_BAD_SIG, 0, 0, 0, 0, 0, 0, 0,
-     0},
-    {"seal content tampered, then signed", SC_ERR_SEAL_DECRYPT, R_VALID, 0, 0, GW_BAD_PAYLOAD, 0,
-     0, 0, 0, 0, 0, 0, 0},
-    {"seal content encrypted to another key", SC_ERR_SEAL_DECRYPT, R_VALID, 0, 0, 0, 1, 0, 0, 0,
-     0, 0, 0, 0},
-    {"rumor that is not an event", SC_ERR_RUMOR_JSON, R_NOT_EVENT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-     0},
+    {"seal signature tampered", SC_ERR_SEAL_SIG, R_VALID, 0, 0, GW_BAD_SIG, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"seal content tampered, then signed", SC_ERR_SEAL_DECRYPT, R_VALID, 0, 0, GW_BAD_PAYLOAD, 0, 0,
+     0, 0, 0, 0, 0, 0},
+    {"seal content encrypted to another key", SC_ERR_SEAL_DECRYPT, R_VALID, 0, 0, 0, 1, 0, 0, 0, 0,
+     0, 0, 0},
+    {"rumor that is not an event", SC_ERR_RUMOR_JSON, R_NOT_EVENT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"rumor that is not JSON", SC_ERR_RUMOR_JSON, R_NOT_JSON, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"rumor without pubkey", SC_ERR_RUMOR_JSON, R_NO_PUBKEY, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {"rumor whose sig is not a signature", SC_ERR_RUMOR_JSON, R_BAD_JSON_SIG, 0, 0, 0, 0, 0, 0, 0,
      0, 0, 0, 0},
     {"signed rumor", SC_ERR_RUMOR_SIGNED, R_SIGNED, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"seal signed by someone other than the rumor author", SC_ERR_RUMOR_AUTHOR, R_VALID, 3, 0, 0,
-     0, 0, 0, 0, 0, 0, 0, 0},
+    {"seal signed by someone other than the rumor author", SC_ERR_RUMOR_AUTHOR, R_VALID, 3, 0, 0, 0,
+     0, 0, 0, 0, 0, 0, 0},
     {"rumor of another author in alice's seal", SC_ERR_RUMOR_AUTHOR, R_CAROL, 0, 0, 0, 0, 0, 0, 0,
      0, 0, 0, 0},
     {"rumor id tampered", SC_ERR_RUMOR_ID, R_BAD_ID, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
@@ -87,26 +82,26 @@ static const forge k_single[] = {
 
 /* Several faults at once: the first in the documented order decides. */
 static const forge k_order[] = {
-    {"wrap kind, id and recipient wrong", SC_ERR_WRAP_KIND, R_VALID, 0, 0, 0, 0, 0, 0, 1,
-     GW_BAD_ID, 1, 0, 0},
+    {"wrap kind, id and recipient wrong", SC_ERR_WRAP_KIND, R_VALID, 0, 0, 0, 0, 0, 0, 1, GW_BAD_ID,
+     1, 0, 0},
     {"wrap id and signature wrong", SC_ERR_WRAP_ID, R_VALID, 0, 0, 0, 0, 0, 0, 0,
      GW_BAD_ID | GW_BAD_SIG, 0, 0, 0},
     {"wrap signature and recipient wrong", SC_ERR_WRAP_SIG, R_VALID, 0, 0, 0, 0, 0, 0, 0,
      GW_BAD_SIG, 1, 0, 0},
     {"wrong recipient hides a bad seal", SC_ERR_WRAP_DECRYPT, R_VALID, 0, 14, GW_BAD_SIG, 0, 0, 0,
      0, 0, 1, 0, 0},
-    {"seal kind, id and signature wrong", SC_ERR_SEAL_KIND, R_VALID, 0, 14,
-     GW_BAD_ID | GW_BAD_SIG, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"seal id and signature wrong", SC_ERR_SEAL_ID, R_VALID, 0, 0, GW_BAD_ID | GW_BAD_SIG, 0, 0,
-     0, 0, 0, 0, 0, 0},
+    {"seal kind, id and signature wrong", SC_ERR_SEAL_KIND, R_VALID, 0, 14, GW_BAD_ID | GW_BAD_SIG,
+     0, 0, 0, 0, 0, 0, 0, 0},
+    {"seal id and signature wrong", SC_ERR_SEAL_ID, R_VALID, 0, 0, GW_BAD_ID | GW_BAD_SIG, 0, 0, 0,
+     0, 0, 0, 0, 0},
     {"seal signature and content wrong", SC_ERR_SEAL_SIG, R_VALID, 0, 0,
      GW_BAD_SIG | GW_BAD_PAYLOAD, 0, 0, 0, 0, 0, 0, 0, 0},
     {"seal content wrong hides a bad rumor", SC_ERR_SEAL_DECRYPT, R_CAROL_SIGNED, 0, 0,
      GW_BAD_PAYLOAD, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"rumor signed, of another author, with a wrong id", SC_ERR_RUMOR_SIGNED, R_CAROL_SIGNED, 0,
-     0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"rumor of another author with a wrong id", SC_ERR_RUMOR_AUTHOR, R_CAROL_BAD_ID, 0, 0, 0, 0,
-     0, 0, 0, 0, 0, 0, 0},
+    {"rumor signed, of another author, with a wrong id", SC_ERR_RUMOR_SIGNED, R_CAROL_SIGNED, 0, 0,
+     0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"rumor of another author with a wrong id", SC_ERR_RUMOR_AUTHOR, R_CAROL_BAD_ID, 0, 0, 0, 0, 0,
+     0, 0, 0, 0, 0, 0},
 };
 
 typedef struct cast {
@@ -133,8 +128,9 @@ static void cast_clear(cast *c)
 /* The rumor JSON of mode, malloc'd. */
 static char *rumor_text(gw_env *env, cast *c, int mode, size_t pad, size_t *len)
 {
-    static const char *const tags[] = {"p", "0000000000000000000000000000000000000000000000000000"
-                                            "000000000000",
+    static const char *const tags[] = {"p",
+                                       "0000000000000000000000000000000000000000000000000000"
+                                       "000000000000",
                                        NULL, NULL};
     int carol = mode == R_CAROL || mode == R_CAROL_SIGNED || mode == R_CAROL_BAD_ID;
     size_t clen = strlen(SECRET) + pad, n = 0;
@@ -209,8 +205,8 @@ static char *forge_wrap(gw_env *env, cast *c, const forge *f, size_t *len)
     } else {
         seal = gw_layer(env, rumor, rlen, signer, f->seal_to_carol ? c->carol_pub : c->bob_pub,
                         f->seal_kind != 0 ? f->seal_kind : 13, 1699990000,
-                        f->seal_expiring ? &e_tag : NULL, f->seal_expiring ? 1 : 0,
-                        f->seal_tamper, &slen);
+                        f->seal_expiring ? &e_tag : NULL, f->seal_expiring ? 1 : 0, f->seal_tamper,
+                        &slen);
     }
     for (i = 0; i < 32; i++) {
         static const char hex[] = "0123456789abcdef";
@@ -225,8 +221,8 @@ static char *forge_wrap(gw_env *env, cast *c, const forge *f, size_t *len)
     p_tag.items = p_items;
     p_tag.n_items = 2;
     wrap = gw_layer(env, seal, slen, &c->one, f->wrap_to_carol ? c->carol_pub : c->bob_pub,
-                    f->wrap_kind != 0 ? f->wrap_kind : 1059, 1699980000, &p_tag, 1,
-                    f->wrap_tamper, len);
+                    f->wrap_kind != 0 ? f->wrap_kind : 1059, 1699980000, &p_tag, 1, f->wrap_tamper,
+                    len);
     if (f->wrap_cut) {
         (*len)--;
     }

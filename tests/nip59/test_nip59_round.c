@@ -15,8 +15,23 @@
 /* Text pieces that stress escaping and UTF-8: every JSON escape class, U+0000, DEL, the line
  * separators, 2-, 3- and 4-byte sequences. */
 static const char *const k_pieces[] = {
-    "a",  "hello world ", "\"", "\\", "\n", "\r\t", "\b\f", "\x01", "\x1f", "\x7f", "/",
-    "<>&", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\xa6\x84",
+    "a",
+    "hello world ",
+    "\"",
+    "\\",
+    "\n",
+    "\r\t",
+    "\b\f",
+    "\x01",
+    "\x1f",
+    "\x7f",
+    "/",
+    "<>&",
+    "\xe2\x80\xa8",
+    "\xe2\x80\xa9",
+    "\xc3\xa9",
+    "\xe4\xb8\xad",
+    "\xf0\x9f\xa6\x84",
     "{\"json\":[1,2]}",
 };
 
@@ -92,14 +107,15 @@ static int check_trip(gw_env *env, const trip *t, const char *wrap, size_t len,
                info.wrap_created_at != o.wrap.created_at ||
                info.seal_created_at != o.seal.created_at) {
         snprintf(err, cap, "info disagrees with the layers");
-    } else if (o.wrap.kind != ((t->opts != NULL && (t->opts->flags & SC_NIP59_EPHEMERAL)) ? 21059u : 1059u) ||
+    } else if (o.wrap.kind !=
+                   ((t->opts != NULL && (t->opts->flags & SC_NIP59_EPHEMERAL)) ? 21059u : 1059u) ||
                info.wrap_kind != o.wrap.kind || o.seal.kind != 13) {
         snprintf(err, cap, "kinds: wrap %u, seal %u", o.wrap.kind, o.seal.kind);
     } else if (o.wrap.created_at < t->t_lo || o.wrap.created_at > t->t_hi ||
                o.seal.created_at < t->t_lo || o.seal.created_at > t->t_hi) {
         snprintf(err, cap, "timestamps %lld / %lld outside [%lld, %lld]",
-                 (long long)o.wrap.created_at, (long long)o.seal.created_at,
-                 (long long)t->t_lo, (long long)t->t_hi);
+                 (long long)o.wrap.created_at, (long long)o.seal.created_at, (long long)t->t_lo,
+                 (long long)t->t_hi);
     } else if (o.wrap.n_tags != w_tags || !gw_tag_is(&o.wrap.tags[0], p_tag) ||
                (exp > 0 && !gw_tag_is(&o.wrap.tags[1], e_tag))) {
         snprintf(err, cap, "wrap tags are not [p%s%s]", p_tag[2] != NULL ? " + relay" : "",
@@ -185,7 +201,8 @@ void test_round_random(void **state)
         random_rumor(env, &rumor, buf, buf_cap, txt, txt_cap, apub, clen);
         memset(&opts, 0, sizeof opts);
         opts.now = NOW + (int64_t)vt_rand_below(1000000);
-        opts.flags = (opts.flags & ~SC_NIP59_EPHEMERAL) | (((int)vt_rand_below(2)) ? SC_NIP59_EPHEMERAL : 0u);
+        opts.flags = (opts.flags & ~SC_NIP59_EPHEMERAL) |
+                     (((int)vt_rand_below(2)) ? SC_NIP59_EPHEMERAL : 0u);
         if (vt_rand_below(2)) {
             const char *rl = relays[vt_rand_below(3)];
 
@@ -196,7 +213,9 @@ void test_round_random(void **state)
             opts.expiration = opts.now + (int64_t)vt_rand_below(10000000);
         }
         /* escapes can push a 40 KB content's JSON past the 40960 bytes u16 receivers read */
-        opts.flags = (opts.flags & ~SC_NIP44_EXTENDED) | ((sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT) > 40960) ? SC_NIP44_EXTENDED : 0u);
+        opts.flags =
+            (opts.flags & ~SC_NIP44_EXTENDED) |
+            ((sc_event_to_json_len(&rumor, SC_EVENT_JSON_OBJECT) > 40960) ? SC_NIP44_EXTENDED : 0u);
         extended += (opts.flags & SC_NIP44_EXTENDED) != 0;
         wrap = gw_wrap(env, &rumor, &author, rpub, &opts, &len);
         t.rumor = &rumor;
@@ -235,8 +254,9 @@ void test_round_options(void **state)
         {"expiration on seal and wrap", 0, NULL, 1760000000},
         {"all of them", 1, "wss://inbox.example", 4102444800},
     };
-    static const char *const tags[] = {"p", "8f8a7ec43b77d25799281207e1a47f7a654755055788f748265"
-                                            "3f9c9661c6d51",
+    static const char *const tags[] = {"p",
+                                       "8f8a7ec43b77d25799281207e1a47f7a654755055788f748265"
+                                       "3f9c9661c6d51",
                                        NULL, NULL};
     gw_env *env = gw_env_of(state);
     uint8_t buf[512], apub[32], rpub[32];
@@ -257,7 +277,8 @@ void test_round_options(void **state)
 
         memset(&opts, 0, sizeof opts);
         opts.now = NOW;
-        opts.flags = (opts.flags & ~SC_NIP59_EPHEMERAL) | ((cases[i].ephemeral) ? SC_NIP59_EPHEMERAL : 0u);
+        opts.flags =
+            (opts.flags & ~SC_NIP59_EPHEMERAL) | ((cases[i].ephemeral) ? SC_NIP59_EPHEMERAL : 0u);
         opts.relay.ptr = cases[i].relay;
         opts.relay.len = cases[i].relay != NULL ? strlen(cases[i].relay) : 0;
         opts.expiration = cases[i].expiration;
@@ -420,13 +441,13 @@ void test_round_extended(void **state)
     out = (char *)vt_alloc(need);
     scratch = vt_alloc(scap);
     /* refused by default, before the buffers are looked at */
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &out_len, scratch, scap, &rumor, &author,
-                                   rpub, &opts),
-                     SC_ERR_POLICY);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&env->ctx, out, need, &out_len, scratch, scap, &rumor, &author, rpub, &opts),
+        SC_ERR_POLICY);
     assert_int_equal(out_len, 0);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, NULL, 0, &out_len, NULL, 0, &rumor, &author, rpub,
-                                   &opts),
-                     SC_ERR_POLICY);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&env->ctx, NULL, 0, &out_len, NULL, 0, &rumor, &author, rpub, &opts),
+        SC_ERR_POLICY);
     /* allowed: both layers use the extended prefix and unwrap reads them */
     opts.flags = (opts.flags & ~SC_NIP44_EXTENDED) | ((1) ? SC_NIP44_EXTENDED : 0u);
     w = gw_wrap(env, &rumor, &author, rpub, &opts, &len);

@@ -62,22 +62,22 @@ static int exact_case(gw_env *env, const sc_event *rumor, const sc_identity *aut
     memset(out, 0xee, need);
     memset(scratch, 0xee, scap);
     if ((st = sc_nip59_wrap_with_rand(&env->ctx, out, need, &len, scratch, scap - 1, rumor, author,
-                                 rpub, opts, &rnd)) != SC_ERR_BUFFER_TOO_SMALL ||
+                                      rpub, opts, &rnd)) != SC_ERR_BUFFER_TOO_SMALL ||
         len != need) {
-        snprintf(err, cap, "scratch one short: %s, out_len %zu (need %zu)", sc_status_name(st),
-                 len, need);
+        snprintf(err, cap, "scratch one short: %s, out_len %zu (need %zu)", sc_status_name(st), len,
+                 need);
     } else if ((st = sc_nip59_wrap_with_rand(&env->ctx, out, need - 1, &len, scratch, scap, rumor,
-                                        author, rpub, opts, &rnd)) != SC_ERR_BUFFER_TOO_SMALL ||
+                                             author, rpub, opts, &rnd)) !=
+                   SC_ERR_BUFFER_TOO_SMALL ||
                len != need) {
         snprintf(err, cap, "out one short: %s, out_len %zu (need %zu)", sc_status_name(st), len,
                  need);
     } else if (!all_are((uint8_t *)out, need, 0xee) || !all_are(scratch, scap, 0xee)) {
         snprintf(err, cap, "a refused call wrote to out or scratch");
-    } else if ((st = sc_nip59_wrap_with_rand(&env->ctx, out, need, &len, scratch, scap, rumor, author,
-                                        rpub, opts, &rnd)) != SC_OK ||
+    } else if ((st = sc_nip59_wrap_with_rand(&env->ctx, out, need, &len, scratch, scap, rumor,
+                                             author, rpub, opts, &rnd)) != SC_OK ||
                len != need) {
-        snprintf(err, cap, "exact capacities: %s, %zu bytes of %zu", sc_status_name(st), len,
-                 need);
+        snprintf(err, cap, "exact capacities: %s, %zu bytes of %zu", sc_status_name(st), len, need);
     } else if (!vt_all_zero(scratch, scap)) {
         snprintf(err, cap, "the scratch was not wiped");
     } else {
@@ -90,7 +90,7 @@ static int exact_case(gw_env *env, const sc_event *rumor, const sc_identity *aut
 
 void test_sizes_exact(void **state)
 {
-    static const size_t lens[] = {0,    1,    31,   32,    33,    200,   1000,  4000,
+    static const size_t lens[] = {0,    1,    31,    32,    33,    200,   1000, 4000,
                                   8000, 9000, 16000, 20000, 32000, 33000, 40000};
     gw_env *env = gw_env_of(state);
     uint8_t apub[32], rpub[32], *buf;
@@ -187,12 +187,12 @@ void test_policy_boundary(void **state)
     scap = sc_nip59_wrap_scratch_max(&rumor, &opts);
     out = (char *)vt_alloc(need);
     scratch = vt_alloc(scap);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author,
-                                   rpub, &opts),
-                     SC_ERR_POLICY);
-    VT_ASSERT_STATUS(sc_nip59_wrap(&env->ctx, out, 10, &len, scratch, 10, &rumor, &author, rpub,
-                                   &opts),
-                     SC_ERR_POLICY);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&env->ctx, out, need, &len, scratch, scap, &rumor, &author, rpub, &opts),
+        SC_ERR_POLICY);
+    VT_ASSERT_STATUS(
+        sc_nip59_wrap(&env->ctx, out, 10, &len, scratch, 10, &rumor, &author, rpub, &opts),
+        SC_ERR_POLICY);
     assert_true(vt_all_zero(scratch, scap));
     opts.flags = (opts.flags & ~SC_NIP44_EXTENDED) | ((1) ? SC_NIP44_EXTENDED : 0u);
     free(out);
@@ -216,8 +216,8 @@ static sc_status unwrap_cap(gw_env *env, const char *json, size_t len, const sc_
     sc_status st;
 
     memcpy(copy, json, len);
-    st = sc_nip59_unwrap(&env->ctx, got, NULL, cap != 0 ? block + off : NULL, cap, used, copy,
-                         len, me);
+    st = sc_nip59_unwrap(&env->ctx, got, NULL, cap != 0 ? block + off : NULL, cap, used, copy, len,
+                         me);
     free(copy);
     free(block);
     return st;

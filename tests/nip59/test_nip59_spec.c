@@ -190,16 +190,14 @@ static int layer_case(gw_env *env, const cJSON *root, const char *layer, const c
     out = (char *)vt_alloc(plen);
     dec = vt_alloc(sc_nip44_decrypt_max(plen));
     ok = sc_nip44_encrypt_with_rand(&env->ctx, out, plen, &n, ck, nonce, (const uint8_t *)plain,
-                                     len, 0) == SC_OK &&
+                                    len, 0) == SC_OK &&
          n == plen && memcmp(out, payload, plen) == 0;
     if (!ok) {
-        snprintf(err, cap, "%s: NIP-44 of %s differs from the published content", layer,
-                 plain_key);
+        snprintf(err, cap, "%s: NIP-44 of %s differs from the published content", layer, plain_key);
     } else if (sc_nip44_decrypt(&env->ctx, dec, sc_nip44_decrypt_max(plen), &dlen, ck, payload,
                                 plen, 0) != SC_OK ||
                dlen != len || memcmp(dec, plain, len) != 0) {
-        snprintf(err, cap, "%s: the published content does not decrypt to %s", layer,
-                 plain_key);
+        snprintf(err, cap, "%s: the published content does not decrypt to %s", layer, plain_key);
         ok = 0;
     }
     free(out);
@@ -305,7 +303,7 @@ void test_spec_rebuild(void **state)
     again = (char *)vt_alloc(cap);
     scratch = vt_alloc(scap);
     VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, out, cap, &out_len, scratch, scap, &rumor,
-                                        &author, recipient, &opts, &rnd),
+                                             &author, recipient, &opts, &rnd),
                      SC_OK);
     assert_true(vt_all_zero(scratch, scap));
 
@@ -352,8 +350,8 @@ void test_spec_rebuild(void **state)
 
     /* sc_nip59_unwrap opens it; wrap_with is deterministic */
     VT_ASSERT_STATUS(gw_unwrap(env, out, out_len, &me, &got, &info, &arena, &used), SC_OK);
-    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, again, cap, &again_len, scratch, scap, &rumor,
-                                        &author, recipient, &opts, &rnd),
+    VT_ASSERT_STATUS(sc_nip59_wrap_with_rand(&env->ctx, again, cap, &again_len, scratch, scap,
+                                             &rumor, &author, recipient, &opts, &rnd),
                      SC_OK);
     if (!gw_same(&got, &rumor, why, sizeof why) || again_len != out_len ||
         memcmp(again, out, out_len) != 0 ||

@@ -145,8 +145,8 @@ int main(int argc, char **argv)
         if (t_enc[k] == 0) {
             continue;
         }
-        printf("  %-8s  encode %8.1f us  decode %8.1f us (fastest of %u)", names[k],
-               t_enc[k] * 1e6, t_dec[k] * 1e6, reps);
+        printf("  %-8s  encode %8.1f us  decode %8.1f us (fastest of %u)", names[k], t_enc[k] * 1e6,
+               t_dec[k] * 1e6, reps);
         if (k > 0 && t_enc[0] > 0) {
             printf("   portable/this: encode %.2fx, decode %.2fx", t_enc[0] / t_enc[k],
                    t_dec[0] / t_dec[k]);

@@ -53,8 +53,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         e->kind = kinds[i];
         e->created_at = NOW_S - 100 + (int64_t)i;
         e->content = SC_STR("published");
-        e->flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                   SC_EVENT_HAS_CONTENT;
+        e->flags =
+            SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
         json = fz_signed_json(fz_ctx(0), e, 1, &len);
         FZ_REQUIRE(json != NULL);
         free(json);
@@ -189,8 +189,8 @@ static sc_status parse_checked(sc_ctx *ctx, const char *json, size_t n,
         free(fitted);
         /* one byte short: nothing written */
         small = fz_alloc(used - 1);
-        FZ_REQUIRE(sc_relay_parse(ctx, &m0, used - 1 != 0 ? small : NULL, used - 1, &again,
-                                  json, n, o) == SC_ERR_BUFFER_TOO_SMALL);
+        FZ_REQUIRE(sc_relay_parse(ctx, &m0, used - 1 != 0 ? small : NULL, used - 1, &again, json, n,
+                                  o) == SC_ERR_BUFFER_TOO_SMALL);
         FZ_REQUIRE(again >= used && fz_all_zero(&m0, sizeof m0));
         FZ_REQUIRE(fz_all_equal(small, used - 1 != 0 ? used - 1 : 1, FZ_CANARY));
         free(small);
@@ -200,8 +200,7 @@ static sc_status parse_checked(sc_ctx *ctx, const char *json, size_t n,
 }
 
 /* Parses one of the script's own messages (well formed by construction) in the bound. */
-static void parse_plain(sc_ctx *ctx, const char *json, size_t n, sc_relay_msg *m,
-                        uint8_t **arena)
+static void parse_plain(sc_ctx *ctx, const char *json, size_t n, sc_relay_msg *m, uint8_t **arena)
 {
     size_t cap = sc_relay_parse_arena_max(n), used = 0;
 
@@ -244,8 +243,8 @@ static void session_close(session *ss)
     FZ_REQUIRE(sc_relay_session_disconnected(&ss->s, 0, &retry) == SC_ERR_STATE);
     FZ_REQUIRE(sc_relay_session_handle(&ss->s, &u, &m) == SC_ERR_STATE);
     FZ_REQUIRE(sc_relay_session_next_len(&ss->s) == 0 && sc_relay_session_pending(&ss->s) == 0);
-    FZ_REQUIRE(fz_all_zero(ss->mem, sc_relay_session_mem_max(MAX_SUBS, MAX_PENDING,
-                                                               sizeof URL - 1, NULL)));
+    FZ_REQUIRE(fz_all_zero(ss->mem,
+                           sc_relay_session_mem_max(MAX_SUBS, MAX_PENDING, sizeof URL - 1, NULL)));
     free(ss->mem);
 }
 
@@ -293,11 +292,11 @@ static void check_auth_answer(sc_ctx *ctx, const char *text, size_t len, sc_str 
                text[len - 1] == ']');
     cap = sc_event_parse_arena_max(len);
     arena = fz_alloc(cap);
-    FZ_REQUIRE(sc_event_parse(&ev, arena, cap, &used, text + sizeof head - 1,
-                              len - sizeof head, NULL) == SC_OK);
+    FZ_REQUIRE(sc_event_parse(&ev, arena, cap, &used, text + sizeof head - 1, len - sizeof head,
+                              NULL) == SC_OK);
     FZ_REQUIRE(sc_relay_auth_verify(ctx, &ev, SC_STR(URL), challenge, NOW_S, 0) == SC_OK);
-    FZ_REQUIRE(sc_relay_auth_verify(ctx, &ev, SC_STR("wss://other.example"), challenge, NOW_S,
-                                    0) == SC_ERR_AUTH_RELAY);
+    FZ_REQUIRE(sc_relay_auth_verify(ctx, &ev, SC_STR("wss://other.example"), challenge, NOW_S, 0) ==
+               SC_ERR_AUTH_RELAY);
     free(arena);
 }
 
@@ -339,7 +338,8 @@ static void apply(sc_ctx *ctx, session *ss, const sc_relay_msg *m, const sc_rela
             out = (char *)fz_alloc(need);
         }
         FZ_REQUIRE(sc_relay_session_auth_with_rand(&ss->s, ctx, out, need, &len, fz_id(2), NOW_S,
-                                                   aux) == SC_OK && len == need);
+                                                   aux) == SC_OK &&
+                   len == need);
         check_auth_answer(ctx, out, len, m->message);
         if (out != ss->out) {
             free(out);
@@ -422,8 +422,8 @@ static void mode_event(sc_ctx *ctx, const uint8_t *p, size_t n)
     content = fz_take(&in, in.n, &content_len);
     ev.content.ptr = (const char *)content;
     ev.content.len = content_len;
-    ev.flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-               SC_EVENT_HAS_CONTENT;
+    ev.flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     json = fz_signed_json(ctx, &ev, 1, &json_len);
     if (json == NULL) {
         return; /* not an event (bad UTF-8 in the tag or content) */
@@ -485,8 +485,7 @@ static int same_filter(const sc_relay_filter *a, const sc_relay_filter *b)
         return 0;
     }
     for (i = 0; i < a->n_tags; i++) {
-        if (a->tags[i].letter != b->tags[i].letter ||
-            a->tags[i].n_values != b->tags[i].n_values) {
+        if (a->tags[i].letter != b->tags[i].letter || a->tags[i].n_values != b->tags[i].n_values) {
             return 0;
         }
         for (j = 0; j < a->tags[i].n_values; j++) {
@@ -565,8 +564,8 @@ static void mode_filter(const uint8_t *p, size_t n)
 static size_t script_message(fz_in *in, char *b, size_t cap)
 {
     static const char *const subs[] = {"sub", "s1", "s2", "zz"};
-    static const char *const reasons[] = {"", "duplicate: seen", "auth-required: who",
-                                          "blocked: no", "error:", "x"};
+    static const char *const reasons[] = {
+        "", "duplicate: seen", "auth-required: who", "blocked: no", "error:", "x"};
     unsigned op = fz_u8(in) % 6, i = fz_u8(in);
     const char *sub = subs[i % 4], *why = reasons[(i >> 2) % 6];
     char id[65];

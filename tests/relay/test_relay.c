@@ -35,8 +35,8 @@ void relay_make(relay_env *e, relay_ev *h, const sc_identity *who, uint32_t kind
     h->ev.content.len = strlen(content);
     h->ev.tags = nt > 0 ? h->tags : NULL;
     h->ev.n_tags = nt;
-    h->ev.flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                  SC_EVENT_HAS_CONTENT;
+    h->ev.flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     memset(aux, 7, sizeof aux);
     VT_ASSERT_STATUS(sc_event_sign_with_rand(&e->ctx, &h->ev, who, aux), SC_OK);
 }
@@ -45,8 +45,7 @@ size_t relay_event_msg(char *out, size_t cap, const char *sub, const sc_event *e
 {
     size_t n = (size_t)snprintf(out, cap, "[\"EVENT\",\"%s\",", sub), len = 0;
 
-    VT_ASSERT_STATUS(sc_event_to_json(out + n, cap - n - 1, &len, ev, SC_EVENT_JSON_OBJECT),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_event_to_json(out + n, cap - n - 1, &len, ev, SC_EVENT_JSON_OBJECT), SC_OK);
     n += len;
     out[n++] = ']';
     out[n] = '\0';
@@ -93,8 +92,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_nip40_unwrap, &env),
     };
 
-    failed = vt_suite_start(&s, &env.ctx, argc, argv, "test_relay", "relay protocol", NULL,
-                            NULL, 0);
+    failed =
+        vt_suite_start(&s, &env.ctx, argc, argv, "test_relay", "relay protocol", NULL, NULL, 0);
     if (failed != 0) {
         return failed;
     }
@@ -104,8 +103,7 @@ int main(int argc, char **argv)
 
         setup_keys(&st);
     }
-    failed = _cmocka_run_group_tests(s.backend, tests, sizeof tests / sizeof tests[0], NULL,
-                                     NULL);
+    failed = _cmocka_run_group_tests(s.backend, tests, sizeof tests / sizeof tests[0], NULL, NULL);
     sc_identity_clear(&env.alice);
     sc_identity_clear(&env.bob);
     sc_ctx_clear(&env.ctx);

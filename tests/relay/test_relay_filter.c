@@ -21,8 +21,8 @@ static sc_status match_json(const char *json, const sc_event *ev)
 void test_filter_match(void **state)
 {
     relay_env *e = *state;
-    static const char *const tags[] = {"p", "aa", "wss://r", NULL, "t", "Nostr", NULL,
-                                       "e", "bb", NULL, NULL};
+    static const char *const tags[] = {"p",  "aa", "wss://r", NULL, "t", "Nostr",
+                                       NULL, "e",  "bb",      NULL, NULL};
     char json[512], ahex[65], idhex[65];
     relay_ev h;
     sc_relay_filter two[2];
@@ -95,17 +95,18 @@ void test_filter_parse(void **state)
     static uint8_t arena[4096];
     sc_relay_filter f;
     size_t i, used = 0, need = 0;
-    const char *good = "{\"ids\":[\"abababababababababababababababababababababababababababababababab\"],"
-                       "\"kinds\":[0,65535],\"#e\":[\"x\",\"\",\"y\\u0041\"],\"#Z\":[\"q\"],"
-                       "\"since\":0,\"until\":9223372036854775807,\"limit\":18446744073709551615}";
+    const char *good =
+        "{\"ids\":[\"abababababababababababababababababababababababababababababababab\"],"
+        "\"kinds\":[0,65535],\"#e\":[\"x\",\"\",\"y\\u0041\"],\"#Z\":[\"q\"],"
+        "\"since\":0,\"until\":9223372036854775807,\"limit\":18446744073709551615}";
     char out[1024];
     sc_relay_client_msg m;
     size_t len = 0;
 
     (void)state;
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        sc_status st = sc_relay_filter_parse(&f, arena, sizeof arena, &used, bad[i].json,
-                                             strlen(bad[i].json));
+        sc_status st =
+            sc_relay_filter_parse(&f, arena, sizeof arena, &used, bad[i].json, strlen(bad[i].json));
 
         if (st != bad[i].st) {
             fail_msg("%s: %s", bad[i].json, sc_status_name(st));
@@ -135,9 +136,11 @@ void test_filter_parse(void **state)
     m.n_filters = 1;
     VT_ASSERT_STATUS(sc_relay_msg_write(out, sizeof out, &len, &m), SC_OK);
     out[len] = '\0';
-    assert_string_equal(out, "[\"REQ\",\"r\",{\"ids\":[\"abababababababababababababababababababababababababababababababab\"],"
-                             "\"kinds\":[0,65535],\"#e\":[\"x\",\"\",\"yA\"],\"#Z\":[\"q\"],"
-                             "\"since\":0,\"until\":9223372036854775807,\"limit\":18446744073709551615}]");
+    assert_string_equal(
+        out, "[\"REQ\",\"r\",{\"ids\":["
+             "\"abababababababababababababababababababababababababababababababab\"],"
+             "\"kinds\":[0,65535],\"#e\":[\"x\",\"\",\"yA\"],\"#Z\":[\"q\"],"
+             "\"since\":0,\"until\":9223372036854775807,\"limit\":18446744073709551615}]");
     VT_ASSERT_STATUS(sc_relay_filter_parse(&f, arena, sizeof arena, &used, "{}", 2), SC_OK);
     assert_int_equal(used, 0);
     VT_ASSERT_STATUS(sc_relay_filter_parse(&f, NULL, 5, &used, "{}", 2), SC_ERR_ARG);

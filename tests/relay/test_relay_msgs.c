@@ -68,8 +68,7 @@ void test_write_messages(void **state)
         snprintf(want, sizeof want,
                  "[\"%s\",\"inbox\",{\"kinds\":[1059,14],\"#p\":[\"%s\"],\"since\":1700000000,"
                  "\"limit\":50},{\"ids\":[\"%s\",\"%s\"],\"authors\":[\"%s\"],\"until\":5}]",
-                 label, phex,
-                 "abababababababababababababababababababababababababababababababab",
+                 label, phex, "abababababababababababababababababababababababababababababababab",
                  "0101010101010101010101010101010101010101010101010101010101010101", ahex);
         write_is(&m, want);
     }
@@ -188,8 +187,7 @@ void test_write_errors(void **state)
     VT_ASSERT_STATUS(sc_relay_msg_write(NULL, 5, &len, &m), SC_ERR_ARG);
 }
 
-static sc_status parse(relay_env *e, sc_relay_msg *m, const char *json, uint8_t *arena,
-                       size_t cap)
+static sc_status parse(relay_env *e, sc_relay_msg *m, const char *json, uint8_t *arena, size_t cap)
 {
     size_t used = 0;
 
@@ -213,7 +211,12 @@ void test_parse_messages(void **state)
     assert_memory_equal(m.event.id, h.ev.id, 32);
     assert_int_equal(m.event.content.len, 5);
 
-    VT_ASSERT_STATUS(parse(e, &m, "[\"OK\",\"abababababababababababababababababababababababababababababababab\",false,\"duplicate: already have it\"]", arena, sizeof arena), SC_OK);
+    VT_ASSERT_STATUS(
+        parse(e, &m,
+              "[\"OK\",\"abababababababababababababababababababababababababababababababab\",false,"
+              "\"duplicate: already have it\"]",
+              arena, sizeof arena),
+        SC_OK);
     assert_int_equal(m.type, SC_RELAY_OK);
     assert_int_equal(m.accepted, 0);
     assert_int_equal(m.prefix, SC_RELAY_PREFIX_DUPLICATE);
@@ -254,9 +257,9 @@ void test_parse_messages(void **state)
     VT_ASSERT_STATUS(parse(e, &m, "[\"AUTH\",\"challenge-1\"]", arena, sizeof arena), SC_OK);
     assert_int_equal(m.type, SC_RELAY_AUTH);
     assert_int_equal(m.message.len, 11);
-    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"approximate\":false,\"count\":42}]", arena,
-                           sizeof arena),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        parse(e, &m, "[\"COUNT\",\"c\",{\"approximate\":false,\"count\":42}]", arena, sizeof arena),
+        SC_OK);
     assert_int_equal(m.count, 42);
     VT_ASSERT_STATUS(parse(e, &m, "[\"NEG-MSG\",\"n\",\"6100ff\"]", arena, sizeof arena), SC_OK);
     assert_int_equal(m.neg_len, 3);
@@ -326,9 +329,9 @@ void test_parse_rejects(void **state)
     relay_make(e, &h, &e->alice, 1, 1700000000, "hello", NULL);
     relay_event_msg(json, sizeof json, "s", &h.ev);
     *strstr(json, "hello") = 'j';
-    VT_ASSERT_STATUS(sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used, json, strlen(json),
-                                    NULL),
-                     SC_ERR_ID_MISMATCH);
+    VT_ASSERT_STATUS(
+        sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used, json, strlen(json), NULL),
+        SC_ERR_ID_MISMATCH);
     assert_true(vt_all_zero(arena, 512));
     /* a limit on the input */
     {
@@ -336,14 +339,14 @@ void test_parse_rejects(void **state)
 
         memset(&o, 0, sizeof o);
         o.max_input = 10;
-        VT_ASSERT_STATUS(sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used,
-                                        "[\"EOSE\",\"ss\"]", 13, &o),
-                         SC_ERR_TOO_LARGE);
+        VT_ASSERT_STATUS(
+            sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used, "[\"EOSE\",\"ss\"]", 13, &o),
+            SC_ERR_TOO_LARGE);
         o.max_input = 0;
         o.max_depth = SC_EVENT_PARSE_MAX_DEPTH + 1;
-        VT_ASSERT_STATUS(sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used,
-                                        "[\"EOSE\",\"ss\"]", 13, &o),
-                         SC_ERR_ARG);
+        VT_ASSERT_STATUS(
+            sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used, "[\"EOSE\",\"ss\"]", 13, &o),
+            SC_ERR_ARG);
     }
 }
 
@@ -359,19 +362,19 @@ void test_parse_count(void **state)
     sc_relay_msg m;
     size_t used = 9, n = 0, i;
 
-    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"count\":18446744073709551615}]", arena,
-                           sizeof arena),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        parse(e, &m, "[\"COUNT\",\"c\",{\"count\":18446744073709551615}]", arena, sizeof arena),
+        SC_OK);
     assert_true(m.count == UINT64_MAX);
-    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"count\":18446744073709551616}]", arena,
-                           sizeof arena),
-                     SC_ERR_RELAY_MESSAGE);
-    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"count\":99999999999999999999}]", arena,
-                           sizeof arena),
-                     SC_ERR_RELAY_MESSAGE);
-    VT_ASSERT_STATUS(parse(e, &m, "[\"COUNT\",\"c\",{\"a\":[[1,{\"b\":2}]],\"count\":3}]", arena,
-                           sizeof arena),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        parse(e, &m, "[\"COUNT\",\"c\",{\"count\":18446744073709551616}]", arena, sizeof arena),
+        SC_ERR_RELAY_MESSAGE);
+    VT_ASSERT_STATUS(
+        parse(e, &m, "[\"COUNT\",\"c\",{\"count\":99999999999999999999}]", arena, sizeof arena),
+        SC_ERR_RELAY_MESSAGE);
+    VT_ASSERT_STATUS(
+        parse(e, &m, "[\"COUNT\",\"c\",{\"a\":[[1,{\"b\":2}]],\"count\":3}]", arena, sizeof arena),
+        SC_OK);
     assert_int_equal(m.count, 3);
     /* 34 arrays deep inside the object: over the default 32 */
     n += (size_t)snprintf(deep, sizeof deep, "[\"COUNT\",\"s\",{\"a\":");
@@ -401,8 +404,8 @@ void test_parse_count(void **state)
         };
 
         for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-            sc_status st = sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used,
-                                          cases[i].json, strlen(cases[i].json), &one);
+            sc_status st = sc_relay_parse(&e->ctx, &m, arena, sizeof arena, &used, cases[i].json,
+                                          strlen(cases[i].json), &one);
 
             if (st != cases[i].st || m.count != cases[i].count) {
                 fail_msg("%s: %s, count %llu", cases[i].json, sc_status_name(st),
@@ -414,9 +417,12 @@ void test_parse_count(void **state)
                      SC_ERR_RELAY_UNKNOWN);
     VT_ASSERT_STATUS(parse(e, &m, "[\"EOSE\",\"s\",1,2,3,4,5]", arena, sizeof arena),
                      SC_ERR_RELAY_MESSAGE);
-    VT_ASSERT_STATUS(parse(e, &m, "[\"OK\",\"abababababababababababababababababababababababababababababababab\",true,\"\",1]",
-                           arena, sizeof arena),
-                     SC_ERR_RELAY_MESSAGE);
+    VT_ASSERT_STATUS(
+        parse(e, &m,
+              "[\"OK\",\"abababababababababababababababababababababababababababababababab\",true,"
+              "\"\",1]",
+              arena, sizeof arena),
+        SC_ERR_RELAY_MESSAGE);
 }
 
 void test_parse_arena(void **state)
@@ -463,7 +469,8 @@ void test_parse_need(void **state)
         "[\"NEG-MSG\",\"n\",\"6100ff\"]",
         "[\"NEG-MSG\",\"negentropy-sub\",\"61000102030405060708090a0b0c0d0e0f\"]",
         "[\"OK\",\"abababababababababababababababababababababababababababababababab\",true,\"\"]",
-        "[\"OK\",\"abababababababababababababababababababababababababababababababab\",false,\"x: y\"]",
+        "[\"OK\",\"abababababababababababababababababababababababababababababababab\",false,\"x: "
+        "y\"]",
         "[\"EOSE\",\"s\"]",
         "[\"CLOSED\",\"s\",\"error: gone\"]",
         "[\"NOTICE\",\"\"]",
@@ -485,8 +492,8 @@ void test_parse_need(void **state)
         for (off = 0; off < 8; off++) {
             uint8_t *arena = (uint8_t *)vt_alloc(need + 8);
 
-            st = sc_relay_parse(&e->ctx, &m, need != 0 ? arena + off : NULL, need, &used,
-                                texts[i], n, NULL);
+            st = sc_relay_parse(&e->ctx, &m, need != 0 ? arena + off : NULL, need, &used, texts[i],
+                                n, NULL);
             if (st != SC_OK) {
                 fail_msg("%s with the %zu bytes it asked for: %s", texts[i], need,
                          sc_status_name(st));
@@ -497,7 +504,8 @@ void test_parse_need(void **state)
     }
     {
         static const char ok[] =
-            "[\"OK\",\"abababababababababababababababababababababababababababababababab\",true,\"\"]";
+            "[\"OK\",\"abababababababababababababababababababababababababababababababab\",true,"
+            "\"\"]";
         size_t used = 7;
         sc_relay_msg m;
 
@@ -506,6 +514,7 @@ void test_parse_need(void **state)
         assert_int_equal(used, 0);
         assert_int_equal(m.type, SC_RELAY_OK);
         assert_int_equal(m.accepted, 1);
-        assert_true(vt_hex_is(m.event_id, 32, "abababababababababababababababababababababababababababababababab"));
+        assert_true(vt_hex_is(m.event_id, 32,
+                              "abababababababababababababababababababababababababababababababab"));
     }
 }

@@ -157,12 +157,12 @@ void test_nip40_unwrap(void **state)
     o.now = 1700000000;
     o.expiration = 1700003600;
     n = wrap(e, w, sizeof w, &o);
-    VT_ASSERT_STATUS(sc_nip17_receive_at(&e->ctx, &msg, arena, sizeof arena, &used, w, n, &e->bob,
-                                         1700003599),
-                     SC_OK);
-    VT_ASSERT_STATUS(sc_nip17_receive_at(&e->ctx, &msg, arena, sizeof arena, &used, w, n, &e->bob,
-                                         1700003600),
-                     SC_ERR_WRAP_EXPIRED);
+    VT_ASSERT_STATUS(
+        sc_nip17_receive_at(&e->ctx, &msg, arena, sizeof arena, &used, w, n, &e->bob, 1700003599),
+        SC_OK);
+    VT_ASSERT_STATUS(
+        sc_nip17_receive_at(&e->ctx, &msg, arena, sizeof arena, &used, w, n, &e->bob, 1700003600),
+        SC_ERR_WRAP_EXPIRED);
     assert_int_equal(used, 0);
     VT_ASSERT_STATUS(sc_nip59_unwrap_at(&e->ctx, &rumor, NULL, arena, sizeof arena, &used, w, n,
                                         &e->bob, 1800000000),
@@ -170,9 +170,9 @@ void test_nip40_unwrap(void **state)
     /* without a time the old calls do not look at it */
     VT_ASSERT_STATUS(sc_nip17_receive(&e->ctx, &msg, arena, sizeof arena, &used, w, n, &e->bob),
                      SC_OK);
-    VT_ASSERT_STATUS(sc_nip59_unwrap_at(&e->ctx, &rumor, NULL, arena, sizeof arena, &used, w, n,
-                                        &e->bob, -1),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(
+        sc_nip59_unwrap_at(&e->ctx, &rumor, NULL, arena, sizeof arena, &used, w, n, &e->bob, -1),
+        SC_ERR_ARG);
     /* wrap only: the seal's tags stay empty, the wrap still carries it */
     o.flags = SC_NIP59_EXPIRATION_WRAP_ONLY;
     n = wrap(e, w, sizeof w, &o);
@@ -191,9 +191,9 @@ void test_nip40_unwrap(void **state)
     VT_ASSERT_STATUS(sc_nip59_unwrap_at(&e->ctx, &rumor, NULL, arena, sizeof arena, &used, w, n,
                                         &e->bob, 1700000500),
                      SC_ERR_SEAL_EXPIRED);
-    VT_ASSERT_STATUS(sc_nip17_receive_at(&e->ctx, &msg, arena, sizeof arena, &used, w, n, &e->bob,
-                                         1700000500),
-                     SC_ERR_SEAL_EXPIRED);
+    VT_ASSERT_STATUS(
+        sc_nip17_receive_at(&e->ctx, &msg, arena, sizeof arena, &used, w, n, &e->bob, 1700000500),
+        SC_ERR_SEAL_EXPIRED);
     o.flags = 0x400;
     VT_ASSERT_STATUS(sc_nip59_wrap(&e->ctx, w, sizeof w, &n, arena, sizeof arena, &rumor, &e->alice,
                                    e->bob_pub, &o),

@@ -21,10 +21,10 @@ void test_url_normalize(void **state)
         {"ws://[2001:DB8::7]:80/x", "ws://[2001:db8::7]/x"},
         {"wss://[::ffff:192.0.2.1]:7777?a", "wss://[::ffff:192.0.2.1]:7777?a"},
     };
-    static const char *const bad[] = {"https://r", "wss://", "wss://:443", "wss://r:0",
-                                      "wss://r:65536", "wss://r:12a", "ws:/r", "r.example",
-                                      "wss://[]", "wss://[::1", "wss://[::1]x", "wss://[::g]",
-                                      "WS://[FE80::1%]"};
+    static const char *const bad[] = {
+        "https://r",    "wss://",      "wss://:443",     "wss://r:0", "wss://r:65536",
+        "wss://r:12a",  "ws:/r",       "r.example",      "wss://[]",  "wss://[::1",
+        "wss://[::1]x", "wss://[::g]", "WS://[FE80::1%]"};
     char out[128];
     size_t i, len = 0;
 
@@ -36,8 +36,7 @@ void test_url_normalize(void **state)
         if (len != strlen(ok[i].out) || memcmp(out, ok[i].out, len) != 0) {
             fail_msg("%s -> %.*s", ok[i].in, (int)len, out);
         }
-        VT_ASSERT_STATUS(sc_relay_url_normalize(NULL, 0, &len, u),
-                         SC_ERR_BUFFER_TOO_SMALL);
+        VT_ASSERT_STATUS(sc_relay_url_normalize(NULL, 0, &len, u), SC_ERR_BUFFER_TOO_SMALL);
         assert_int_equal(len, strlen(ok[i].out));
     }
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -57,9 +56,8 @@ void test_auth_event(void **state)
     const sc_str url = SC_STR("wss://Relay.Example/"), chal = SC_STR("c-123");
 
     memset(aux, 1, sizeof aux);
-    VT_ASSERT_STATUS(sc_relay_auth_sign_with_rand(&e->ctx, &a, &e->alice, url, chal, 1700000000,
-                                                  aux),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_relay_auth_sign_with_rand(&e->ctx, &a, &e->alice, url, chal, 1700000000, aux), SC_OK);
     assert_int_equal(a.event.kind, 22242);
     assert_int_equal(a.event.n_tags, 2);
     assert_memory_equal(a.event.pubkey, e->alice_pub, 32);
@@ -72,9 +70,9 @@ void test_auth_event(void **state)
     VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://relay.example"), chal,
                                           1700000000 + 61, 60),
                      SC_ERR_AUTH_TIME);
-    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://other.example"), chal,
-                                          1700000000, 0),
-                     SC_ERR_AUTH_RELAY);
+    VT_ASSERT_STATUS(
+        sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://other.example"), chal, 1700000000, 0),
+        SC_ERR_AUTH_RELAY);
     VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("wss://relay.example"),
                                           SC_STR("c-124"), 1700000000, 0),
                      SC_ERR_AUTH_CHALLENGE);
@@ -88,8 +86,7 @@ void test_auth_event(void **state)
     VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, SC_STR("c-12X"), 1700000000, 0),
                      SC_ERR_ID_MISMATCH);
     VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, SC_STR(""), 1), SC_ERR_EMPTY);
-    VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, chal, -1),
-                     SC_ERR_EVENT_RANGE);
+    VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, chal, -1), SC_ERR_EVENT_RANGE);
     VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, url, chal, 5), SC_OK);
     VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, url, chal, 5, 0), SC_OK);
     /* times at the ends of int64 fail the window, without overflow */
@@ -117,12 +114,10 @@ void test_auth_event(void **state)
         VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, lv, chal, 5, 0),
                          SC_ERR_AUTH_RELAY);
     }
-    VT_ASSERT_STATUS(sc_relay_auth_sign(&e->ctx, &a, &e->alice, SC_STR("wss://[::1]:7777/"),
-                                        chal, 5),
-                     SC_OK);
-    VT_ASSERT_STATUS(sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("WSS://[::1]:7777"), chal,
-                                          5, 0),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_relay_auth_sign(&e->ctx, &a, &e->alice, SC_STR("wss://[::1]:7777/"), chal, 5), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("WSS://[::1]:7777"), chal, 5, 0), SC_OK);
 }
 
 /* The wall clock of the session tests, in unix milliseconds: after every event they make
@@ -159,8 +154,8 @@ static const char *next(rig *r)
 static sc_status feed(relay_env *e, rig *r, const char *json)
 {
     size_t used = 0;
-    sc_status st = sc_relay_parse(&e->ctx, &r->m, r->arena, sizeof r->arena, &used, json,
-                                  strlen(json), NULL);
+    sc_status st =
+        sc_relay_parse(&e->ctx, &r->m, r->arena, sizeof r->arena, &used, json, strlen(json), NULL);
 
     if (st != SC_OK) {
         fail_msg("parse %s: %s", json, sc_status_name(st));
@@ -309,7 +304,7 @@ void test_session_reconnect(void **state)
     VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 900, &retry), SC_OK);
     assert_int_equal(retry, T0 + 1700); /* 800: doubling from 100 */
     VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 1700, &retry), SC_OK);
-    assert_int_equal(retry, T0 + 2700); /* capped at 1000 */
+    assert_int_equal(retry, T0 + 2700);                                   /* capped at 1000 */
     VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0 + 2000), SC_OK); /* lasts to 3000 */
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"since\":1700000090}]");
     assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
@@ -481,9 +476,9 @@ void test_session_auth(void **state)
     assert_int_equal(sc_relay_session_pending(&r.s), 1);
     assert_string_equal(next(&r), ""); /* held */
     /* authenticate: the AUTH event names the relay and the challenge; a relay accepts it */
-    VT_ASSERT_STATUS(sc_relay_session_auth_with_rand(&r.s, &e->ctx, authmsg, 10, &len, &e->bob,
-                                                     1700000000, aux),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_relay_session_auth_with_rand(&r.s, &e->ctx, authmsg, 10, &len, &e->bob, 1700000000, aux),
+        SC_ERR_BUFFER_TOO_SMALL);
     VT_ASSERT_STATUS(sc_relay_session_auth_with_rand(&r.s, &e->ctx, authmsg, sizeof authmsg, &len,
                                                      &e->bob, 1700000000, aux),
                      SC_OK);
@@ -573,7 +568,6 @@ void test_session_limits(void **state)
     memset(&dead, 0, sizeof dead);
     assert_int_equal(sc_relay_session_pending(&dead), 0);
     assert_int_equal(sc_relay_session_next_len(&dead), 0);
-    VT_ASSERT_STATUS(sc_relay_session_publish(&dead, (const sc_event *)vt_null()),
-                     SC_ERR_ARG);
+    VT_ASSERT_STATUS(sc_relay_session_publish(&dead, (const sc_event *)vt_null()), SC_ERR_ARG);
     sc_relay_session_clear(NULL);
 }

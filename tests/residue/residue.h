@@ -38,8 +38,8 @@ rs_set *rt_case(rt *t, const char *name);
  * test's live inputs (live[0..n_live)). */
 int rt_control(rt *t, const char *name, const rs_set *s, const rs_range *live, size_t n_live);
 /* rt_control with the live ranges listed: RT_CONTROL(t, name, s, RS_LIVE(key), ...). */
-#define RT_CONTROL(t, name, s, ...)                                                             \
-    rt_control((t), (name), (s), (const rs_range[]){__VA_ARGS__},                               \
+#define RT_CONTROL(t, name, s, ...)                                                                \
+    rt_control((t), (name), (s), (const rs_range[]){__VA_ARGS__},                                  \
                sizeof((const rs_range[]){__VA_ARGS__}) / sizeof(rs_range))
 
 /* The call's verdict: st must be want, and none of s's needles may be in memory. */

@@ -173,8 +173,8 @@ static void case_message_keys(rt *t)
 static int ref_payload(rt *t, const char *name, rs_set *s, sc_ctx *ref, const uint8_t ck[32],
                        const uint8_t nonce[32], size_t len, size_t *payload_len)
 {
-    sc_status st = sc_nip44_encrypt_with_rand(ref, payload, sizeof payload, payload_len, ck,
-                                              nonce, plain, len, 0);
+    sc_status st = sc_nip44_encrypt_with_rand(ref, payload, sizeof payload, payload_len, ck, nonce,
+                                              plain, len, 0);
 
     if (st != SC_OK) {
         rt_fail(t, name, "reference encryption: %s", sc_status_name(st));
@@ -479,13 +479,12 @@ static int gw_needles(rt *t, const char *name, rs_set *s, sc_ctx *ref)
     size_t used = 0, seal_len = 0, rumor_len = 0;
     int ok;
 
-    ok = sc_event_parse(&wrap, g.parse, sizeof g.parse, &used, g.wrap, g.wrap_len, NULL) ==
-             SC_OK &&
+    ok = sc_event_parse(&wrap, g.parse, sizeof g.parse, &used, g.wrap, g.wrap_len, NULL) == SC_OK &&
          rt_add_conversation(s, ref, "wrap layer", g.ck, g.recipient_sec, wrap.pubkey) &&
          rt_add_nip44_payload(t, name, s, ref, g.ck, wrap.content.ptr, wrap.content.len,
                               g.seal_json, sizeof g.seal_json, &seal_len) &&
-         sc_event_parse(&seal, g.arena, sizeof g.arena, &used, (const char *)g.seal_json,
-                        seal_len, NULL) == SC_OK &&
+         sc_event_parse(&seal, g.arena, sizeof g.arena, &used, (const char *)g.seal_json, seal_len,
+                        NULL) == SC_OK &&
          rt_add_conversation(s, ref, "seal layer", ck_seal, g.recipient_sec, g.author_pub) &&
          rt_add_nip44_payload(t, name, s, ref, ck_seal, seal.content.ptr, seal.content.len,
                               g.scratch, sizeof g.scratch, &rumor_len);
@@ -538,8 +537,8 @@ static void case_wrap(rt *t, const char *name, int drawn)
     if (drawn) {
         /* one-time key, nonces and aux drawn: the call first, the needles from its output */
         RT_WIPE(g.rnd.wrap_seckey);
-        st = sc_nip59_wrap(&t->ctx, g.wrap, sizeof g.wrap, &g.wrap_len, g.scratch,
-                           sizeof g.scratch, &g.rumor, &g.author, g.recipient_pub, &g.opts);
+        st = sc_nip59_wrap(&t->ctx, g.wrap, sizeof g.wrap, &g.wrap_len, g.scratch, sizeof g.scratch,
+                           &g.rumor, &g.author, g.recipient_pub, &g.opts);
         ok = st == SC_OK && rt_ref_begin(t, name, &ref);
         if (ok) {
             ok = gw_needles(t, name, s, &ref);
@@ -579,13 +578,12 @@ static int gw_break_seal(sc_ctx *ref)
 
     rt_fresh(nonce, sizeof nonce);
     rt_fresh(aux, sizeof aux);
-    ok = sc_event_parse(&wrap, g.parse, sizeof g.parse, &used, g.wrap, g.wrap_len, NULL) ==
-             SC_OK &&
+    ok = sc_event_parse(&wrap, g.parse, sizeof g.parse, &used, g.wrap, g.wrap_len, NULL) == SC_OK &&
          sc_nip44_conversation_key(ref, ck, g.rnd.wrap_seckey, g.recipient_pub) == SC_OK &&
          sc_nip44_decrypt(ref, g.seal_json, sizeof g.seal_json, &seal_len, ck, wrap.content.ptr,
                           wrap.content.len, 0) == SC_OK &&
-         sc_event_parse(&seal, g.arena, sizeof g.arena, &used, (const char *)g.seal_json,
-                        seal_len, NULL) == SC_OK;
+         sc_event_parse(&seal, g.arena, sizeof g.arena, &used, (const char *)g.seal_json, seal_len,
+                        NULL) == SC_OK;
     if (ok) {
         seal.sig[0] ^= 1;
         ok = sc_event_to_json(seal_text, sizeof seal_text, &n, &seal, 0) == SC_OK &&
@@ -629,8 +627,8 @@ static void case_unwrap(rt *t, const char *name, int break_seal)
     }
     ok = gw_setup(t, name, &ref) &&
          sc_nip59_wrap_with_rand(&ref, g.wrap, sizeof g.wrap, &g.wrap_len, g.scratch,
-                                 sizeof g.scratch, &g.rumor, &g.author, g.recipient_pub,
-                                 &g.opts, &g.rnd) == SC_OK &&
+                                 sizeof g.scratch, &g.rumor, &g.author, g.recipient_pub, &g.opts,
+                                 &g.rnd) == SC_OK &&
          (!break_seal || gw_break_seal(&ref));
     if (!ok) {
         rt_fail(t, name, "reference gift wrap failed");
@@ -647,8 +645,8 @@ static void case_unwrap(rt *t, const char *name, int break_seal)
         gw_wipe();
         return;
     }
-    st = sc_nip59_unwrap(&t->ctx, &rumor, &info, g.arena, sizeof g.arena, &used, g.wrap,
-                         g.wrap_len, &g.recipient);
+    st = sc_nip59_unwrap(&t->ctx, &rumor, &info, g.arena, sizeof g.arena, &used, g.wrap, g.wrap_len,
+                         &g.recipient);
     if (st == SC_OK && (rumor.content.len != sizeof g.content ||
                         memcmp(rumor.content.ptr, g.content, sizeof g.content) != 0)) {
         rt_fail(t, name, "wrong rumor text");

@@ -17,7 +17,7 @@
 #define RS_NO_ASAN
 #endif
 
-#define RESERVED_BYTES ((uint64_t)64 << 30) /* mappings this large are left out */
+#define RESERVED_BYTES ((uint64_t)64 << 30)   /* mappings this large are left out */
 #define PAGES_ONLY_BYTES ((uint64_t)16 << 20) /* mappings this large: used pages only */
 #define MAP_PAGES 4096
 
@@ -120,8 +120,8 @@ typedef struct chains {
     size_t n_except;
 } chains;
 
-static void record(const chains *c, rs_result *r, size_t needle, uintptr_t addr,
-                   const char *name, uintptr_t base)
+static void record(const chains *c, rs_result *r, size_t needle, uintptr_t addr, const char *name,
+                   uintptr_t base)
 {
     size_t i;
 
@@ -141,8 +141,8 @@ static void record(const chains *c, rs_result *r, size_t needle, uintptr_t addr,
 }
 
 /* Reads [from, to) in place, freed or poisoned bytes included. */
-RS_NO_ASAN static void scan_range(const rs_set *s, const chains *c, rs_result *r,
-                                  uintptr_t from, uintptr_t to, const char *name, uintptr_t base)
+RS_NO_ASAN static void scan_range(const rs_set *s, const chains *c, rs_result *r, uintptr_t from,
+                                  uintptr_t to, const char *name, uintptr_t base)
 {
     const uint8_t *m = (const uint8_t *)from;
     size_t len = (size_t)(to - from), i;

@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RS_PIECE 16     /* bytes per needle */
-#define RS_MAX 1024     /* needles per set */
-#define RS_MAX_HITS 32  /* hits kept per scan (the count goes on) */
+#define RS_PIECE 16    /* bytes per needle */
+#define RS_MAX 1024    /* needles per set */
+#define RS_MAX_HITS 32 /* hits kept per scan (the count goes on) */
 
 typedef struct rs_needle {
     char what[64];
@@ -36,18 +36,18 @@ typedef struct rs_set {
 } rs_set;
 
 typedef struct rs_hit {
-    size_t needle;      /* index into the set */
+    size_t needle; /* index into the set */
     uintptr_t addr;
-    char where[96];     /* the mapping's name and the offset into it */
+    char where[96]; /* the mapping's name and the offset into it */
 } rs_hit;
 
 typedef struct rs_result {
-    size_t hits;              /* every match found */
-    rs_hit hit[RS_MAX_HITS];  /* the first RS_MAX_HITS of them */
-    size_t mappings;          /* mappings read */
-    size_t bytes;             /* bytes read */
-    size_t skipped_reserved;  /* reservations of 64 GiB or more left out */
-    int error;                /* /proc/self/maps could not be read: no result */
+    size_t hits;             /* every match found */
+    rs_hit hit[RS_MAX_HITS]; /* the first RS_MAX_HITS of them */
+    size_t mappings;         /* mappings read */
+    size_t bytes;            /* bytes read */
+    size_t skipped_reserved; /* reservations of 64 GiB or more left out */
+    int error;               /* /proc/self/maps could not be read: no result */
 } rs_result;
 
 /* A range of the test's own memory that a scan leaves out (inputs still live during a
@@ -56,7 +56,10 @@ typedef struct rs_range {
     const void *p;
     size_t len;
 } rs_range;
-#define RS_LIVE(x) {&(x), sizeof(x)}
+#define RS_LIVE(x)                                                                                 \
+    {                                                                                              \
+        &(x), sizeof(x)                                                                            \
+    }
 
 /* Seeds the masks (call once, with a value that changes per run). */
 void rs_init(uint64_t seed);

@@ -271,8 +271,7 @@ int rt_add_conversation(rs_set *s, sc_ctx *ref, const char *what, uint8_t ck[32]
     uint8_t x[32];
     char name[64];
     sc_iov part;
-    int ok = vt_secp_ecdh_x(x, sec, pub) &&
-             sc_nip44_conversation_key(ref, ck, sec, pub) == SC_OK;
+    int ok = vt_secp_ecdh_x(x, sec, pub) && sc_nip44_conversation_key(ref, ck, sec, pub) == SC_OK;
 
     part.data = x;
     part.len = 32;
@@ -604,17 +603,16 @@ static void case_chacha20(rt *t)
 
 /* ---- aead ---------------------------------------------------------------------------------- */
 
-int rt_add_gcm(rs_set *s, sc_ctx *ref, const uint8_t key[32], const uint8_t *iv,
-                   size_t iv_len, size_t len)
+int rt_add_gcm(rs_set *s, sc_ctx *ref, const uint8_t key[32], const uint8_t *iv, size_t iv_len,
+               size_t len)
 {
     static uint8_t zeros[4096], ks[4096];
     uint8_t ek0[16], tag[16];
     size_t whole = (len + 15) / 16 * 16;
-    int ok = whole <= sizeof ks &&
-             sc_crypto_aes256gcm_seal(ref, NULL, ek0, key, iv, iv_len, NULL, 0, NULL, 0) ==
-                 SC_OK &&
-             sc_crypto_aes256gcm_seal(ref, ks, tag, key, iv, iv_len, NULL, 0, zeros, whole) ==
-                 SC_OK;
+    int ok =
+        whole <= sizeof ks &&
+        sc_crypto_aes256gcm_seal(ref, NULL, ek0, key, iv, iv_len, NULL, 0, NULL, 0) == SC_OK &&
+        sc_crypto_aes256gcm_seal(ref, ks, tag, key, iv, iv_len, NULL, 0, zeros, whole) == SC_OK;
 
     if (ok) {
         rs_add(s, "AES key", key, 32);

@@ -42,8 +42,7 @@ static void print_hist(const char *label, const unsigned long *hist)
     }
 }
 
-void rb_print_stats(const rb_env *env, const rb_stats *s, const char *first,
-                    const char *second)
+void rb_print_stats(const rb_env *env, const rb_stats *s, const char *first, const char *second)
 {
     printf("[%s] robust %s: %lu mutations (seed 0x%llx), %lu still valid by construction, "
            "%lu accepted, %lu verified; %lu passed, %lu failed",
@@ -55,8 +54,7 @@ void rb_print_stats(const rb_env *env, const rb_stats *s, const char *first,
     fflush(stdout);
 }
 
-void rb_report(rb_stats *s, unsigned long iter, const uint8_t *in, size_t len, const char *fmt,
-               ...)
+void rb_report(rb_stats *s, unsigned long iter, const uint8_t *in, size_t len, const char *fmt, ...)
 {
     va_list ap;
     size_t i;
@@ -323,8 +321,8 @@ int main(int argc, char **argv)
     }
     printf("[==========] group %s: %lu mutations, seed 0x%llx (rerun: --seed 0x%llx "
            "--iterations %lu); %zu event texts, %zu payloads to mutate\n",
-           suite.backend, env.iterations, (unsigned long long)env.seed, (unsigned long long)env.seed,
-           env.iterations, env.n_ev, env.n_pl);
+           suite.backend, env.iterations, (unsigned long long)env.seed,
+           (unsigned long long)env.seed, env.iterations, env.n_ev, env.n_pl);
     fflush(stdout);
     failed = cmocka_run_group_tests_name(suite.backend, tests, NULL, NULL);
     for (i = 0; i < env.n_pl; i++) {

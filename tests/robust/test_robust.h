@@ -29,10 +29,10 @@
 /* ---- the corpus -------------------------------------------------------------------------- */
 
 typedef struct rb_item {
-    const char *text;  /* points into the loaded cJSON documents */
+    const char *text; /* points into the loaded cJSON documents */
     size_t len;
-    int valid;         /* a valid event / a payload that decrypts */
-    const char *ser;   /* events: the canonical text of the event, when valid */
+    int valid;       /* a valid event / a payload that decrypts */
+    const char *ser; /* events: the canonical text of the event, when valid */
     size_t ser_len;
     const uint8_t *ck; /* payloads: conversation key (32) */
     vt_bytes pt;       /* payloads: the plaintext, when valid */
@@ -78,8 +78,8 @@ void rb_stat_status(unsigned long *hist, sc_status st);
 /* Prints the one-line summary and both status histograms. */
 void rb_print_stats(const rb_env *env, const rb_stats *s, const char *first, const char *second);
 /* Counts a failure; prints the first few with the iteration and the input. */
-void rb_report(rb_stats *s, unsigned long iter, const uint8_t *in, size_t len, const char *fmt,
-               ...) VT_PRINTF(5, 6);
+void rb_report(rb_stats *s, unsigned long iter, const uint8_t *in, size_t len, const char *fmt, ...)
+    VT_PRINTF(5, 6);
 
 /* Byte-level edits of b (insertions are cut at b->cap). */
 void rb_buf_insert(rb_buf *b, size_t at, const void *src, size_t n);

@@ -7,19 +7,83 @@
 
 /* JSON-significant fragments, escapes, and bytes that are not valid UTF-8. */
 static const char *const json_tokens[] = {
-    "\"", "\\", "{", "}", "[", "]", ",", ":", "0", "1", "9", "-", "+", ".", "e", "E",
-    "\\u", "\\u0000", "\\u0041", "\\ud800", "\\udc00", "\\ud83e\\udd84", "\\ud83e", "\\\"",
-    "\\/", "\\n", "\\x", "null", "true", "false", "1e5", "-0", "0.5", "99999999999999999999",
-    "-1", "65536", "[]", "{}", "[[]]", "\"\"", " ", "\t", "\r\n", "\xc3\xa9", "\xe2\x80\xa8",
-    "\xf0\x9f\xa6\x84", "\x80", "\xbf", "\xc0\x80", "\xc1\xbf", "\xed\xa0\x80", "\xef\xbf\xbf",
-    "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80", "\xfe", "\xff", "\xe2\x82", "\xf0\x9f\xa6",
-    "\"id\":", "\"kind\":", "\"tags\":", "\"content\":", "\"sig\":", "\"pubkey\":",
-    "\"created_at\":", "[\"e\"]", "[\"e\",1]",
+    "\"",
+    "\\",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "0",
+    "1",
+    "9",
+    "-",
+    "+",
+    ".",
+    "e",
+    "E",
+    "\\u",
+    "\\u0000",
+    "\\u0041",
+    "\\ud800",
+    "\\udc00",
+    "\\ud83e\\udd84",
+    "\\ud83e",
+    "\\\"",
+    "\\/",
+    "\\n",
+    "\\x",
+    "null",
+    "true",
+    "false",
+    "1e5",
+    "-0",
+    "0.5",
+    "99999999999999999999",
+    "-1",
+    "65536",
+    "[]",
+    "{}",
+    "[[]]",
+    "\"\"",
+    " ",
+    "\t",
+    "\r\n",
+    "\xc3\xa9",
+    "\xe2\x80\xa8",
+    "\xf0\x9f\xa6\x84",
+    "\x80",
+    "\xbf",
+    "\xc0\x80",
+    "\xc1\xbf",
+    "\xed\xa0\x80",
+    "\xef\xbf\xbf",
+    "\xf4\x90\x80\x80",
+    "\xf8\x88\x80\x80\x80",
+    "\xfe",
+    "\xff",
+    "\xe2\x82",
+    "\xf0\x9f\xa6",
+    "\"id\":",
+    "\"kind\":",
+    "\"tags\":",
+    "\"content\":",
+    "\"sig\":",
+    "\"pubkey\":",
+    "\"created_at\":",
+    "[\"e\"]",
+    "[\"e\",1]",
 };
 
 /* Classifies each byte: outside strings, a string's quote, a plain character inside a string,
  * or part of an escape. Best effort on already-broken text. */
-enum { POS_OUTSIDE = 0, POS_PLAIN = 1, POS_ESCAPE = 2, POS_QUOTE = 3 };
+enum {
+    POS_OUTSIDE = 0,
+    POS_PLAIN = 1,
+    POS_ESCAPE = 2,
+    POS_QUOTE = 3
+};
 
 static void classify(const rb_buf *b, uint8_t *cls)
 {
@@ -159,8 +223,8 @@ static int event_is_zero(const sc_event *ev)
 {
     return vt_all_zero(ev->id, sizeof ev->id) && vt_all_zero(ev->pubkey, sizeof ev->pubkey) &&
            vt_all_zero(ev->sig, sizeof ev->sig) && ev->created_at == 0 && ev->kind == 0 &&
-           ev->tags == NULL && ev->n_tags == 0 && ev->content.ptr == NULL &&
-           ev->content.len == 0 && ev->flags == 0;
+           ev->tags == NULL && ev->n_tags == 0 && ev->content.ptr == NULL && ev->content.len == 0 &&
+           ev->flags == 0;
 }
 
 /* Writes the canonical (or object) text of ev into a malloc'd buffer; NULL on failure. */
@@ -362,4 +426,3 @@ void test_robust_events(void **state)
                  (unsigned long long)env->seed);
     }
 }
-

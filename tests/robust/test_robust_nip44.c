@@ -4,12 +4,13 @@
  * rule. */
 #include "test_robust.h"
 
-#define RESEAL_RAW_CAP 2048 /* raw bytes a resealed payload may grow to (its base64 fits the
-                               4096-byte text buffer) */
+#define RESEAL_RAW_CAP                                                                             \
+    2048 /* raw bytes a resealed payload may grow to (its base64 fits the
+            4096-byte text buffer) */
 
 static const char *const b64_tokens[] = {
-    "A", "B", "Z", "a", "z", "0", "9", "+", "/", "=", "==", "#", "-", "_", " ", "\n", "\r",
-    "\x80", "\xc3\xa9", "AAAA", "////", "Ag", "AQ", "=A",
+    "A", "B", "Z", "a",  "z",  "0",    "9",        "+",    "/",    "=",  "==", "#",
+    "-", "_", " ", "\n", "\r", "\x80", "\xc3\xa9", "AAAA", "////", "Ag", "AQ", "=A",
 };
 
 static int is_decrypt_status(sc_status st)
@@ -365,8 +366,10 @@ static void check_resealed(rb_env *env, rb_stats *s, unsigned long iter, const r
         s->ok++;
         if (out_len != pl || memcmp(out, pt, pl) != 0 ||
             !vt_only_zero_or(out + out_len, cap - out_len, fill)) {
-            rb_report(s, iter, in, len, "plaintext of %zu bytes, the spec says %zu (or bytes left "
-                      "after it)", out_len, pl);
+            rb_report(s, iter, in, len,
+                      "plaintext of %zu bytes, the spec says %zu (or bytes left "
+                      "after it)",
+                      out_len, pl);
         } else {
             s->verified++;
         }
@@ -430,4 +433,3 @@ void test_robust_nip44(void **state)
                  (unsigned long long)env->seed);
     }
 }
-

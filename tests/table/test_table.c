@@ -59,8 +59,8 @@ static void test_registry(void **state)
         /* the registry follows SOFTCHAT_BACKENDS, in order */
         if (strncmp(configured, b->name, nl) != 0 ||
             (configured[nl] != ',' && configured[nl] != '\0')) {
-            fail_msg("registry entry %zu is %s; the configured list continues \"%s\"", i,
-                     b->name, configured);
+            fail_msg("registry entry %zu is %s; the configured list continues \"%s\"", i, b->name,
+                     configured);
         }
         configured += nl + (configured[nl] == ',');
         printf("  %zu: %s (%s)%s\n", i, b->name, b->lib_version(), i == 0 ? " default" : "");
@@ -144,14 +144,14 @@ static void test_malformed_header(void **state)
 
 /* The default table with function `field` of group `grp` (a sub-table of type `type`)
  * removed must be refused. */
-#define EXPECT_REFUSED_WITHOUT(type, grp, field)                                             \
-    do {                                                                                     \
-        type g_ = *d->grp;                                                                   \
-        sc_backend t_ = *d;                                                                  \
-        g_.field = NULL;                                                                     \
-        t_.grp = &g_;                                                                        \
-        expect_refused(&t_, #grp "." #field " NULL");                                        \
-        refused++;                                                                           \
+#define EXPECT_REFUSED_WITHOUT(type, grp, field)                                                   \
+    do {                                                                                           \
+        type g_ = *d->grp;                                                                         \
+        sc_backend t_ = *d;                                                                        \
+        g_.field = NULL;                                                                           \
+        t_.grp = &g_;                                                                              \
+        expect_refused(&t_, #grp "." #field " NULL");                                              \
+        refused++;                                                                                 \
     } while (0)
 
 static void test_malformed_groups(void **state)
@@ -202,38 +202,38 @@ static void test_malformed_groups(void **state)
 
 /* The default table with group `grp` declaring a size that stops just short of the end of
  * required field `field`: the field counts as absent and the table must be refused. */
-#define EXPECT_REFUSED_SHORT(type, grp, field)                                               \
-    do {                                                                                     \
-        type g_ = *d->grp;                                                                   \
-        sc_backend t_ = *d;                                                                  \
-        g_.size = (uint32_t)(offsetof(type, field) + sizeof g_.field - 1);                   \
-        t_.grp = &g_;                                                                        \
-        expect_refused(&t_, #grp ".size short of " #field);                                  \
-        g_.size = 0;                                                                         \
-        expect_refused(&t_, #grp ".size 0");                                                 \
-        refused++;                                                                           \
+#define EXPECT_REFUSED_SHORT(type, grp, field)                                                     \
+    do {                                                                                           \
+        type g_ = *d->grp;                                                                         \
+        sc_backend t_ = *d;                                                                        \
+        g_.size = (uint32_t)(offsetof(type, field) + sizeof g_.field - 1);                         \
+        t_.grp = &g_;                                                                              \
+        expect_refused(&t_, #grp ".size short of " #field);                                        \
+        g_.size = 0;                                                                               \
+        expect_refused(&t_, #grp ".size 0");                                                       \
+        refused++;                                                                                 \
     } while (0)
 
 /* A group from a newer ABI minor: the known group followed by a function this build does not
  * know. Its size covers both; core reads the known part only. */
-#define EXPECT_ACCEPTED_LONGER(type, grp)                                                    \
-    do {                                                                                     \
-        struct {                                                                             \
-            type g;                                                                          \
-            sc_status (*appended)(sc_bstate *st);                                            \
-        } newer_;                                                                            \
-        sc_backend t_ = *d;                                                                  \
-        sc_ctx ctx_;                                                                         \
-        memset(&newer_, 0, sizeof newer_);                                                   \
-        newer_.g = *d->grp;                                                                  \
-        newer_.g.size = (uint32_t)sizeof newer_;                                             \
-        newer_.appended = never_called;                                                      \
-        t_.grp = &newer_.g;                                                                  \
-        VT_ASSERT_STATUS(sc_backend_validate(&t_), SC_OK);                                   \
-        VT_ASSERT_STATUS(sc_ctx_init_table(&ctx_, &t_), SC_OK);                              \
-        assert_string_equal(sc_backend_group_lib(&t_, SC_GROUP_##grp##_ID), d->grp->lib);    \
-        sc_ctx_clear(&ctx_);                                                                 \
-        accepted++;                                                                          \
+#define EXPECT_ACCEPTED_LONGER(type, grp)                                                          \
+    do {                                                                                           \
+        struct {                                                                                   \
+            type g;                                                                                \
+            sc_status (*appended)(sc_bstate * st);                                                 \
+        } newer_;                                                                                  \
+        sc_backend t_ = *d;                                                                        \
+        sc_ctx ctx_;                                                                               \
+        memset(&newer_, 0, sizeof newer_);                                                         \
+        newer_.g = *d->grp;                                                                        \
+        newer_.g.size = (uint32_t)sizeof newer_;                                                   \
+        newer_.appended = never_called;                                                            \
+        t_.grp = &newer_.g;                                                                        \
+        VT_ASSERT_STATUS(sc_backend_validate(&t_), SC_OK);                                         \
+        VT_ASSERT_STATUS(sc_ctx_init_table(&ctx_, &t_), SC_OK);                                    \
+        assert_string_equal(sc_backend_group_lib(&t_, SC_GROUP_##grp##_ID), d->grp->lib);          \
+        sc_ctx_clear(&ctx_);                                                                       \
+        accepted++;                                                                                \
     } while (0)
 #define SC_GROUP_hash_ID SC_GROUP_HASH
 #define SC_GROUP_mac_ID SC_GROUP_MAC
@@ -432,7 +432,9 @@ static int stream_ok(const sc_ctx_impl *c)
 
 static void test_contexts_coexist(void **state)
 {
-    enum { MAX = 8 };
+    enum {
+        MAX = 8
+    };
     sc_ctx ctx[MAX];
     sc_sha256_state hs[MAX];
     uint8_t msg[1000], d[MAX][32], ref[32], key[32], iv[12], ct[MAX][48], tag[MAX][16];
@@ -462,8 +464,7 @@ static void test_contexts_coexist(void **state)
             if (off < 48) {
                 sc_ctx_impl *c = sc_ctx_impl_get(&ctx[i]);
                 if (stream_ok(c)) {
-                    VT_ASSERT_STATUS(c->aead->update(c->st[SC_GROUP_AEAD], ct[i], msg, 48),
-                                     SC_OK);
+                    VT_ASSERT_STATUS(c->aead->update(c->st[SC_GROUP_AEAD], ct[i], msg, 48), SC_OK);
                     VT_ASSERT_STATUS(c->aead->final(c->st[SC_GROUP_AEAD], 0, tag[i]), SC_OK);
                 }
             }
@@ -477,8 +478,9 @@ static void test_contexts_coexist(void **state)
         assert_memory_equal(d[i], ref, 32);
         if (stream_ok(c)) {
             uint8_t pt[48];
-            VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&ctx[i], pt, key, iv, 12, msg, 13, ct[i], 48, tag[i]),
-                             SC_OK);
+            VT_ASSERT_STATUS(
+                sc_crypto_aes256gcm_open(&ctx[i], pt, key, iv, 12, msg, 13, ct[i], 48, tag[i]),
+                SC_OK);
             assert_memory_equal(pt, msg, 48);
         }
     }

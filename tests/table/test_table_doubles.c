@@ -36,24 +36,24 @@ static sc_status chacha_faithful(sc_bstate *st, uint8_t *out, const uint8_t *in,
     return real->stream->chacha20_xor(st, out, in, len, key, nonce, counter);
 }
 
-static sc_status chacha_ignores_counter(sc_bstate *st, uint8_t *out, const uint8_t *in,
-                                        size_t len, const uint8_t key[32],
-                                        const uint8_t nonce[12], uint32_t counter)
+static sc_status chacha_ignores_counter(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
+                                        const uint8_t key[32], const uint8_t nonce[12],
+                                        uint32_t counter)
 {
     (void)counter;
     return real->stream->chacha20_xor(st, out, in, len, key, nonce, 0);
 }
 
-static sc_status chacha_counter_plus_one(sc_bstate *st, uint8_t *out, const uint8_t *in,
-                                         size_t len, const uint8_t key[32],
-                                         const uint8_t nonce[12], uint32_t counter)
+static sc_status chacha_counter_plus_one(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
+                                         const uint8_t key[32], const uint8_t nonce[12],
+                                         uint32_t counter)
 {
     return real->stream->chacha20_xor(st, out, in, len, key, nonce, counter + 1);
 }
 
-static sc_status chacha_nonce_reversed(sc_bstate *st, uint8_t *out, const uint8_t *in,
-                                       size_t len, const uint8_t key[32],
-                                       const uint8_t nonce[12], uint32_t counter)
+static sc_status chacha_nonce_reversed(sc_bstate *st, uint8_t *out, const uint8_t *in, size_t len,
+                                       const uint8_t key[32], const uint8_t nonce[12],
+                                       uint32_t counter)
 {
     uint8_t n[12];
     size_t i;
@@ -109,7 +109,8 @@ static sc_status ecdh_hashed(sc_bstate *st, uint8_t x[32], const uint8_t sec[32]
     sc_status s = real->curve->ecdh_x(st, raw, sec, pub);
 
     if (s == SC_OK) {
-        s = sc_crypto_sha256(&hash_helper, x, raw, 32); /* the libsecp256k1 default, wrong for NIP-44 */
+        s = sc_crypto_sha256(&hash_helper, x, raw,
+                             32); /* the libsecp256k1 default, wrong for NIP-44 */
     }
     return s;
 }
@@ -190,8 +191,8 @@ void test_miswired_curve(void **state)
 
 /* ---- mac ------------------------------------------------------------------------------- */
 
-static sc_status hmac_faithful(sc_bstate *st, uint8_t out[32], const uint8_t *key,
-                               size_t key_len, const sc_iov *parts, size_t n_parts)
+static sc_status hmac_faithful(sc_bstate *st, uint8_t out[32], const uint8_t *key, size_t key_len,
+                               const sc_iov *parts, size_t n_parts)
 {
     return real->mac->hmac_sha256(st, out, key, key_len, parts, n_parts);
 }
@@ -293,9 +294,9 @@ void test_miswired_hash(void **state)
 
 /* ---- aead ------------------------------------------------------------------------------ */
 
-static sc_status seal_flips_tag(sc_bstate *st, uint8_t *ct, uint8_t tag[16],
-                                const uint8_t key[32], const uint8_t *iv, size_t iv_len,
-                                const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len)
+static sc_status seal_flips_tag(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const uint8_t key[32],
+                                const uint8_t *iv, size_t iv_len, const uint8_t *aad,
+                                size_t aad_len, const uint8_t *pt, size_t len)
 {
     sc_status s = real->aead->seal(st, ct, tag, key, iv, iv_len, aad, aad_len, pt, len);
 

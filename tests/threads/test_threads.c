@@ -23,12 +23,12 @@ typedef struct shared {
     const sc_backend *backend;
     sc_identity alice, bob;
     uint8_t alice_pub[32], bob_pub[32];
-    sc_nip44_conversation alice_bob;    /* held by alice, peer bob */
-    sc_event ev;                        /* a parsed, signed event */
+    sc_nip44_conversation alice_bob; /* held by alice, peer bob */
+    sc_event ev;                     /* a parsed, signed event */
     uint8_t *ev_arena;
-    char *wrap;                         /* a gift wrap from alice to bob */
+    char *wrap; /* a gift wrap from alice to bob */
     size_t wrap_len;
-    char *payload;                      /* NIP-44 from alice to bob */
+    char *payload; /* NIP-44 from alice to bob */
     size_t payload_len;
     int iterations;
     sc_ctx *one_ctx; /* --share-context: the one context all threads misuse */
@@ -44,15 +44,15 @@ typedef struct worker {
 static const char MESSAGE[] = "shared conversation, private message";
 static const char CONTENT[] = "a rumor for the threads";
 
-#define CHECK(w, cond)                                                                            \
-    do {                                                                                          \
-        if (!(cond)) {                                                                            \
-            if ((w)->failure[0] == '\0') {                                                        \
-                snprintf((w)->failure, sizeof (w)->failure, "line %d: %s", __LINE__, #cond);     \
-            }                                                                                     \
-            return;                                                                               \
-        }                                                                                         \
-        (w)->checks++;                                                                            \
+#define CHECK(w, cond)                                                                             \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if ((w)->failure[0] == '\0') {                                                         \
+                snprintf((w)->failure, sizeof(w)->failure, "line %d: %s", __LINE__, #cond);        \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        (w)->checks++;                                                                             \
     } while (0)
 
 /* ---- the steps one thread repeats ---------------------------------------------------------- */
@@ -97,11 +97,11 @@ static void step_nip44(worker *w, sc_ctx *ctx, int it)
                                            len, 0) == SC_OK);
     CHECK(w, n == plen && memcmp(out, pt, plen) == 0);
     /* the other side, one ECDH per call from the shared identities */
-    CHECK(w, sc_nip44_decrypt_from(ctx, out, sizeof out, &n, &w->sh->bob, w->sh->alice_pub,
-                                   payload, len, 0) == SC_OK);
+    CHECK(w, sc_nip44_decrypt_from(ctx, out, sizeof out, &n, &w->sh->bob, w->sh->alice_pub, payload,
+                                   len, 0) == SC_OK);
     CHECK(w, n == plen && memcmp(out, pt, plen) == 0);
-    CHECK(w, sc_nip44_encrypt_to(ctx, payload, sizeof payload, &len, &w->sh->bob,
-                                 w->sh->alice_pub, (const uint8_t *)pt, plen, 0) == SC_OK);
+    CHECK(w, sc_nip44_encrypt_to(ctx, payload, sizeof payload, &len, &w->sh->bob, w->sh->alice_pub,
+                                 (const uint8_t *)pt, plen, 0) == SC_OK);
     CHECK(w, sc_nip44_conversation_decrypt(ctx, out, sizeof out, &n, &w->sh->alice_bob, payload,
                                            len, 0) == SC_OK);
     CHECK(w, n == plen && memcmp(out, pt, plen) == 0);
@@ -163,8 +163,8 @@ static void step_gift_wrap(worker *w, sc_ctx *ctx, int it)
     arena_cap = sc_nip59_unwrap_arena_max(w->sh->wrap_len);
     arena = malloc(arena_cap);
     if (arena == NULL ||
-        sc_nip59_unwrap(ctx, &got, &info, arena, arena_cap, &used, w->sh->wrap,
-                        w->sh->wrap_len, &w->sh->bob) != SC_OK ||
+        sc_nip59_unwrap(ctx, &got, &info, arena, arena_cap, &used, w->sh->wrap, w->sh->wrap_len,
+                        &w->sh->bob) != SC_OK ||
         got.content.len != strlen(CONTENT) ||
         memcmp(got.content.ptr, CONTENT, strlen(CONTENT)) != 0) {
         free(scratch);
@@ -318,9 +318,8 @@ static int setup(shared *sh, const sc_backend *b, int iterations)
         sh->payload_len = sc_nip44_encrypt_len(strlen(MESSAGE));
         sh->payload = malloc(sh->payload_len);
         ok = sh->payload != NULL &&
-             sc_nip44_conversation_encrypt(&ctx, sh->payload, sh->payload_len, &len,
-                                           &sh->alice_bob, (const uint8_t *)MESSAGE,
-                                           strlen(MESSAGE), 0) == SC_OK;
+             sc_nip44_conversation_encrypt(&ctx, sh->payload, sh->payload_len, &len, &sh->alice_bob,
+                                           (const uint8_t *)MESSAGE, strlen(MESSAGE), 0) == SC_OK;
     }
     if (ok) {
         ok = sc_event_builder_init(&eb, buf, sizeof buf) == SC_OK;

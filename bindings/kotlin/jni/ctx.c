@@ -106,12 +106,9 @@ static jbyteArray version(JNIEnv *env, jclass cls)
 int scj_register_ctx(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
-        {"slotNew", "([B)J", (void *)slot_new},
-        {"slotFree", "(J)V", (void *)slot_free},
-        {"slotBackend", "(J)[B", (void *)slot_backend},
-        {"backends", "()[B", (void *)backends},
-        {"statusName", "(I)[B", (void *)status_name},
-        {"version", "()[B", (void *)version},
+        {"slotNew", "([B)J", (void *)slot_new},         {"slotFree", "(J)V", (void *)slot_free},
+        {"slotBackend", "(J)[B", (void *)slot_backend}, {"backends", "()[B", (void *)backends},
+        {"statusName", "(I)[B", (void *)status_name},   {"version", "()[B", (void *)version},
     };
     return (*env)->RegisterNatives(env, c, m, (jint)SCJ_COUNT(m));
 }

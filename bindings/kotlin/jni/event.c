@@ -56,8 +56,8 @@ int scj_event_load(JNIEnv *env, scj_slot *s, scj_event_in *e, jint kind, jlong c
     e->ev.content.len = cl;
     e->ev.kind = (uint32_t)kind;
     e->ev.created_at = (int64_t)created_at;
-    e->ev.flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                  SC_EVENT_HAS_CONTENT;
+    e->ev.flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     return 1;
 }
 
@@ -110,8 +110,7 @@ static jbyteArray event_out(JNIEnv *env, const sc_event *ev, int with_json)
 
 /* eventSign(slot, id, kind, createdAt, tags, content, aux or null): event blob + JSON. */
 static jbyteArray event_sign(JNIEnv *env, jclass cls, jlong slot, jlong id, jint kind,
-                             jlong created_at, jbyteArray tags, jbyteArray content,
-                             jbyteArray aux)
+                             jlong created_at, jbyteArray tags, jbyteArray content, jbyteArray aux)
 {
     scj_slot *s = scj_slot_of(slot);
     scj_event_in e;
@@ -163,8 +162,7 @@ static jbyteArray event_rumor(JNIEnv *env, jclass cls, jlong slot, jbyteArray au
 /* eventParseVerify(slot, json, max): the event blob of a signed event whose id and signature
  * verify. The input is capped (max, 0 = 1 MiB) before the arena is sized; only the part of
  * the arena the parse used is wiped. */
-static jbyteArray event_parse_verify(JNIEnv *env, jclass cls, jlong slot, jbyteArray json,
-                                     jint max)
+static jbyteArray event_parse_verify(JNIEnv *env, jclass cls, jlong slot, jbyteArray json, jint max)
 {
     scj_slot *s = scj_slot_of(slot);
     size_t n = scj_len(env, json), used = 0, cap = max > 0 ? (size_t)max : 1048576u;

@@ -171,8 +171,7 @@ static void sink_discard(void *user)
 }
 
 /* fileDecInit(slot, key, iv, max): Long, a decryption holding at most max plaintext bytes. */
-static jlong dec_init(JNIEnv *env, jclass cls, jlong slot, jbyteArray key, jbyteArray iv,
-                      jlong max)
+static jlong dec_init(JNIEnv *env, jclass cls, jlong slot, jbyteArray key, jbyteArray iv, jlong max)
 {
     uint8_t k[32], v[SC_FILE_LEGACY_IV_BYTES];
     size_t vn = scj_len(env, iv);

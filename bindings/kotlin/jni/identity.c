@@ -113,8 +113,8 @@ static jbyteArray schnorr_sign(JNIEnv *env, jclass cls, jlong slot, jlong h, jby
 }
 
 /* schnorrVerify(slot, sig64, msg32, pub32): Boolean (false for SC_ERR_INVALID_SIG). */
-static jboolean schnorr_verify(JNIEnv *env, jclass cls, jlong slot, jbyteArray sig,
-                               jbyteArray msg, jbyteArray pub)
+static jboolean schnorr_verify(JNIEnv *env, jclass cls, jlong slot, jbyteArray sig, jbyteArray msg,
+                               jbyteArray pub)
 {
     uint8_t s[64], m[32], p[32];
     sc_status st;

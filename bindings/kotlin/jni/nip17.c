@@ -75,9 +75,8 @@ static jbyteArray wraps_out(JNIEnv *env, const uint8_t *out, const sc_nip17_wrap
 }
 
 /* Wraps the rumor with sc_nip17_send into working memory and returns the wraps. */
-static jbyteArray send_rumor(JNIEnv *env, scj_slot *s, const sc_event *rumor,
-                             const sc_identity *id, const uint8_t pub[32],
-                             const sc_nip59_opts *opts)
+static jbyteArray send_rumor(JNIEnv *env, scj_slot *s, const sc_event *rumor, const sc_identity *id,
+                             const uint8_t pub[32], const sc_nip59_opts *opts)
 {
     size_t count = sc_nip17_send_wraps_len(rumor, pub), on = sc_nip17_send_max(rumor, pub, opts);
     size_t sn = sc_nip17_send_scratch_max(rumor, pub, opts), wn, total, used = 0, got = 0;
@@ -91,8 +90,8 @@ static jbyteArray send_rumor(JNIEnv *env, scj_slot *s, const sc_event *rumor,
         return NULL;
     }
     /* n * sizeof(sc_nip17_wrap) and the sums can wrap on 32-bit ABIs: checked */
-    if (!scj_mul(&wn, count, sizeof(sc_nip17_wrap)) || !scj_align(&wn, wn) ||
-        !scj_align(&sn, sn) || !scj_add(&total, wn, sn) || !scj_add(&total, total, on)) {
+    if (!scj_mul(&wn, count, sizeof(sc_nip17_wrap)) || !scj_align(&wn, wn) || !scj_align(&sn, sn) ||
+        !scj_add(&total, wn, sn) || !scj_add(&total, total, on)) {
         scj_throw(env, SC_ERR_TOO_LARGE);
         return NULL;
     }

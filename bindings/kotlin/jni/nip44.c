@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BY_IDENTITY, BY_CONV, BY_KEY };
+enum {
+    BY_IDENTITY,
+    BY_CONV,
+    BY_KEY
+};
 
 typedef struct enc_args {
     int how;
@@ -120,8 +124,8 @@ static jbyteArray decrypt(JNIEnv *env, jlong slot, const dec_args *a, jbyteArray
         return NULL;
     }
     if (a->how == BY_IDENTITY) {
-        st = sc_nip44_decrypt_from(s->ctx, m.p, m.n, &len, a->id, a->peer, (const char *)in, n,
-                                   max);
+        st =
+            sc_nip44_decrypt_from(s->ctx, m.p, m.n, &len, a->id, a->peer, (const char *)in, n, max);
     } else if (a->how == BY_CONV) {
         st = sc_nip44_conversation_decrypt(s->ctx, m.p, m.n, &len, a->conv, (const char *)in, n,
                                            max);
@@ -139,10 +143,10 @@ static jbyteArray decrypt(JNIEnv *env, jlong slot, const dec_args *a, jbyteArray
 }
 
 static jstring encrypt_to(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteArray peer,
-                             jbyteArray pt, jint flags)
+                          jbyteArray pt, jint flags)
 {
     uint8_t p[32];
-    enc_args a = {BY_IDENTITY, (const sc_identity *)(uintptr_t)id, p, NULL, NULL, NULL,
+    enc_args a = {BY_IDENTITY,    (const sc_identity *)(uintptr_t)id, p, NULL, NULL, NULL,
                   (unsigned)flags};
 
     (void)cls;
@@ -153,8 +157,7 @@ static jbyteArray decrypt_from(JNIEnv *env, jclass cls, jlong slot, jlong id, jb
                                jbyteArray payload, jint max)
 {
     uint8_t p[32];
-    dec_args a = {BY_IDENTITY, (const sc_identity *)(uintptr_t)id, p, NULL, NULL,
-                  SCJ_LIMIT(max)};
+    dec_args a = {BY_IDENTITY, (const sc_identity *)(uintptr_t)id, p, NULL, NULL, SCJ_LIMIT(max)};
 
     (void)cls;
     return scj_key(env, peer, p) ? decrypt(env, slot, &a, payload) : NULL;
@@ -176,8 +179,8 @@ static jlong conv_new(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteArray 
         scj_throw(env, SC_ERR_NOMEM);
         return 0;
     }
-    st = sc_nip44_conversation_init(scj_slot_of(slot)->ctx, c,
-                                    (const sc_identity *)(uintptr_t)id, p);
+    st = sc_nip44_conversation_init(scj_slot_of(slot)->ctx, c, (const sc_identity *)(uintptr_t)id,
+                                    p);
     if (st != SC_OK) {
         free(c); /* cleared by the failing init */
         scj_throw(env, st);
@@ -221,18 +224,18 @@ static void conv_free(JNIEnv *env, jclass cls, jlong h)
 }
 
 static jstring conv_encrypt(JNIEnv *env, jclass cls, jlong slot, jlong conv, jbyteArray pt,
-                               jint flags)
+                            jint flags)
 {
-    enc_args a = {BY_CONV, NULL, NULL, (const sc_nip44_conversation *)(uintptr_t)conv, NULL, NULL,
-                  (unsigned)flags};
+    enc_args a = {BY_CONV, NULL, NULL,           (const sc_nip44_conversation *)(uintptr_t)conv,
+                  NULL,    NULL, (unsigned)flags};
 
     (void)cls;
     return encrypt(env, slot, &a, pt);
 }
 
 /* keyEncrypt(slot, ck, nonce, pt, flags): the spec's encrypt (vectors; never reuse a nonce). */
-static jstring key_encrypt(JNIEnv *env, jclass cls, jlong slot, jbyteArray ck,
-                              jbyteArray nonce, jbyteArray pt, jint flags)
+static jstring key_encrypt(JNIEnv *env, jclass cls, jlong slot, jbyteArray ck, jbyteArray nonce,
+                           jbyteArray pt, jint flags)
 {
     uint8_t k[32], nc[32];
     enc_args a = {BY_KEY, NULL, NULL, NULL, k, nc, (unsigned)flags};
@@ -262,11 +265,11 @@ static jbyteArray key_decrypt(JNIEnv *env, jclass cls, jlong slot, jbyteArray ck
     return res;
 }
 
-static jbyteArray conv_decrypt(JNIEnv *env, jclass cls, jlong slot, jlong conv,
-                               jbyteArray payload, jint max)
+static jbyteArray conv_decrypt(JNIEnv *env, jclass cls, jlong slot, jlong conv, jbyteArray payload,
+                               jint max)
 {
-    dec_args a = {BY_CONV, NULL, NULL, (const sc_nip44_conversation *)(uintptr_t)conv, NULL,
-                  SCJ_LIMIT(max)};
+    dec_args a = {BY_CONV, NULL,          NULL, (const sc_nip44_conversation *)(uintptr_t)conv,
+                  NULL,    SCJ_LIMIT(max)};
 
     (void)cls;
     return decrypt(env, slot, &a, payload);

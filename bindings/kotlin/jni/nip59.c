@@ -11,8 +11,8 @@
  * now): the gift wrap JSON of the rumor (kind, createdAt, tags, content) by author. */
 static jbyteArray gift_wrap(JNIEnv *env, jclass cls, jlong slot, jlong author, jint kind,
                             jlong created_at, jbyteArray tags, jbyteArray content,
-                            jbyteArray recipient, jint flags, jbyteArray relay,
-                            jlong expiration, jlong now)
+                            jbyteArray recipient, jint flags, jbyteArray relay, jlong expiration,
+                            jlong now)
 {
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)author;
@@ -78,8 +78,8 @@ static void info_blob(scj_wr *w, const sc_nip59_info *i)
 
 /* Unwraps (nip17 = 0) or receives (nip17 = 1) wrap for identity me at time now (NIP-40: an
  * expired wrap or seal is refused): info + rumor blob (+ u32 n_room, n_room * 32 bytes). */
-static jbyteArray open_wrap(JNIEnv *env, jlong slot, jlong me, jbyteArray wrap, jint max,
-                            jlong now, int nip17)
+static jbyteArray open_wrap(JNIEnv *env, jlong slot, jlong me, jbyteArray wrap, jint max, jlong now,
+                            int nip17)
 {
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)me;
@@ -125,14 +125,14 @@ static jbyteArray open_wrap(JNIEnv *env, jlong slot, jlong me, jbyteArray wrap, 
         info = msg.wrap;
         room = msg.n_room;
     } else {
-        st = sc_nip59_unwrap_at(s->ctx, &rumor, &info, m.p, m.n, &used, (const char *)in, n,
-                                id, (int64_t)now);
+        st = sc_nip59_unwrap_at(s->ctx, &rumor, &info, m.p, m.n, &used, (const char *)in, n, id,
+                                (int64_t)now);
         ev = &rumor;
     }
     (*env)->ReleasePrimitiveArrayCritical(env, wrap, in, JNI_ABORT);
     eb = st == SC_OK ? scj_event_blob_len(ev) : 0;
-    if (st == SC_OK && (eb == 0 || !scj_add(&total, INFO_BYTES + 4, eb) ||
-                        !scj_add(&total, total, room * 32))) {
+    if (st == SC_OK &&
+        (eb == 0 || !scj_add(&total, INFO_BYTES + 4, eb) || !scj_add(&total, total, room * 32))) {
         st = SC_ERR_TOO_LARGE;
     }
     if (st != SC_OK) {
@@ -164,8 +164,8 @@ static jbyteArray unwrap(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArr
     return open_wrap(env, slot, me, wrap, max, now, 0);
 }
 
-static jbyteArray receive(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray wrap,
-                          jint max, jlong now)
+static jbyteArray receive(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray wrap, jint max,
+                          jlong now)
 {
     (void)cls;
     return open_wrap(env, slot, me, wrap, max, now, 1);

@@ -111,8 +111,8 @@ static void fill_exact(sc_os_random *r, size_t len)
 
 static void exercise(sc_os_random *r, const char *path)
 {
-    static const size_t lens[] = {0, 1, 16, 31, 32, 33, 63, 64, 65, 4096, 65537,
-                                  ((size_t)1 << 24) + 3};
+    static const size_t lens[] = {0,  1,  16, 31,   32,    33,
+                                  63, 64, 65, 4096, 65537, ((size_t)1 << 24) + 3};
     uint8_t a[32], b[32];
     size_t i;
 

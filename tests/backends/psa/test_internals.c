@@ -61,19 +61,17 @@ static void test_every_call_leaves_no_key(void **state)
     expect_no_keys("sc_crypto_chacha20_xor refused");
 
     for (n = 12; n <= 16; n += 4) {
-        VT_ASSERT_STATUS(sc_crypto_aes256gcm_seal(&ctx, out, tag, key, iv, n, buf, 5, buf,
-                                                  sizeof buf),
-                         SC_OK);
+        VT_ASSERT_STATUS(
+            sc_crypto_aes256gcm_seal(&ctx, out, tag, key, iv, n, buf, 5, buf, sizeof buf), SC_OK);
         expect_no_keys("sc_crypto_aes256gcm_seal");
-        VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&ctx, out, key, iv, n, buf, 5, out,
-                                                  sizeof buf, tag),
-                         SC_OK);
+        VT_ASSERT_STATUS(
+            sc_crypto_aes256gcm_open(&ctx, out, key, iv, n, buf, 5, out, sizeof buf, tag), SC_OK);
         expect_no_keys("sc_crypto_aes256gcm_open");
         assert_memory_equal(out, buf, sizeof buf);
         tag[0] ^= 1;
-        VT_ASSERT_STATUS(sc_crypto_aes256gcm_open(&ctx, out, key, iv, n, buf, 5, out,
-                                                  sizeof buf, tag),
-                         SC_ERR_AUTH);
+        VT_ASSERT_STATUS(
+            sc_crypto_aes256gcm_open(&ctx, out, key, iv, n, buf, 5, out, sizeof buf, tag),
+            SC_ERR_AUTH);
         expect_no_keys("sc_crypto_aes256gcm_open with a wrong tag");
     }
 

@@ -47,7 +47,11 @@
 #define HAVE_SECCOMP 0
 #endif
 
-typedef enum { DENY_ALL, DENY_GETRANDOM, DENY_NOTHING } denial;
+typedef enum {
+    DENY_ALL,
+    DENY_GETRANDOM,
+    DENY_NOTHING
+} denial;
 
 /* What sc_ctx_init must return for a backend under each denial. */
 typedef struct expectation {
@@ -56,19 +60,22 @@ typedef struct expectation {
 } expectation;
 
 static const expectation expected[] = {
-    {"openssl", SC_ERR_RNG, SC_ERR_RNG},
-    {"mbedtls", SC_ERR_RNG, SC_ERR_RNG},
-    {"psa", SC_ERR_RNG, SC_ERR_RNG},
-    {"sodium", SC_ERR_RNG, SC_OK},
+    {"openssl", SC_ERR_RNG, SC_ERR_RNG},   {"mbedtls", SC_ERR_RNG, SC_ERR_RNG},
+    {"psa", SC_ERR_RNG, SC_ERR_RNG},       {"sodium", SC_ERR_RNG, SC_OK},
     {"sodium+mbedtls", SC_ERR_RNG, SC_OK},
 };
 
-enum { CHILD_PASS = 0, CHILD_NO_FILTER = 3, CHILD_RETURNED = 4, CHILD_WRONG = 5 };
+enum {
+    CHILD_PASS = 0,
+    CHILD_NO_FILTER = 3,
+    CHILD_RETURNED = 4,
+    CHILD_WRONG = 5
+};
 
 #if HAVE_SECCOMP
-#define DENY(nr, err)                                                                          \
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                                           \
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err) & SECCOMP_RET_DATA))
+#define DENY(nr, err)                                                                              \
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                                               \
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((err)&SECCOMP_RET_DATA))
 #define LOAD_NR BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
 #define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
 
@@ -76,7 +83,9 @@ enum { CHILD_PASS = 0, CHILD_NO_FILTER = 3, CHILD_RETURNED = 4, CHILD_WRONG = 5 
 static int deny(denial d)
 {
     static struct sock_filter all[] = {
-        LOAD_NR, DENY(__NR_getrandom, EPERM), DENY(__NR_openat, EACCES),
+        LOAD_NR,
+        DENY(__NR_getrandom, EPERM),
+        DENY(__NR_openat, EACCES),
 #if defined(__NR_open)
         DENY(__NR_open, EACCES),
 #endif
@@ -172,8 +181,7 @@ static void test_sandbox(void **state)
         skip();
     }
     if (!(WIFSIGNALED(w) && WTERMSIG(w) == SIGABRT)) {
-        fail_msg("control: sodium_init without a random source should abort (wait status %#x)",
-                 w);
+        fail_msg("control: sodium_init without a random source should abort (wait status %#x)", w);
     }
     printf("[sandbox] control: sodium_init aborts when it finds no random source\n");
     for (i = 0; i < sizeof expected / sizeof expected[0]; i++) {
@@ -186,8 +194,8 @@ static void test_sandbox(void **state)
         expect_pass(DENY_ALL, e->backend, e->none, "with getrandom and every open denied");
         expect_pass(DENY_GETRANDOM, e->backend, e->urandom, "with getrandom denied");
         expect_pass(DENY_NOTHING, e->backend, SC_OK, "with nothing denied");
-        printf("[sandbox] %s: no source %s, /dev/urandom only %s, unfiltered SC_OK\n",
-               e->backend, sc_status_name(e->none), sc_status_name(e->urandom));
+        printf("[sandbox] %s: no source %s, /dev/urandom only %s, unfiltered SC_OK\n", e->backend,
+               sc_status_name(e->none), sc_status_name(e->urandom));
     }
 #else
     (void)state;

@@ -16,8 +16,10 @@ int main(void)
         char hex[64];
         size_t n;
 
-        if (sc_ctx_init(&ctx, name) != SC_OK || sc_crypto_sha256(&ctx, d, (const uint8_t *)"abc", 3) != SC_OK ||
-            sc_hex_encode(hex, sizeof hex, &n, d, sizeof d) != SC_OK || memcmp(hex, want, 64) != 0) {
+        if (sc_ctx_init(&ctx, name) != SC_OK ||
+            sc_crypto_sha256(&ctx, d, (const uint8_t *)"abc", 3) != SC_OK ||
+            sc_hex_encode(hex, sizeof hex, &n, d, sizeof d) != SC_OK ||
+            memcmp(hex, want, 64) != 0) {
             fprintf(stderr, "consumer: backend %s failed\n", name);
             return 1;
         }

@@ -18,14 +18,16 @@ int main(int argc, char **argv)
     long n, i;
     size_t len = 0;
 
-    if (argc < 4 || sc_hex_decode_fixed(sec, 32, argv[1], strlen(argv[1]), SC_HEX_ANY_CASE) != SC_OK ||
+    if (argc < 4 ||
+        sc_hex_decode_fixed(sec, 32, argv[1], strlen(argv[1]), SC_HEX_ANY_CASE) != SC_OK ||
         sc_hex_decode_fixed(to, 32, argv[2], strlen(argv[2]), SC_HEX_ANY_CASE) != SC_OK ||
         (n = strtol(argv[3], NULL, 10)) <= 0) {
         fprintf(stderr, "usage: make_wraps SENDER_HEX_SECRET RECIPIENT_HEX_PUBKEY N [BACKEND]\n");
         return 2;
     }
     if (sc_ctx_init(&ctx, argc > 4 ? argv[4] : NULL) != SC_OK ||
-        sc_identity_import(&ctx, &alice, sec) != SC_OK || sc_identity_pubkey(pub, &alice) != SC_OK) {
+        sc_identity_import(&ctx, &alice, sec) != SC_OK ||
+        sc_identity_pubkey(pub, &alice) != SC_OK) {
         fprintf(stderr, "make_wraps: cannot set up\n");
         return 2;
     }
@@ -47,8 +49,8 @@ int main(int argc, char **argv)
         m.created_at = 1700000000 + i;
         st = sc_nip17_chat_rumor(&ctx, &rumor, buf, sizeof buf, &m, pub);
         if (st == SC_OK) {
-            st = sc_nip59_wrap(&ctx, out, sizeof out, &len, scratch, sizeof scratch, &rumor,
-                               &alice, to, NULL);
+            st = sc_nip59_wrap(&ctx, out, sizeof out, &len, scratch, sizeof scratch, &rumor, &alice,
+                               to, NULL);
         }
         if (st != SC_OK) {
             fprintf(stderr, "make_wraps: %s\n", sc_status_name(st));
