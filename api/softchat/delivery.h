@@ -55,8 +55,8 @@ SC_API size_t sc_inboxes_mem_max(size_t max_users, size_t max_relays, size_t max
  *           count above 65535); SC_ERR_ARG.
  *  Out: b; mem. On failure b is zeroed. In: the sizes. Constant time: no. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_inboxes_init(sc_inboxes *b, void *mem, size_t mem_cap,
-                                                size_t max_users, size_t max_relays,
-                                                size_t max_url) SC_NONNULL(1);
+                                                size_t max_users, size_t max_relays, size_t max_url)
+    SC_NONNULL(1);
 
 /** Wipes a directory. In/Out: b (NULL allowed). Constant time: n/a. RNG: no. */
 SC_API void sc_inboxes_clear(sc_inboxes *b);
@@ -80,20 +80,20 @@ SC_API SC_WARN_UNUSED sc_status sc_inboxes_filter(sc_relay_filter *f,
  *           SC_ERR_FULL (max_users users and this is a new one); the sc_nip17_inbox_parse
  *           statuses (a malformed list); SC_ERR_STATE; SC_ERR_ARG.
  *  In/Out: b. In: ev. Constant time: no. RNG: no. No allocation. */
-SC_API SC_WARN_UNUSED sc_status sc_inboxes_add(sc_inboxes *b, const sc_event *ev)
-    SC_NONNULL(1, 2);
+SC_API SC_WARN_UNUSED sc_status sc_inboxes_add(sc_inboxes *b, const sc_event *ev) SC_NONNULL(1, 2);
 
 /** sc_inboxes_get flags. */
 #define SC_INBOXES_FALLBACK_READ 1u /* no 10050: use the user's NIP-65 read relays */
-#define SC_INBOXES_WRITE 2u         /* the user's NIP-65 write relays (where its own lists
-                                       and posts are), not its inbox */
+#define SC_INBOXES_WRITE                                                                           \
+    2u /* the user's NIP-65 write relays (where its own lists
+          and posts are), not its inbox */
 
 /** Where a list came from. */
 typedef enum sc_inbox_source {
     SC_INBOX_NONE = 0,
-    SC_INBOX_DM_RELAYS = 1,   /* kind 10050 */
-    SC_INBOX_NIP65_READ = 2,  /* kind 10002, read (or unmarked) relays */
-    SC_INBOX_NIP65_WRITE = 3  /* kind 10002, write (or unmarked) relays */
+    SC_INBOX_DM_RELAYS = 1,  /* kind 10050 */
+    SC_INBOX_NIP65_READ = 2, /* kind 10002, read (or unmarked) relays */
+    SC_INBOX_NIP65_WRITE = 3 /* kind 10002, write (or unmarked) relays */
 } sc_inbox_source;
 
 /** The relays to send user's gift wraps to: its kind 10050 list (by flags, its NIP-65 read
@@ -106,8 +106,8 @@ typedef enum sc_inbox_source {
  *  Constant time: no. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_inboxes_get(const sc_inboxes *b, sc_str *out, size_t out_cap,
                                                size_t *out_len, sc_inbox_source *source,
-                                               const uint8_t user[SC_PUBKEY_BYTES],
-                                               unsigned flags) SC_NONNULL(1, 4, 6);
+                                               const uint8_t user[SC_PUBKEY_BYTES], unsigned flags)
+    SC_NONNULL(1, 4, 6);
 
 /* ---- the delivery record ---------------------------------------------------------------- */
 
@@ -154,8 +154,7 @@ SC_API size_t sc_delivery_mem_max(size_t n_wraps, size_t wraps_len, size_t n_rou
 SC_API SC_WARN_UNUSED sc_status sc_delivery_init(sc_delivery *d, void *mem, size_t mem_cap,
                                                  const char *wraps_json, size_t wraps_json_len,
                                                  const sc_nip17_wrap *wraps, size_t n_wraps,
-                                                 const sc_delivery_route *routes)
-    SC_NONNULL(1);
+                                                 const sc_delivery_route *routes) SC_NONNULL(1);
 
 /** Wipes a record. In/Out: d (NULL allowed). Constant time: n/a. RNG: no. */
 SC_API void sc_delivery_clear(sc_delivery *d);
@@ -229,9 +228,8 @@ SC_API size_t sc_delivery_save_len(const sc_delivery *d);
  *  Returns: SC_OK; SC_ERR_BUFFER_TOO_SMALL (*out_len = the exact size); SC_ERR_STATE;
  *           SC_ERR_ARG.
  *  Out: out[0..*out_len). In: d. Constant time: no. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_delivery_save(const sc_delivery *d, uint8_t *out,
-                                                 size_t out_cap, size_t *out_len)
-    SC_NONNULL(1, 4);
+SC_API SC_WARN_UNUSED sc_status sc_delivery_save(const sc_delivery *d, uint8_t *out, size_t out_cap,
+                                                 size_t *out_len) SC_NONNULL(1, 4);
 
 /** Bytes sc_delivery_load needs for saved bytes of in_len. Returns: the size (at most
  *  sc_delivery_mem_max of what was saved); 0 when in is not a record. */
@@ -245,8 +243,7 @@ SC_API size_t sc_delivery_load_mem_max(const uint8_t *in, size_t in_len);
  *  Out: d; mem. On failure d is zeroed and mem wiped. In: in[0..in_len).
  *  Constant time: no. RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_delivery_load(sc_delivery *d, void *mem, size_t mem_cap,
-                                                 const uint8_t *in, size_t in_len)
-    SC_NONNULL(1);
+                                                 const uint8_t *in, size_t in_len) SC_NONNULL(1);
 
 SC_END_DECLS
 

@@ -128,32 +128,34 @@
 
 SC_BEGIN_DECLS
 
-#define SC_POOL_TEXT_MAX 256u            /* relay texts the pool keeps are cut to this many
-                                            bytes (at a UTF-8 boundary) */
-#define SC_POOL_SLACK_GIFT_WRAP 172800   /* seconds: NIP-59 backdates wraps up to two days */
+/* Relay texts the pool keeps are cut to this many bytes (at a UTF-8 boundary). */
+#define SC_POOL_TEXT_MAX 256u
+/* Seconds: NIP-59 backdates gift wraps up to two days. */
+#define SC_POOL_SLACK_GIFT_WRAP 172800
 
-/** Auth policies (sc_pool_opts.auth). */
-#define SC_POOL_AUTH_ON_DEMAND 0u /* answer a challenge once something was refused with
-                                     "auth-required:" */
-#define SC_POOL_AUTH_ALWAYS 1u    /* answer the first challenge of a connection at once */
-#define SC_POOL_AUTH_NEVER 2u     /* never answer by itself: the application decides */
+/** Auth policies (sc_pool_opts.auth): answer a challenge once something was refused with
+ *  "auth-required:" (ON_DEMAND); the first challenge of a connection at once (ALWAYS); never
+ *  by itself, the application decides (NEVER). */
+#define SC_POOL_AUTH_ON_DEMAND 0u
+#define SC_POOL_AUTH_ALWAYS 1u
+#define SC_POOL_AUTH_NEVER 2u
 
 /** Pool options. NULL means what a zero-initialised struct means; every 0 is the default in
  *  brackets. */
 typedef struct sc_pool_opts {
-    uint32_t max_relays;     /* relays the pool holds at once [16] */
-    uint32_t max_subs;       /* subscriptions open at once [8] */
-    uint32_t max_publishes;  /* publishes in flight at once [64] */
-    uint32_t max_url;        /* the longest relay URL, in bytes [256] */
-    uint32_t seen_per_sub;   /* ids a subscription without a cursor remembers [4096] */
-    uint32_t ok_timeout_ms;  /* an EVENT sent and not answered in this time is an attempt
-                                that failed [10000] */
-    uint32_t max_attempts;   /* attempts per relay before a publish fails there [5] */
-    uint32_t retry_min_ms;   /* the first retry delay of a publish [1000] */
-    uint32_t retry_max_ms;   /* the cap of its doubling [60000] */
-    uint32_t auth;           /* SC_POOL_AUTH_* [SC_POOL_AUTH_ON_DEMAND] */
-    uint32_t max_event_msg;  /* the longest EVENT message taken, in bytes [1 MiB] */
-    uint32_t max_other_msg;  /* the longest message of any other type [64 KiB] */
+    uint32_t max_relays;           /* relays the pool holds at once [16] */
+    uint32_t max_subs;             /* subscriptions open at once [8] */
+    uint32_t max_publishes;        /* publishes in flight at once [64] */
+    uint32_t max_url;              /* the longest relay URL, in bytes [256] */
+    uint32_t seen_per_sub;         /* ids a subscription without a cursor remembers [4096] */
+    uint32_t ok_timeout_ms;        /* an EVENT sent and not answered in this time is an attempt
+                                      that failed [10000] */
+    uint32_t max_attempts;         /* attempts per relay before a publish fails there [5] */
+    uint32_t retry_min_ms;         /* the first retry delay of a publish [1000] */
+    uint32_t retry_max_ms;         /* the cap of its doubling [60000] */
+    uint32_t auth;                 /* SC_POOL_AUTH_* [SC_POOL_AUTH_ON_DEMAND] */
+    uint32_t max_event_msg;        /* the longest EVENT message taken, in bytes [1 MiB] */
+    uint32_t max_other_msg;        /* the longest message of any other type [64 KiB] */
     sc_relay_session_opts session; /* each relay's session: reconnect backoff, challenge size
                                       (its resume_slack is unused: see sc_pool_sub_opts) */
 } sc_pool_opts;
@@ -203,8 +205,8 @@ SC_API SC_WARN_UNUSED sc_status sc_pool_relay_add(sc_pool *p, uint32_t *relay, s
  *  Returns: SC_OK; SC_ERR_NOT_FOUND; sc_pool_relay_add's URL statuses; SC_ERR_STATE;
  *           SC_ERR_ARG.
  *  Out: *relay (0 on failure). In: p, url. Constant time: no. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_pool_relay_find(const sc_pool *p, uint32_t *relay,
-                                                   sc_str url) SC_NONNULL(1, 2);
+SC_API SC_WARN_UNUSED sc_status sc_pool_relay_find(const sc_pool *p, uint32_t *relay, sc_str url)
+    SC_NONNULL(1, 2);
 
 /** Removes a relay: its publishes fail there (SC_POOL_U_PUBLISHED, FAILED, "relay removed"),
  *  its subscriptions go on without it, and a connected relay is reported with
@@ -224,23 +226,22 @@ typedef enum sc_pool_link {
 
 /** What the pool knows of a relay. Views point into the pool. */
 typedef struct sc_pool_relay_info {
-    sc_str url;             /* normalised */
+    sc_str url; /* normalised */
     sc_pool_link link;
-    int64_t retry_at_ms;    /* WAITING: when the pool asks to connect again */
-    uint32_t failures;      /* connections lost or refused in a row */
-    int authenticated;      /* 1 when an AUTH was accepted on this connection */
-    size_t publishes;       /* publishes not settled on this relay */
-    size_t subscriptions;   /* subscriptions open on this relay */
-    sc_str last_notice;     /* the latest NOTICE on this connection (cut to
-                               SC_POOL_TEXT_MAX), empty when none */
+    int64_t retry_at_ms;  /* WAITING: when the pool asks to connect again */
+    uint32_t failures;    /* connections lost or refused in a row */
+    int authenticated;    /* 1 when an AUTH was accepted on this connection */
+    size_t publishes;     /* publishes not settled on this relay */
+    size_t subscriptions; /* subscriptions open on this relay */
+    sc_str last_notice;   /* the latest NOTICE on this connection (cut to
+                             SC_POOL_TEXT_MAX), empty when none */
 } sc_pool_relay_info;
 
 /** Describes a relay.
  *  Returns: SC_OK; SC_ERR_NOT_FOUND; SC_ERR_STATE; SC_ERR_ARG.
  *  Out: info (zeroed on failure). In: p, relay. Constant time: no. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_pool_relay_info_get(const sc_pool *p,
-                                                       sc_pool_relay_info *info, uint32_t relay)
-    SC_NONNULL(1, 2);
+SC_API SC_WARN_UNUSED sc_status sc_pool_relay_info_get(const sc_pool *p, sc_pool_relay_info *info,
+                                                       uint32_t relay) SC_NONNULL(1, 2);
 
 /* ---- driving the connections ------------------------------------------------------------ */
 
@@ -259,8 +260,8 @@ SC_API SC_WARN_UNUSED sc_status sc_pool_connected(sc_pool *p, uint32_t relay, in
  *  Returns: SC_OK; SC_ERR_NOT_FOUND; SC_ERR_STATE (p not set up, or relay neither connecting
  *           nor connected); SC_ERR_ARG.
  *  In/Out: p. In: relay, now_ms. Constant time: no. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_pool_disconnected(sc_pool *p, uint32_t relay,
-                                                     int64_t now_ms) SC_NONNULL(1);
+SC_API SC_WARN_UNUSED sc_status sc_pool_disconnected(sc_pool *p, uint32_t relay, int64_t now_ms)
+    SC_NONNULL(1);
 
 /** Exact length of the next message sc_pool_next would write for relay.
  *  Returns: the length; 0 when there is nothing to send (or the arguments are unusable). */
@@ -276,9 +277,8 @@ SC_API size_t sc_pool_next_len(const sc_pool *p, uint32_t relay);
  *           SC_ERR_NOT_FOUND; SC_ERR_STATE; SC_ERR_ARG (p or out_len NULL, out NULL with
  *           out_cap > 0).
  *  Out: out[0..*out_len). In/Out: p. In: relay. Constant time: no. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_pool_next(sc_pool *p, uint32_t relay, char *out,
-                                             size_t out_cap, size_t *out_len)
-    SC_NONNULL(1, 5);
+SC_API SC_WARN_UNUSED sc_status sc_pool_next(sc_pool *p, uint32_t relay, char *out, size_t out_cap,
+                                             size_t *out_len) SC_NONNULL(1, 5);
 
 /** The longest text frame sc_pool_receive takes: a transport may stop reading (and drop) a
  *  longer frame. Returns: max(max_event_msg, max_other_msg); 0 for a pool not set up. */
@@ -303,29 +303,28 @@ SC_API size_t sc_pool_receive_arena_max(size_t text_len);
  *  In: relay; text[0..text_len); now_ms.
  *  Constant time: no (public data). RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_pool_receive(sc_pool *p, sc_ctx *ctx, uint32_t relay,
-                                                const char *text, size_t text_len,
-                                                int64_t now_ms, void *arena, size_t arena_cap)
-    SC_NONNULL(1, 2, 7);
+                                                const char *text, size_t text_len, int64_t now_ms,
+                                                void *arena, size_t arena_cap) SC_NONNULL(1, 2, 7);
 
 /** What sc_pool_poll reports. */
 typedef enum sc_pool_update_kind {
-    SC_POOL_U_NONE = 0,         /* nothing now: wait for a socket or sc_pool_wakeup */
-    SC_POOL_U_CONNECT = 1,      /* open a socket to url; then sc_pool_connected (or
-                                   sc_pool_disconnected when it fails) */
-    SC_POOL_U_DISCONNECT = 2,   /* close the socket to url (the relay was removed) */
-    SC_POOL_U_EVENT = 3,        /* event on sub: delivered for the first time */
-    SC_POOL_U_EOSE = 4,         /* sub: every relay sent EOSE, is down, or timed out */
-    SC_POOL_U_CLOSED = 5,       /* relay ended sub there (prefix, text); it goes on elsewhere */
-    SC_POOL_U_PUBLISHED = 6,    /* publish pub ended on relay: result, prefix, text, attempts */
-    SC_POOL_U_PUBLISH_DONE = 7, /* publish pub ended on every relay; its handle is free */
-    SC_POOL_U_AUTH = 8,         /* relay sent an AUTH challenge (text); the pool answers it by
-                                   its policy, else sc_pool_auth / sc_pool_auth_send */
+    SC_POOL_U_NONE = 0,          /* nothing now: wait for a socket or sc_pool_wakeup */
+    SC_POOL_U_CONNECT = 1,       /* open a socket to url; then sc_pool_connected (or
+                                    sc_pool_disconnected when it fails) */
+    SC_POOL_U_DISCONNECT = 2,    /* close the socket to url (the relay was removed) */
+    SC_POOL_U_EVENT = 3,         /* event on sub: delivered for the first time */
+    SC_POOL_U_EOSE = 4,          /* sub: every relay sent EOSE, is down, or timed out */
+    SC_POOL_U_CLOSED = 5,        /* relay ended sub there (prefix, text); it goes on elsewhere */
+    SC_POOL_U_PUBLISHED = 6,     /* publish pub ended on relay: result, prefix, text, attempts */
+    SC_POOL_U_PUBLISH_DONE = 7,  /* publish pub ended on every relay; its handle is free */
+    SC_POOL_U_AUTH = 8,          /* relay sent an AUTH challenge (text); the pool answers it by
+                                    its policy, else sc_pool_auth / sc_pool_auth_send */
     SC_POOL_U_AUTHENTICATED = 9, /* relay accepted the AUTH */
     SC_POOL_U_AUTH_REFUSED = 10, /* relay refused the AUTH (prefix, text) */
-    SC_POOL_U_NOTICE = 11,      /* relay said text */
-    SC_POOL_U_DROPPED = 12,     /* count messages from relay were dropped; status: the last
-                                   one's reason */
-    SC_POOL_U_OTHER = 13        /* a COUNT, NEG-MSG or NEG-ERR for the application: message */
+    SC_POOL_U_NOTICE = 11,       /* relay said text */
+    SC_POOL_U_DROPPED = 12,      /* count messages from relay were dropped; status: the last
+                                    one's reason */
+    SC_POOL_U_OTHER = 13         /* a COUNT, NEG-MSG or NEG-ERR for the application: message */
 } sc_pool_update_kind;
 
 /** How a publish ended on one relay. */
@@ -340,31 +339,31 @@ typedef enum sc_pool_result {
  *  on the pool. */
 typedef struct sc_pool_update {
     sc_pool_update_kind kind;
-    uint32_t relay;             /* the relay concerned (0 for EOSE and PUBLISH_DONE) */
-    sc_str url;                 /* its normalised URL */
-    uint32_t sub;               /* EVENT, EOSE, CLOSED: the subscription */
+    uint32_t relay; /* the relay concerned (0 for EOSE and PUBLISH_DONE) */
+    sc_str url;     /* its normalised URL */
+    uint32_t sub;   /* EVENT, EOSE, CLOSED: the subscription */
     sc_str sub_id;
-    uint32_t pub;               /* PUBLISHED, PUBLISH_DONE: the publish */
-    void *user;                 /* the publish's or subscription's user pointer */
-    const sc_event *event;      /* EVENT: verified and matched; points into the arena */
-    sc_str event_json;          /* EVENT: the event's JSON object as the relay sent it, a
-                                   view into the text given to sc_pool_receive (what
-                                   sc_nip17_receive takes: keep the text until then) */
-    const sc_relay_msg *message; /* EVENT and OTHER: the parsed message */
+    uint32_t pub;                        /* PUBLISHED, PUBLISH_DONE: the publish */
+    void *user;                          /* the publish's or subscription's user pointer */
+    const sc_event *event;               /* EVENT: verified and matched; points into the arena */
+    sc_str event_json;                   /* EVENT: the event's JSON object as the relay sent it, a
+                                            view into the text given to sc_pool_receive (what
+                                            sc_nip17_receive takes: keep the text until then) */
+    const sc_relay_msg *message;         /* EVENT and OTHER: the parsed message */
     uint8_t event_id[SC_EVENT_ID_BYTES]; /* PUBLISHED, PUBLISH_DONE: the event published */
-    sc_pool_result result;      /* PUBLISHED */
-    uint32_t attempts;          /* PUBLISHED: times it was sent to relay, or a connection to
-                                   send it on failed */
-    sc_relay_prefix prefix;     /* PUBLISHED (refused), CLOSED, AUTH_REFUSED */
-    sc_str text;                /* the relay's words (refusal, CLOSED, NOTICE, AUTH
-                                   challenge) or the pool's ("no OK within 10000 ms", then
-                                   the relay's last NOTICE) */
-    sc_status status;           /* DROPPED: why the last one was dropped; AUTH_REFUSED: why
-                                   the pool could not sign its AUTH (SC_OK when the relay
-                                   refused it) */
-    uint32_t count;             /* DROPPED: how many since the last report; EVENT: copies
-                                   of this event seen so far on other relays (0) */
-    uint64_t reserved_[4];      /* zero */
+    sc_pool_result result;               /* PUBLISHED */
+    uint32_t attempts;      /* PUBLISHED: times it was sent to relay, or a connection to
+                               send it on failed */
+    sc_relay_prefix prefix; /* PUBLISHED (refused), CLOSED, AUTH_REFUSED */
+    sc_str text;            /* the relay's words (refusal, CLOSED, NOTICE, AUTH
+                               challenge) or the pool's ("no OK within 10000 ms", then
+                               the relay's last NOTICE) */
+    sc_status status;       /* DROPPED: why the last one was dropped; AUTH_REFUSED: why
+                               the pool could not sign its AUTH (SC_OK when the relay
+                               refused it) */
+    uint32_t count;         /* DROPPED: how many since the last report; EVENT: copies
+                               of this event seen so far on other relays (0) */
+    uint64_t reserved_[4];  /* zero */
 } sc_pool_update;
 
 /** Reports the next update: what received messages meant, then what time brought (due
@@ -442,23 +441,22 @@ SC_API SC_WARN_UNUSED sc_status sc_pool_auth_send(sc_pool *p, sc_ctx *ctx, uint3
  *  In: ev (kept by reference); relays[0..n_relays); user (returned in its updates).
  *  Constant time: no. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_pool_publish(sc_pool *p, uint32_t *pub, const sc_event *ev,
-                                                const uint32_t *relays, size_t n_relays,
-                                                void *user) SC_NONNULL(1, 2, 3);
+                                                const uint32_t *relays, size_t n_relays, void *user)
+    SC_NONNULL(1, 2, 3);
 
 /** How a publish stands on one of its relays. */
 typedef struct sc_pool_publish_state {
     uint32_t relay;
     sc_pool_result result;
     uint32_t attempts;
-    int64_t retry_at_ms;    /* 0, or when the next attempt is due */
+    int64_t retry_at_ms; /* 0, or when the next attempt is due */
 } sc_pool_publish_state;
 
 /** The state of a publish on each of its relays.
  *  Returns: SC_OK; SC_ERR_NOT_FOUND (no such publish in flight); SC_ERR_BUFFER_TOO_SMALL
  *           (*out_len = its relay count); SC_ERR_STATE; SC_ERR_ARG.
  *  Out: out[0..*out_len). In: p, pub. Constant time: no. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_pool_publish_states(const sc_pool *p,
-                                                       sc_pool_publish_state *out,
+SC_API SC_WARN_UNUSED sc_status sc_pool_publish_states(const sc_pool *p, sc_pool_publish_state *out,
                                                        size_t out_cap, size_t *out_len,
                                                        uint32_t pub) SC_NONNULL(1, 4);
 
@@ -477,10 +475,9 @@ SC_API size_t sc_pool_cursor_mem_max(size_t max_ids, size_t max_relays, size_t m
  *  Returns: SC_OK; SC_ERR_BUFFER_TOO_SMALL; SC_ERR_TOO_LARGE (a count above 2^24);
  *           SC_ERR_EMPTY (a count of 0); SC_ERR_ARG.
  *  Out: c; mem. On failure c is zeroed. In: the sizes. Constant time: no. RNG: no. */
-SC_API SC_WARN_UNUSED sc_status sc_pool_cursor_init(sc_pool_cursor *c, void *mem,
-                                                    size_t mem_cap, size_t max_ids,
-                                                    size_t max_relays, size_t max_url)
-    SC_NONNULL(1);
+SC_API SC_WARN_UNUSED sc_status sc_pool_cursor_init(sc_pool_cursor *c, void *mem, size_t mem_cap,
+                                                    size_t max_ids, size_t max_relays,
+                                                    size_t max_url) SC_NONNULL(1);
 
 /** Wipes a cursor. In/Out: c (NULL allowed). Constant time: n/a. RNG: no. */
 SC_API void sc_pool_cursor_clear(sc_pool_cursor *c);
@@ -532,15 +529,15 @@ SC_API SC_WARN_UNUSED sc_status sc_pool_cursor_resume_point(const sc_pool_cursor
 
 /** Subscription options. NULL means what a zero-initialised struct means. */
 typedef struct sc_pool_sub_opts {
-    int64_t resume_slack;      /* seconds subtracted from a resume point (0: none; gift
-                                  wraps: SC_POOL_SLACK_GIFT_WRAP) */
-    uint32_t eose_timeout_ms;  /* a connected relay without EOSE after this long counts as
-                                  done for SC_POOL_U_EOSE [10000] */
-    uint32_t flags;            /* SC_POOL_SUB_* */
-    sc_pool_cursor *cursor;    /* the subscription's memory (NULL: the pool's own set of
-                                  seen_per_sub ids, lost with the pool); the caller's, kept
-                                  by reference until the subscription ends */
-    void *user;                /* returned in its updates */
+    int64_t resume_slack;     /* seconds subtracted from a resume point (0: none; gift
+                                 wraps: SC_POOL_SLACK_GIFT_WRAP) */
+    uint32_t eose_timeout_ms; /* a connected relay without EOSE after this long counts as
+                                 done for SC_POOL_U_EOSE [10000] */
+    uint32_t flags;           /* SC_POOL_SUB_* */
+    sc_pool_cursor *cursor;   /* the subscription's memory (NULL: the pool's own set of
+                                 seen_per_sub ids, lost with the pool); the caller's, kept
+                                 by reference until the subscription ends */
+    void *user;               /* returned in its updates */
 } sc_pool_sub_opts;
 
 /** Opens a subscription with sub_id on relays[0..n_relays): its REQ goes to each of them
@@ -557,10 +554,9 @@ typedef struct sc_pool_sub_opts {
  *  In: sub_id (copied); filters[0..n_filters); relays[0..n_relays); opts (may be NULL).
  *  Constant time: no. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_pool_subscribe(sc_pool *p, uint32_t *sub, sc_str sub_id,
-                                                  const sc_relay_filter *filters,
-                                                  size_t n_filters, const uint32_t *relays,
-                                                  size_t n_relays, const sc_pool_sub_opts *opts)
-    SC_NONNULL(1, 2);
+                                                  const sc_relay_filter *filters, size_t n_filters,
+                                                  const uint32_t *relays, size_t n_relays,
+                                                  const sc_pool_sub_opts *opts) SC_NONNULL(1, 2);
 
 /** Ends a subscription on every relay (a CLOSE is queued where it is open) and releases its
  *  filters and cursor.

@@ -276,8 +276,7 @@ sc_status sc_delivery_init(sc_delivery *d, void *mem, size_t mem_cap, const char
     }
     r = frame(mem, mem_cap, n_wraps, n_relays);
     for (i = 0; i < n_wraps; i++) {
-        st = add_wrap(r, i, wraps_json + wraps[i].offset, wraps[i].len, wraps[i].recipient,
-                      first);
+        st = add_wrap(r, i, wraps_json + wraps[i].offset, wraps[i].len, wraps[i].recipient, first);
         for (j = 0; st == SC_OK && j < routes[i].n_relays; j++) {
             st = add_relay(r, i, routes[i].relays[j], &x);
         }
@@ -366,8 +365,7 @@ sc_status sc_delivery_receiver_get(const sc_delivery *d, sc_delivery_receiver *o
     return SC_OK;
 }
 
-sc_status sc_delivery_relay_get(const sc_delivery *d, sc_delivery_relay *out, size_t i,
-                                size_t j)
+sc_status sc_delivery_relay_get(const sc_delivery *d, sc_delivery_relay *out, size_t i, size_t j)
 {
     const dl_rec *r;
     const dl_relay *x;
@@ -593,8 +591,7 @@ static sc_status read_all(pl_rd *in, dl_sizes *sz, dl_rec *r)
         }
         sz->wraps_len = sc_size_add(sz->wraps_len, len);
         sz->n_relays = sc_size_add(sz->n_relays, m);
-        if (r != NULL &&
-            (st = add_wrap(r, i, (const char *)json, len, pk, first)) != SC_OK) {
+        if (r != NULL && (st = add_wrap(r, i, (const char *)json, len, pk, first)) != SC_OK) {
             return st;
         }
         for (k = 0; k < m; k++) {
@@ -609,8 +606,8 @@ static sc_status read_all(pl_rd *in, dl_sizes *sz, dl_rec *r)
 
             tl = pl_rd_u32(in);
             text = pl_rd_view(in, tl);
-            if (in->bad || ul == 0 || result > SC_POOL_FAILED ||
-                prefix > SC_RELAY_PREFIX_CLOSED || tl > SC_POOL_TEXT_MAX) {
+            if (in->bad || ul == 0 || result > SC_POOL_FAILED || prefix > SC_RELAY_PREFIX_CLOSED ||
+                tl > SC_POOL_TEXT_MAX) {
                 return SC_ERR_ENCODING;
             }
             sz->url = sc_size_add(sz->url, ul);

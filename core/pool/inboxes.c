@@ -77,8 +77,8 @@ size_t sc_inboxes_mem_max(size_t max_users, size_t max_relays, size_t max_url)
         return 0;
     }
     per_user = sc_size_add(round8(sizeof(ib_user)), sc_size_mul(2, list_mem(max_relays, max_url)));
-    return sc_size_public(sc_size_add(round8(sizeof(ib_dir)) + ALIGN - 1,
-                                      sc_size_mul(max_users, per_user)));
+    return sc_size_public(
+        sc_size_add(round8(sizeof(ib_dir)) + ALIGN - 1, sc_size_mul(max_users, per_user)));
 }
 
 static uint8_t *place_list(ib_list *l, uint8_t *at, size_t max_relays, size_t max_url)
@@ -278,9 +278,9 @@ sc_status sc_inboxes_add(sc_inboxes *b, const sc_event *ev)
     }
     l = ev->kind == SC_NIP17_KIND_INBOX_RELAYS ? &u->dm : &u->nip65;
     /* a replaceable event: the newest wins, a tie goes to the lowest id (NIP-01) */
-    if (l->have && (ev->created_at < l->created_at ||
-                    (ev->created_at == l->created_at &&
-                     memcmp(ev->id, l->id, SC_EVENT_ID_BYTES) >= 0))) {
+    if (l->have &&
+        (ev->created_at < l->created_at ||
+         (ev->created_at == l->created_at && memcmp(ev->id, l->id, SC_EVENT_ID_BYTES) >= 0))) {
         return SC_OK;
     }
     take_list(d, l, ev);
@@ -290,8 +290,8 @@ sc_status sc_inboxes_add(sc_inboxes *b, const sc_event *ev)
 /* ---- answering -------------------------------------------------------------------------- */
 
 /* The relays of l carrying any of marks into out (counted in *n). */
-static void list_out(const ib_dir *d, const ib_list *l, uint8_t marks, sc_str *out,
-                     size_t out_cap, size_t *n)
+static void list_out(const ib_dir *d, const ib_list *l, uint8_t marks, sc_str *out, size_t out_cap,
+                     size_t *n)
 {
     size_t k;
 

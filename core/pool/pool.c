@@ -66,8 +66,8 @@ static sc_status resolve(pl_pool *pl, const sc_pool_opts *o)
     pl->max_event_msg = or_default(o->max_event_msg, 1u << 20);
     pl->max_other_msg = or_default(o->max_other_msg, 1u << 16);
     pl->sess_opts = o->session;
-    pl->max_challenge = o->session.max_challenge != 0 ? o->session.max_challenge
-                                                       : DEFAULT_MAX_CHALLENGE;
+    pl->max_challenge =
+        o->session.max_challenge != 0 ? o->session.max_challenge : DEFAULT_MAX_CHALLENGE;
     if (pl->auth > SC_POOL_AUTH_NEVER || pl->retry_min > pl->retry_max ||
         pl->max_event_msg < MIN_MSG || pl->max_other_msg < MIN_MSG ||
         pl->max_challenge > (SIZE_MAX >> 4)) {

@@ -62,8 +62,7 @@ static sc_status sign(sc_ctx *ctx, pl_relay *r, const sc_identity *who, int64_t 
     return st == SC_ERR_BUFFER_TOO_SMALL ? SC_ERR_INTERNAL : st; /* auth_cap is a bound */
 }
 
-sc_status sc_pool_auth(sc_pool *p, sc_ctx *ctx, uint32_t relay, const sc_identity *who,
-                       int64_t now)
+sc_status sc_pool_auth(sc_pool *p, sc_ctx *ctx, uint32_t relay, const sc_identity *who, int64_t now)
 {
     pl_pool *pl;
     pl_relay *r;

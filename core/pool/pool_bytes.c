@@ -10,10 +10,10 @@
 /* CRC-32 a nibble at a time (reflected polynomial 0xEDB88320). */
 static uint32_t crc32(const uint8_t *p, size_t n)
 {
-    static const uint32_t k[16] = {
-        0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu, 0x76dc4190u, 0x6b6b51f4u,
-        0x4db26158u, 0x5005713cu, 0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
-        0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu};
+    static const uint32_t k[16] = {0x00000000u, 0x1db71064u, 0x3b6e20c8u, 0x26d930acu,
+                                   0x76dc4190u, 0x6b6b51f4u, 0x4db26158u, 0x5005713cu,
+                                   0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
+                                   0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu};
     uint32_t c = 0xffffffffu;
     size_t i;
 
@@ -102,8 +102,7 @@ uint32_t pl_rd_u32(pl_rd *r)
 {
     const uint8_t *b = pl_rd_view(r, 4);
 
-    return b != NULL ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]
-                     : 0;
+    return b != NULL ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3] : 0;
 }
 
 int64_t pl_rd_i64(pl_rd *r)

@@ -49,8 +49,8 @@ typedef struct pl_cursor {
     size_t max_relays, max_url, n_relays;
     uint32_t *url_len;
     int64_t *point;
-    char *urls;    /* max_relays * max_url */
-    char *scratch; /* max_url: a URL being normalised */
+    char *urls;        /* max_relays * max_url */
+    char *scratch;     /* max_url: a URL being normalised */
     const void *owner; /* the subscription reading and writing it, or NULL */
     void *mem;
     size_t mem_len;
@@ -101,7 +101,11 @@ int pl_rd_done(const pl_rd *r);
 
 /* ---- the pool ---- */
 
-enum { PL_RELAY_FREE = 0, PL_RELAY_USED = 1, PL_RELAY_GONE = 2 /* removed; updates due */ };
+enum {
+    PL_RELAY_FREE = 0,
+    PL_RELAY_USED = 1,
+    PL_RELAY_GONE = 2 /* removed; updates due */
+};
 
 typedef struct pl_relay {
     uint16_t gen;
@@ -118,9 +122,9 @@ typedef struct pl_relay {
     sc_status auth_status;
     int64_t retry_at, connected_at;
     uint32_t failures;
-    uint32_t dropped;        /* messages dropped since the last report */
+    uint32_t dropped; /* messages dropped since the last report */
     sc_status dropped_status;
-    int64_t dropped_at;      /* when the last DROPPED was reported */
+    int64_t dropped_at; /* when the last DROPPED was reported */
     size_t url_len, auth_len, auth_cap, notice_len, kept_len, authreq_len;
     char *url, *auth, *notice, *kept_text, *authreq;
     sc_relay_session sess;
@@ -173,13 +177,13 @@ typedef struct pl_pub {
 
 /* A subscription's state on one relay. */
 typedef struct pl_member {
-    uint8_t in;      /* a relay of the subscription */
-    uint8_t open;    /* open in the relay's session */
-    uint8_t done;    /* counts for SC_POOL_U_EOSE: EOSE, closed, down or timed out */
-    uint8_t held;    /* refused with auth-required: waits for an AUTH until held_at */
-    uint8_t closed;  /* SC_POOL_U_CLOSED to report (closed_prefix, text PL_TEXT_*) */
+    uint8_t in;     /* a relay of the subscription */
+    uint8_t open;   /* open in the relay's session */
+    uint8_t done;   /* counts for SC_POOL_U_EOSE: EOSE, closed, down or timed out */
+    uint8_t held;   /* refused with auth-required: waits for an AUTH until held_at */
+    uint8_t closed; /* SC_POOL_U_CLOSED to report (closed_prefix, text PL_TEXT_*) */
     uint8_t closed_text;
-    uint8_t mark;    /* scratch of sc_pool_subscribe: named by the call */
+    uint8_t mark; /* scratch of sc_pool_subscribe: named by the call */
     sc_relay_prefix closed_prefix;
     sc_status closed_status;
     int64_t since_ms; /* when its REQ could first be answered on this connection */
@@ -199,7 +203,7 @@ typedef struct pl_sub {
     uint32_t eose_timeout;
     sc_pool_cursor *cursor;
     void *user;
-    uint64_t copies; /* events delivered again by another relay, not reported */
+    uint64_t copies;    /* events delivered again by another relay, not reported */
     pl_member *members; /* per relay slot */
     pl_seen own;        /* the ids it delivered, without a cursor */
 } pl_sub;
@@ -208,7 +212,7 @@ typedef struct pl_sub {
 typedef struct pl_pending {
     uint8_t full;
     sc_pool_update_kind kind;
-    size_t relay, sub, pub;    /* slots */
+    size_t relay, sub, pub; /* slots */
     uint16_t sub_gen, pub_gen;
     sc_str text;
     sc_str event_json; /* EVENT: the event object in the caller's text */
@@ -292,8 +296,7 @@ void pl_pubs_auth(pl_pool *pl, size_t slot, int accepted);
 /* The EVENT of id went out on relay slot. */
 void pl_pub_sent(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES]);
 /* The session could not write the EVENT of id (status st): the publish fails there. */
-void pl_pub_unwritable(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES],
-                       sc_status st);
+void pl_pub_unwritable(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES], sc_status st);
 /* Relay slot's connection ended (or failed to open): what was sent and not answered, and
  * what waited to be sent on it, failed an attempt. */
 void pl_pubs_lost(pl_pool *pl, size_t slot);

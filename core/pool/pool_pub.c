@@ -173,8 +173,8 @@ static void settle(pl_pool *pl, pl_pub *b, size_t slot, sc_pool_result result,
 }
 
 /* An attempt failed: another after the delay, or FAILED after max_attempts. */
-static void attempt_failed(pl_pool *pl, pl_pub *b, size_t slot, sc_relay_prefix prefix,
-                           int via_msg, sc_str text, uint8_t kind)
+static void attempt_failed(pl_pool *pl, pl_pub *b, size_t slot, sc_relay_prefix prefix, int via_msg,
+                           sc_str text, uint8_t kind)
 {
     pl_pr *pr = &b->prs[slot];
     uint64_t delay;
@@ -344,8 +344,7 @@ void pl_pub_sent(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES])
     pl_due(pl, pr->at);
 }
 
-void pl_pub_unwritable(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES],
-                       sc_status st)
+void pl_pub_unwritable(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES], sc_status st)
 {
     pl_pub *b = find_id(pl, id);
     sc_str none = {"", 0};
@@ -416,18 +415,15 @@ void pl_pubs_tick(pl_pool *pl)
 
             if (pr->state == PL_PR_SENT && pr->at <= pl->now) {
                 if (r->kept) { /* the kept OK answers each publish still waiting */
-                    answer(pl, b, slot, r->kept_accepted, r->kept_prefix, 0, none,
-                           PL_TEXT_KEPT);
+                    answer(pl, b, slot, r->kept_accepted, r->kept_prefix, 0, none, PL_TEXT_KEPT);
                 } else {
-                    attempt_failed(pl, b, slot, SC_RELAY_PREFIX_NONE, 0, none,
-                                   PL_TEXT_TIMEOUT);
+                    attempt_failed(pl, b, slot, SC_RELAY_PREFIX_NONE, 0, none, PL_TEXT_TIMEOUT);
                 }
             } else if (pr->state == PL_PR_HELD && pr->at <= pl->now) {
                 (void)sc_sess_pend_cancel(sc_sess_of(&r->sess), b->id);
                 settle(pl, b, slot, SC_POOL_REFUSED, SC_RELAY_PREFIX_AUTH_REQUIRED, 0, none,
                        PL_TEXT_AUTHREQ);
-            } else if (pr->state == PL_PR_WAIT && pr->at <= pl->now &&
-                       r->state == PL_RELAY_USED) {
+            } else if (pr->state == PL_PR_WAIT && pr->at <= pl->now && r->state == PL_RELAY_USED) {
                 sc_status st = sc_relay_session_publish(&r->sess, b->ev);
 
                 if (st == SC_OK) {

@@ -39,7 +39,7 @@ static sc_str event_json(const char *text, size_t len)
 
     sc_jscan_init(&s, text, len);
     sc_jscan_ws(&s);
-    s.pos++; /* '[' */
+    s.pos++;                  /* '[' */
     for (k = 0; k < 2; k++) { /* the label, the sub id: strings, then ',' */
         sc_jscan_ws(&s);
         if (sc_jscan_skip(&s, 1) != SC_OK) {

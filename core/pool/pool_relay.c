@@ -95,8 +95,8 @@ sc_status sc_pool_relay_add(sc_pool *p, uint32_t *relay, sc_str url)
     if (r == NULL) {
         return SC_ERR_FULL;
     }
-    st = sc_relay_session_init(&r->sess, r->sess_mem, r->sess_cap, 2 * pl->max_subs,
-                               pl->max_pubs, norm, &pl->sess_opts);
+    st = sc_relay_session_init(&r->sess, r->sess_mem, r->sess_cap, 2 * pl->max_subs, pl->max_pubs,
+                               norm, &pl->sess_opts);
     if (st != SC_OK) {
         return st; /* cannot happen: the options were checked at init */
     }
@@ -217,8 +217,8 @@ sc_status sc_pool_relay_info_get(const sc_pool *p, sc_pool_relay_info *info, uin
         info->publishes += pl->pubs[i].used && st != PL_PR_NONE && st != PL_PR_DONE;
     }
     for (i = 0; i < pl->max_subs; i++) {
-        info->subscriptions += pl->subs[i].used && pl->subs[i].members[slot].in &&
-                               pl->subs[i].members[slot].open;
+        info->subscriptions +=
+            pl->subs[i].used && pl->subs[i].members[slot].in && pl->subs[i].members[slot].open;
     }
     info->last_notice.ptr = r->notice_len > 0 ? r->notice : "";
     info->last_notice.len = r->notice_len;

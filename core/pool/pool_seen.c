@@ -39,7 +39,7 @@ void pl_seen_init(pl_seen *s, void *mem, size_t cap, int times)
     size_t off = round8(cap * SC_EVENT_ID_BYTES);
 
     memset(s, 0, sizeof *s);
-    s->ids = (uint8_t (*)[SC_EVENT_ID_BYTES])(void *)base;
+    s->ids = (uint8_t(*)[SC_EVENT_ID_BYTES])(void *)base;
     if (times) {
         s->times = (int64_t *)(void *)(base + off);
         off += cap * sizeof(int64_t);
@@ -64,8 +64,8 @@ void pl_seen_reset(pl_seen *s)
  * lengthens probes, bounded by the set's size. */
 static size_t home(const pl_seen *s, const uint8_t *id)
 {
-    uint32_t h = (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 |
-                 (uint32_t)id[3] << 24;
+    uint32_t h =
+        (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 | (uint32_t)id[3] << 24;
 
     return (size_t)h & s->mask;
 }

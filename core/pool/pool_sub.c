@@ -492,8 +492,7 @@ int64_t pl_subs_due(const pl_pool *pl)
             if (m->held && m->held_at < due) {
                 due = m->held_at;
             }
-            if (!m->done && !s->eose_reported &&
-                pl->relays[slot].link == SC_POOL_LINK_CONNECTED &&
+            if (!m->done && !s->eose_reported && pl->relays[slot].link == SC_POOL_LINK_CONNECTED &&
                 (t = pl_after(m->since_ms, s->eose_timeout)) < due) {
                 due = t;
             }

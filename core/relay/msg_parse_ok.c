@@ -33,8 +33,8 @@ static int literal(sc_jscan *s, const char *word)
     return 1;
 }
 
-sc_status sc_relay_parse_ok_loose(sc_relay_msg *m, void *arena, size_t arena_cap,
-                                  const char *json, size_t json_len)
+sc_status sc_relay_parse_ok_loose(sc_relay_msg *m, void *arena, size_t arena_cap, const char *json,
+                                  size_t json_len)
 {
     uint8_t label[3];
     size_t len = 0;

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        sc_status st_ = (call);                                                              \
-        if (st_ != SC_OK) {                                                                  \
-            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                         \
-            return 1;                                                                        \
-        }                                                                                    \
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        sc_status st_ = (call);                                                                    \
+        if (st_ != SC_OK) {                                                                        \
+            fprintf(stderr, "%s: %s\n", #call, sc_status_name(st_));                               \
+            return 1;                                                                              \
+        }                                                                                          \
     } while (0)
 
 /* ---- the stand-in relays: stored events, and per connection the texts for the client ---- */
@@ -255,8 +255,7 @@ static int make_message(sc_ctx *ctx, const sc_identity *alice, const uint8_t bob
     if (*out == NULL || scratch == NULL) {
         return 1;
     }
-    CHECK(sc_nip17_send(ctx, *out, cap, out_len, wraps, 2, &n, scratch, scap, &rumor, alice,
-                        NULL));
+    CHECK(sc_nip17_send(ctx, *out, cap, out_len, wraps, 2, &n, scratch, scap, &rumor, alice, NULL));
     free(scratch);
     return n == 2 ? 0 : 1;
 }
@@ -300,8 +299,8 @@ int main(int argc, char **argv)
     CHECK(sc_identity_pubkey(bob_pub[0], &b_id));
     CHECK(sc_hex_encode(hex, sizeof hex, &used, bob_pub[0], SC_PUBKEY_BYTES));
     snprintf(filter, sizeof filter, "{\"kinds\":[1059],\"#p\":[\"%.64s\"]}", hex);
-    if (bob_lists_inbox(&ctx, &b_id) != 0 || make_message(&ctx, &a_id, bob_pub[0], &out,
-                                                          &out_len, wraps) != 0 ||
+    if (bob_lists_inbox(&ctx, &b_id) != 0 ||
+        make_message(&ctx, &a_id, bob_pub[0], &out, &out_len, wraps) != 0 ||
         app_init(&alice, &ctx, &a_id) != 0 || app_init(&bob, &ctx, &b_id) != 0) {
         return 1;
     }

@@ -41,8 +41,8 @@ void pool_make(pool_env *e, pool_ev *h, uint32_t kind, int64_t created_at, const
     h->ev.content.len = strlen(h->content);
     h->ev.tags = nt > 0 ? h->tags : NULL;
     h->ev.n_tags = nt;
-    h->ev.flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                  SC_EVENT_HAS_CONTENT;
+    h->ev.flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     memset(aux, 7, sizeof aux);
     VT_ASSERT_STATUS(sc_event_sign_with_rand(&e->ctx, &h->ev, &e->alice, aux), SC_OK);
 }
@@ -77,10 +77,10 @@ uint32_t rig_relay(rig *r, const char *url)
 
 static const char *kind_name(sc_pool_update_kind k)
 {
-    static const char *const names[] = {"NONE",          "CONNECT", "DISCONNECT",   "EVENT",
-                                        "EOSE",          "CLOSED",  "PUBLISHED",    "PUBLISH_DONE",
-                                        "AUTH",          "AUTHENTICATED", "AUTH_REFUSED",
-                                        "NOTICE",        "DROPPED", "OTHER"};
+    static const char *const names[] = {"NONE",    "CONNECT",       "DISCONNECT",   "EVENT",
+                                        "EOSE",    "CLOSED",        "PUBLISHED",    "PUBLISH_DONE",
+                                        "AUTH",    "AUTHENTICATED", "AUTH_REFUSED", "NOTICE",
+                                        "DROPPED", "OTHER"};
 
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -192,8 +192,7 @@ const char *msg_event(char *buf, size_t cap, const char *sub, const sc_event *ev
 {
     size_t n = (size_t)snprintf(buf, cap, "[\"EVENT\",\"%s\",", sub), len = 0;
 
-    VT_ASSERT_STATUS(sc_event_to_json(buf + n, cap - n - 2, &len, ev, SC_EVENT_JSON_OBJECT),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_event_to_json(buf + n, cap - n - 2, &len, ev, SC_EVENT_JSON_OBJECT), SC_OK);
     n += len;
     buf[n++] = ']';
     buf[n] = '\0';
@@ -274,8 +273,7 @@ int main(int argc, char **argv)
     }
     env.backend = s.backend;
     setup_keys(&env);
-    failed = _cmocka_run_group_tests(s.backend, tests, sizeof tests / sizeof tests[0], NULL,
-                                     NULL);
+    failed = _cmocka_run_group_tests(s.backend, tests, sizeof tests / sizeof tests[0], NULL, NULL);
     sc_identity_clear(&env.alice);
     sc_identity_clear(&env.bob);
     sc_ctx_clear(&env.ctx);

@@ -59,13 +59,13 @@ void test_auth_on_demand(void **state)
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
     assert_string_equal(rig_next(&r, a), "");
     /* the refusal asks for it: the pool answers, the AUTH goes out first */
-    VT_ASSERT_STATUS(rig_recv(&r, a, msg_ok(json, sizeof json, ev.ev.id, 0,
-                                            "auth-required: members only")),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        rig_recv(&r, a, msg_ok(json, sizeof json, ev.ev.id, 0, "auth-required: members only")),
+        SC_OK);
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
     assert_true(sc_pool_next_len(&r.p, a) > 0);
-    check_auth(e, rig_next(&r, a), "wss://private.example", "chal-1", r.now / 1000, &auth,
-               arena, sizeof arena);
+    check_auth(e, rig_next(&r, a), "wss://private.example", "chal-1", r.now / 1000, &auth, arena,
+               sizeof arena);
     assert_memory_equal(auth.pubkey, e->bob_pub, 32);
     assert_string_equal(rig_next(&r, a), "");
     VT_ASSERT_STATUS(rig_recv(&r, a, msg_ok(json, sizeof json, auth.id, 1, "")), SC_OK);
@@ -157,9 +157,9 @@ void test_auth_policies(void **state)
     VT_ASSERT_STATUS(sc_pool_publish(&r.p, &pub, &ev.ev, &a, 1, NULL), SC_OK);
     rig_connect(&r, a);
     rig_flush(&r, a);
-    VT_ASSERT_STATUS(rig_recv(&r, a, msg_ok(json, sizeof json, ev.ev.id, 0,
-                                            "auth-required: who are you")),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        rig_recv(&r, a, msg_ok(json, sizeof json, ev.ev.id, 0, "auth-required: who are you")),
+        SC_OK);
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
     assert_true(sc_pool_wakeup(&r.p) == r.now + 3000);
     r.now += 3000;
@@ -206,9 +206,8 @@ void test_auth_refused(void **state)
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
     check_auth(e, rig_next(&r, a), "wss://private.example", "c", r.now / 1000, &auth, arena,
                sizeof arena);
-    VT_ASSERT_STATUS(rig_recv(&r, a, msg_ok(json, sizeof json, auth.id, 0,
-                                            "restricted: not a member")),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        rig_recv(&r, a, msg_ok(json, sizeof json, auth.id, 0, "restricted: not a member")), SC_OK);
     assert_int_equal(rig_poll(&r), SC_POOL_U_AUTH_REFUSED);
     assert_int_equal(r.u.prefix, SC_RELAY_PREFIX_RESTRICTED);
     assert_memory_equal(r.u.text.ptr, "restricted: not a member", r.u.text.len);

@@ -85,9 +85,8 @@ void test_cursor_resume(void **state)
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE); /* a had it */
     VT_ASSERT_STATUS(rig_recv(&r, relays[1], "[\"EOSE\",\"s\"]"), SC_OK);
     rig_expect(&r, SC_POOL_U_EOSE);
-    VT_ASSERT_STATUS(sc_pool_cursor_resume_point(&c.c, &point,
-                                                 SC_STR("wss://b.example:7000/inbox")),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_pool_cursor_resume_point(&c.c, &point, SC_STR("wss://b.example:7000/inbox")), SC_OK);
     assert_true(point == 1700000200);
     /* the application saves it with what it did with the events; the process ends */
     VT_ASSERT_STATUS(sc_pool_cursor_save(&c.c, saved, sizeof saved, &len), SC_OK);
@@ -146,8 +145,7 @@ static void put32(uint8_t *p, uint32_t v)
 
 /* A cursor form written by hand: n_ids ids (id k all bytes fill + step * k, created_at 5),
  * then the relays of urls (NULL-terminated) at point 0; sealed. */
-static size_t forge(uint8_t *out, size_t n_ids, uint8_t fill, uint8_t step,
-                    const char *const *urls)
+static size_t forge(uint8_t *out, size_t n_ids, uint8_t fill, uint8_t step, const char *const *urls)
 {
     size_t n = 0, i, n_urls = 0;
 
@@ -211,8 +209,7 @@ void test_cursor_bytes(void **state)
     len = forge(saved, 1, 0xab, 0, plain);
     VT_ASSERT_STATUS(sc_pool_cursor_load(cc, saved, len), SC_OK);
     VT_ASSERT_STATUS(sc_pool_cursor_seen(cc, id), SC_OK);
-    VT_ASSERT_STATUS(sc_pool_cursor_resume_point(cc, &point, SC_STR("wss://relay.example")),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_pool_cursor_resume_point(cc, &point, SC_STR("wss://relay.example")), SC_OK);
     assert_true(point == 0);
     /* what it saves is what it loaded, normalised */
     VT_ASSERT_STATUS(sc_pool_cursor_save(cc, NULL, 0, &need), SC_ERR_BUFFER_TOO_SMALL);
@@ -281,9 +278,9 @@ void test_cursor_args(void **state)
     cur_init(&c, 4, 1, 32);
     VT_ASSERT_STATUS(sc_pool_cursor_resume_point(&c.c, &point, SC_STR("http://a.example")),
                      SC_ERR_ENCODING);
-    VT_ASSERT_STATUS(sc_pool_cursor_resume_point(&c.c, &point,
-                                                 SC_STR("wss://a-name-longer-than-32.example")),
-                     SC_ERR_NOT_FOUND);
+    VT_ASSERT_STATUS(
+        sc_pool_cursor_resume_point(&c.c, &point, SC_STR("wss://a-name-longer-than-32.example")),
+        SC_ERR_NOT_FOUND);
     VT_ASSERT_STATUS(sc_pool_cursor_seen(&c.c, vt_null()), SC_ERR_ARG);
     VT_ASSERT_STATUS(sc_pool_cursor_load(&c.c, NULL, 3), SC_ERR_ARG);
     sc_pool_cursor_clear(&c.c);

@@ -18,8 +18,7 @@ static void hex_of(char out[65], const uint8_t in[32])
 }
 
 /* A relay list of alice's: kind, created_at, and tags given as in pool_make. */
-static void make_list(pool_env *e, pool_ev *h, uint32_t kind, int64_t at,
-                      const char *const *tags)
+static void make_list(pool_env *e, pool_ev *h, uint32_t kind, int64_t at, const char *const *tags)
 {
     pool_make(e, h, kind, at, "", tags);
 }
@@ -28,16 +27,27 @@ void test_inboxes(void **state)
 {
     pool_env *e = *state;
     static uint8_t mem[65536];
-    static const char *const dm1[] = {"relay", "WSS://Inbox.Example/", NULL,
-                                      "relay", "wss://inbox.example", NULL,
-                                      "relay", "https://not.a.relay", NULL,
-                                      "relay", "wss://two.example", NULL,
-                                      "relay", "wss://three.example", NULL, NULL};
+    static const char *const dm1[] = {
+        "relay", "WSS://Inbox.Example/", NULL, "relay", "wss://inbox.example", NULL,
+        "relay", "https://not.a.relay",  NULL, "relay", "wss://two.example",   NULL,
+        "relay", "wss://three.example",  NULL, NULL};
     static const char *const dm2[] = {"relay", "wss://newer.example", NULL, NULL};
-    static const char *const rl[] = {"r", "wss://both.example", NULL,
-                                     "r", "wss://read.example", "read", NULL,
-                                     "r", "wss://write.example", "write", NULL,
-                                     "r", "wss://odd.example", "sometimes", NULL, NULL};
+    static const char *const rl[] = {"r",
+                                     "wss://both.example",
+                                     NULL,
+                                     "r",
+                                     "wss://read.example",
+                                     "read",
+                                     NULL,
+                                     "r",
+                                     "wss://write.example",
+                                     "write",
+                                     NULL,
+                                     "r",
+                                     "wss://odd.example",
+                                     "sometimes",
+                                     NULL,
+                                     NULL};
     sc_inboxes b;
     pool_ev l1, l2, l3, other;
     sc_relay_filter f;
@@ -65,22 +75,19 @@ void test_inboxes(void **state)
     VT_ASSERT_STATUS(sc_inboxes_filter(&f, users, 0), SC_ERR_EMPTY);
     /* nothing known: no inbox, and no fallback either */
     VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub, 0), SC_ERR_NO_INBOX);
-    VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub,
-                                    SC_INBOXES_FALLBACK_READ),
+    VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub, SC_INBOXES_FALLBACK_READ),
                      SC_ERR_NO_INBOX);
     /* NIP-65 alone: no inbox unless the fallback is asked for */
     make_list(e, &l3, 10002, 1700000000, rl);
     VT_ASSERT_STATUS(sc_inboxes_add(&b, &l3.ev), SC_OK);
     VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub, 0), SC_ERR_NO_INBOX);
-    VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub,
-                                    SC_INBOXES_FALLBACK_READ),
+    VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub, SC_INBOXES_FALLBACK_READ),
                      SC_OK);
     assert_int_equal(src, SC_INBOX_NIP65_READ);
     assert_int_equal(n, 2);
     assert_memory_equal(out[0].ptr, "wss://both.example", out[0].len);
     assert_memory_equal(out[1].ptr, "wss://read.example", out[1].len);
-    VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub, SC_INBOXES_WRITE),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_inboxes_get(&b, out, 4, &n, &src, e->alice_pub, SC_INBOXES_WRITE), SC_OK);
     assert_int_equal(src, SC_INBOX_NIP65_WRITE);
     assert_int_equal(n, 2);
     assert_memory_equal(out[1].ptr, "wss://write.example", out[1].len);
@@ -148,8 +155,8 @@ static void make_message(pool_env *e, message *msg)
     m.to = &to;
     m.n_to = 1;
     m.created_at = 1700000000;
-    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&e->ctx, &rumor, msg->rumor_buf, sizeof msg->rumor_buf,
-                                         &m, e->alice_pub),
+    VT_ASSERT_STATUS(sc_nip17_chat_rumor(&e->ctx, &rumor, msg->rumor_buf, sizeof msg->rumor_buf, &m,
+                                         e->alice_pub),
                      SC_OK);
     cap = sc_nip17_send_max(&rumor, e->alice_pub, NULL);
     scap = sc_nip17_send_scratch_max(&rumor, e->alice_pub, NULL);
@@ -202,8 +209,8 @@ void test_delivery(void **state)
     static rig r;
     static message msg;
     static uint8_t saved[16384], mem[65536], mem2[65536];
-    static const sc_str bob_relays[] = {{"wss://b1.example", 16}, {"wss://B2.example:443/", 21},
-                                        {"wss://b1.example/", 17}};
+    static const sc_str bob_relays[] = {
+        {"wss://b1.example", 16}, {"wss://B2.example:443/", 21}, {"wss://b1.example/", 17}};
     static const sc_str own_relays[] = {{"wss://a1.example", 16}};
     sc_pool_opts o;
     sc_delivery d, d2;
@@ -225,9 +232,9 @@ void test_delivery(void **state)
     routes[me].n_relays = 1;
     need = sc_delivery_mem_max(2, msg.out_len, 4, 16 + 21 + 17 + 16);
     assert_true(need > 0 && need <= sizeof mem);
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, need - 1, msg.out, msg.out_len, msg.wraps, 2,
-                                      routes),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_delivery_init(&d, mem, need - 1, msg.out, msg.out_len, msg.wraps, 2, routes),
+        SC_ERR_BUFFER_TOO_SMALL);
     VT_ASSERT_STATUS(sc_delivery_init(&d, mem, need, msg.out, msg.out_len, msg.wraps, 2, routes),
                      SC_OK);
     assert_int_equal(sc_delivery_receivers(&d), 2);
@@ -343,38 +350,35 @@ void test_delivery_failed(void **state)
     routes[1].relays = one;
     routes[1].n_relays = 1;
     /* the refusals of init */
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 0,
-                                      routes),
-                     SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(
+        sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 0, routes),
+        SC_ERR_EMPTY);
     routes[1].n_relays = 0;
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2,
-                                      routes),
-                     SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(
+        sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2, routes),
+        SC_ERR_EMPTY);
     routes[1].relays = none;
     routes[1].n_relays = 1;
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2,
-                                      routes),
-                     SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(
+        sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2, routes),
+        SC_ERR_EMPTY);
     routes[1].relays = bad;
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2,
-                                      routes),
-                     SC_ERR_ENCODING);
+    VT_ASSERT_STATUS(
+        sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2, routes),
+        SC_ERR_ENCODING);
     routes[1].relays = one;
     memcpy(wrong, msg.wraps, sizeof wrong);
     memcpy(wrong[0].recipient, wrong[1].recipient, 32); /* a wrap for someone else */
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, wrong, 2,
-                                      routes),
+    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, wrong, 2, routes),
                      SC_ERR_MESSAGE);
     assert_true(vt_all_zero(mem, sizeof mem));
     memcpy(wrong, msg.wraps, sizeof wrong);
     wrong[1].offset = msg.out_len;
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, wrong, 2,
-                                      routes),
+    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, wrong, 2, routes),
                      SC_ERR_ARG);
     /* both wraps to one relay, which refuses them */
-    VT_ASSERT_STATUS(sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2,
-                                      routes),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        sc_delivery_init(&d, mem, sizeof mem, msg.out, msg.out_len, msg.wraps, 2, routes), SC_OK);
     memset(&o, 0, sizeof o);
     o.max_relays = 2;
     o.max_subs = 1;

@@ -81,14 +81,15 @@ void test_publish_results(void **state)
     assert_memory_equal(r.u.event_id, ev.ev.id, 32);
     assert_memory_equal(r.u.url.ptr, "wss://a.example", r.u.url.len);
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
-    VT_ASSERT_STATUS(rig_recv(&r, relays[1],
-                              msg_ok(json, sizeof json, ev.ev.id, 0, "duplicate: have it")),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        rig_recv(&r, relays[1], msg_ok(json, sizeof json, ev.ev.id, 0, "duplicate: have it")),
+        SC_OK);
     expect_published(&r, pub, relays[1], SC_POOL_ACCEPTED, SC_RELAY_PREFIX_DUPLICATE,
                      "duplicate: have it", 1);
-    VT_ASSERT_STATUS(rig_recv(&r, relays[2], msg_ok(json, sizeof json, ev.ev.id, 0,
-                                                    "blocked: kind 1 is not accepted here")),
-                     SC_OK);
+    VT_ASSERT_STATUS(
+        rig_recv(&r, relays[2],
+                 msg_ok(json, sizeof json, ev.ev.id, 0, "blocked: kind 1 is not accepted here")),
+        SC_OK);
     /* the next receive waits for the poll */
     VT_ASSERT_STATUS(rig_recv(&r, relays[2], "[\"NOTICE\",\"x\"]"), SC_ERR_STATE);
     expect_published(&r, pub, relays[2], SC_POOL_REFUSED, SC_RELAY_PREFIX_BLOCKED,
@@ -113,12 +114,15 @@ void test_publish_retries(void **state)
 {
     pool_env *e = *state;
     static rig r;
-    static const char *const final[] = {"invalid: bad", "pow: difficulty 30 needed",
-                                        "restricted: members only", "mute: no",
-                                        "just no", "weird: no"};
-    static const sc_relay_prefix prefixes[] = {SC_RELAY_PREFIX_INVALID, SC_RELAY_PREFIX_POW,
+    static const char *const final[] = {"invalid: bad",
+                                        "pow: difficulty 30 needed",
+                                        "restricted: members only",
+                                        "mute: no",
+                                        "just no",
+                                        "weird: no"};
+    static const sc_relay_prefix prefixes[] = {SC_RELAY_PREFIX_INVALID,    SC_RELAY_PREFIX_POW,
                                                SC_RELAY_PREFIX_RESTRICTED, SC_RELAY_PREFIX_MUTE,
-                                               SC_RELAY_PREFIX_NONE, SC_RELAY_PREFIX_OTHER};
+                                               SC_RELAY_PREFIX_NONE,       SC_RELAY_PREFIX_OTHER};
     sc_pool_opts o;
     pool_ev ev;
     uint32_t a, pub = 0;
@@ -204,8 +208,8 @@ void test_publish_lost(void **state)
         VT_ASSERT_STATUS(sc_pool_publish_states(&r.p, &st, 1, &n, pub), SC_OK);
         assert_int_equal(st.attempts, (uint32_t)k);
     }
-    expect_published(&r, pub, a, SC_POOL_FAILED, SC_RELAY_PREFIX_NONE,
-                     "connection lost before OK", 3);
+    expect_published(&r, pub, a, SC_POOL_FAILED, SC_RELAY_PREFIX_NONE, "connection lost before OK",
+                     3);
     rig_expect(&r, SC_POOL_U_PUBLISH_DONE);
     r.now += 1000;
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE); /* nothing left to connect for */
@@ -284,8 +288,8 @@ void test_publish_unattributed(void **state)
     rig_connect(&r, a);
     sent_event(&r, a, &a1.ev);
     VT_ASSERT_STATUS(rig_recv(&r, a, "[\"OK\",\"\",false,\"invalid: event too old\"]"), SC_OK);
-    expect_published(&r, p1, a, SC_POOL_REFUSED, SC_RELAY_PREFIX_INVALID,
-                     "invalid: event too old", 1);
+    expect_published(&r, p1, a, SC_POOL_REFUSED, SC_RELAY_PREFIX_INVALID, "invalid: event too old",
+                     1);
     rig_expect(&r, SC_POOL_U_PUBLISH_DONE);
     /* an id that is not 64 hex characters, the same */
     VT_ASSERT_STATUS(sc_pool_publish(&r.p, &p1, &a1.ev, &a, 1, NULL), SC_OK);
@@ -305,8 +309,8 @@ void test_publish_unattributed(void **state)
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
     VT_ASSERT_STATUS(rig_recv(&r, a, msg_ok(json, sizeof json, a2.ev.id, 1, "")), SC_OK);
     expect_published(&r, p2, a, SC_POOL_ACCEPTED, SC_RELAY_PREFIX_NONE, "", 1);
-    expect_published(&r, p1, a, SC_POOL_REFUSED, SC_RELAY_PREFIX_INVALID,
-                     "invalid: event too old", 1);
+    expect_published(&r, p1, a, SC_POOL_REFUSED, SC_RELAY_PREFIX_INVALID, "invalid: event too old",
+                     1);
     rig_drain(&r, SC_POOL_U_PUBLISHED);
     /* two waiting and no other answer: at the OK deadline each takes the kept one */
     VT_ASSERT_STATUS(sc_pool_publish(&r.p, &p2, &a2.ev, &a, 1, NULL), SC_OK);
@@ -339,8 +343,7 @@ void test_publish_removed(void **state)
     rig_connect(&r, relays[1]);
     sent_event(&r, relays[0], &ev.ev);
     /* accepted on a, its update not polled yet, then a is removed: still reported */
-    VT_ASSERT_STATUS(rig_recv(&r, relays[0], msg_ok(json, sizeof json, ev.ev.id, 1, "ok")),
-                     SC_OK);
+    VT_ASSERT_STATUS(rig_recv(&r, relays[0], msg_ok(json, sizeof json, ev.ev.id, 1, "ok")), SC_OK);
     VT_ASSERT_STATUS(sc_pool_relay_remove(&r.p, relays[0]), SC_OK);
     VT_ASSERT_STATUS(sc_pool_relay_remove(&r.p, relays[1]), SC_OK);
     expect_published(&r, pub, relays[0], SC_POOL_ACCEPTED, SC_RELAY_PREFIX_NONE, "ok", 1);
@@ -349,8 +352,7 @@ void test_publish_removed(void **state)
     assert_int_equal(r.u.relay, relays[0]);
     assert_int_equal(rig_poll(&r), SC_POOL_U_DISCONNECT);
     assert_int_equal(r.u.relay, relays[1]);
-    expect_published(&r, pub, relays[1], SC_POOL_FAILED, SC_RELAY_PREFIX_NONE, "relay removed",
-                     0);
+    expect_published(&r, pub, relays[1], SC_POOL_FAILED, SC_RELAY_PREFIX_NONE, "relay removed", 0);
     rig_expect(&r, SC_POOL_U_PUBLISH_DONE);
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
     rig_clear(&r);
@@ -382,8 +384,7 @@ void test_publish_args(void **state)
     VT_ASSERT_STATUS(sc_pool_publish(&r.p, &pub, &unsigned_ev, &a, 1, NULL), SC_ERR_EVENT_FIELD);
     unsigned_ev = ev[0].ev;
     unsigned_ev.kind = 70000;
-    VT_ASSERT_STATUS(sc_pool_publish(&r.p, &pub, &unsigned_ev, &a, 1, NULL),
-                     SC_ERR_EVENT_RANGE);
+    VT_ASSERT_STATUS(sc_pool_publish(&r.p, &pub, &unsigned_ev, &a, 1, NULL), SC_ERR_EVENT_RANGE);
     /* a relay named twice counts once */
     twice[0] = a;
     twice[1] = a;

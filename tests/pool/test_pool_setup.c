@@ -93,7 +93,8 @@ void test_memory(void **state)
     o.max_relays = 2;
     two = sc_pool_mem_max(&o);
     printf("[ INFO     ] one relay, one subscription, one publish: %zu bytes; each further "
-           "relay: %zu\n", one, two - one);
+           "relay: %zu\n",
+           one, two - one);
     assert_true(one > 0 && two > one);
     assert_true(one < 16384);
 }
@@ -123,8 +124,7 @@ void test_relays(void **state)
     assert_int_equal(info.link, SC_POOL_LINK_IDLE);
     assert_int_equal(info.last_notice.len, 0);
     /* bad URLs */
-    VT_ASSERT_STATUS(sc_pool_relay_add(&r.p, &x, SC_STR("https://relay.example")),
-                     SC_ERR_ENCODING);
+    VT_ASSERT_STATUS(sc_pool_relay_add(&r.p, &x, SC_STR("https://relay.example")), SC_ERR_ENCODING);
     assert_int_equal(x, 0);
     VT_ASSERT_STATUS(sc_pool_relay_add(&r.p, &x, SC_STR("")), SC_ERR_EMPTY);
     VT_ASSERT_STATUS(sc_pool_relay_add(&r.p, &x, SC_STR("wss://\xff")), SC_ERR_UTF8);
@@ -132,8 +132,7 @@ void test_relays(void **state)
     memcpy(url, "wss://", 6);
     url[80] = '\0';
     VT_ASSERT_STATUS(sc_pool_relay_add(&r.p, &x, str_of(url)), SC_ERR_TOO_LARGE);
-    VT_ASSERT_STATUS(sc_pool_relay_find(&r.p, &x, SC_STR("wss://other.example")),
-                     SC_ERR_NOT_FOUND);
+    VT_ASSERT_STATUS(sc_pool_relay_find(&r.p, &x, SC_STR("wss://other.example")), SC_ERR_NOT_FOUND);
     /* full, then room again after a removal; the old handle is stale */
     b = rig_relay(&r, "ws://127.0.0.1:7777");
     VT_ASSERT_STATUS(sc_pool_relay_add(&r.p, &x, SC_STR("wss://third.example")), SC_ERR_FULL);
@@ -212,7 +211,7 @@ void test_links(void **state)
     assert_int_equal(info.link, SC_POOL_LINK_CONNECTED);
     VT_ASSERT_STATUS(rig_recv(&r, a, "[\"EOSE\",\"s\"]"), SC_OK);
     VT_ASSERT_STATUS(sc_pool_relay_info_get(&r.p, &info, a), SC_OK);
-    assert_int_equal(info.failures, 0); /* a message came: the connection works */
+    assert_int_equal(info.failures, 0);             /* a message came: the connection works */
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE); /* the EOSE came once, above */
     /* nothing left to do: the relay is idle after a loss, not reconnected */
     VT_ASSERT_STATUS(sc_pool_unsubscribe(&r.p, sub), SC_OK);

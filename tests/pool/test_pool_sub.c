@@ -201,8 +201,7 @@ void test_sub_once_replace(void **state)
     kind1(&f);
     memset(&so, 0, sizeof so);
     so.flags = SC_POOL_SUB_ONCE;
-    VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("fetch"), &f, 1, relays, 1, &so),
-                     SC_OK);
+    VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("fetch"), &f, 1, relays, 1, &so), SC_OK);
     rig_connect(&r, relays[0]);
     assert_string_equal(rig_next(&r, relays[0]), "[\"REQ\",\"fetch\",{\"kinds\":[1]}]");
     VT_ASSERT_STATUS(rig_recv(&r, relays[0], "[\"EOSE\",\"fetch\"]"), SC_OK);
@@ -291,10 +290,8 @@ void test_sub_args(void **state)
                      SC_ERR_TOO_LARGE);
     VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("\xc3"), &f, 1, &a, 1, NULL),
                      SC_ERR_UTF8);
-    VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("s"), &f, 0, &a, 1, NULL),
-                     SC_ERR_EMPTY);
-    VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("s"), &f, 1, &a, 0, NULL),
-                     SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("s"), &f, 0, &a, 1, NULL), SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("s"), &f, 1, &a, 0, NULL), SC_ERR_EMPTY);
     VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("s"), &f, 1, &none, 1, NULL),
                      SC_ERR_NOT_FOUND);
     memset(&bad, 0, sizeof bad);
@@ -365,9 +362,9 @@ void test_dropped(void **state)
     memcpy(big + 1001, "\"]", 3);
     VT_ASSERT_STATUS(rig_recv(&r, a, big), SC_ERR_TOO_LARGE);
     /* the arena too small: nothing taken, nothing counted */
-    VT_ASSERT_STATUS(sc_pool_receive(&r.p, &e->ctx, a, "[\"NOTICE\",\"hi\"]", 15, r.now, r.arena,
-                                     1),
-                     SC_ERR_BUFFER_TOO_SMALL);
+    VT_ASSERT_STATUS(
+        sc_pool_receive(&r.p, &e->ctx, a, "[\"NOTICE\",\"hi\"]", 15, r.now, r.arena, 1),
+        SC_ERR_BUFFER_TOO_SMALL);
     r.now += 1000;
     rig_expect(&r, SC_POOL_U_DROPPED);
     assert_int_equal(r.u.count, 3);
