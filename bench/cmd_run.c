@@ -20,7 +20,7 @@
 const char bench_run_usage[] =
     "usage: softchat-bench run [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
     "                          [--quick] [--no-floors] [--peers NAME[,NAME...]]\n"
-    "                          [--secp-build DIR] [--clock wall|cpu]\n"
+    "                          [--secp-build DIR] [--lanes FILE] [--clock wall|cpu]\n"
     "\n"
     "  Measures every operation (or those named by --only) on every compiled backend\n"
     "  (--backend all, the default) or one, each measurement in its own process: warm-up, a\n"
@@ -32,7 +32,9 @@ const char bench_run_usage[] =
     "  (libsecp256k1 alone, each backend's primitives) unless --no-floors. --peers: also the\n"
     "  peers named (bench/peers: rust-nostr, nostr-tools), installed first, their processes\n"
     "  interleaved with ours (A B A B); --secp-build DIR: also the first backend of another\n"
-    "  build of this tool (the like-for-like libsecp256k1), interleaved the same way. --clock\n"
+    "  build of this tool (the like-for-like libsecp256k1), interleaved the same way; --lanes\n"
+    "  FILE: also the lanes FILE lists, one a line (LABEL, then the worker command's words,\n"
+    "  tab-separated: what a peer's run.sh --prepare prints), interleaved the same way. --clock\n"
     "  cpu: time samples with the measuring thread's CPU time instead of the wall clock (for a\n"
     "  machine shared with other work; operations on several threads keep the wall clock, and\n"
     "  so does a peer without such a clock). --quick: shorter warm-up and 1 run (a smoke test,\n"
@@ -46,6 +48,7 @@ typedef struct run_opts {
     const char *json;
     const char *peers;      /* comma-separated peer names, or NULL */
     const char *secp_build; /* another build directory, or NULL */
+    const char *lanes;      /* a file of lane lines, or NULL */
     bench_clock clock;
     unsigned long long runs;
     int quick, floors;
@@ -175,7 +178,34 @@ static int write_record(const char *path, const bench_row *rows, size_t n, const
     return 0;
 }
 
-/* The lanes of --peers and --secp-build into lanes[0..cap). Returns how many, or -1
+/* The lanes listed in path (blank lines and lines starting with '#' left out) after
+ * lanes[0..*n). Returns 0, or -1 (message printed). */
+static int read_lanes(const char *path, bench_lane *lanes, size_t cap, size_t *n)
+{
+    char line[4096];
+    FILE *f = fopen(path, "r");
+    int rc = 0;
+
+    if (f == NULL) {
+        bench_fail("--lanes: cannot read %s", path);
+        return -1;
+    }
+    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
+        if (line[0] == '\n' || line[0] == '#') {
+            continue;
+        }
+        if (*n >= cap || bench_lane_parse(&lanes[*n], line) != 0) {
+            bench_fail("--lanes: %s: a bad lane or more than %zu lanes", path, cap);
+            rc = -1;
+        } else {
+            (*n)++;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+/* The lanes of --secp-build, --peers and --lanes into lanes[0..cap). Returns how many, or -1
  * (message printed). */
 static long pick_lanes(const run_opts *o, const char *backend, bench_lane *lanes, size_t cap)
 {
@@ -207,7 +237,7 @@ static long pick_lanes(const run_opts *o, const char *backend, bench_lane *lanes
         remove(meta);
         remove(log);
     }
-    return (long)n;
+    return o->lanes != NULL && read_lanes(o->lanes, lanes, cap, &n) != 0 ? -1 : (long)n;
 }
 
 /* Runs the measurement of o into *rows (and o->json if set). Returns 0 or 2. */
@@ -238,7 +268,7 @@ static int measure(const run_opts *o, const char *command, bench_row **rows, siz
     cfg.runs = (unsigned)o->runs;
     cfg.floors = o->floors;
     cfg.self = self;
-    cfg.progress = isatty(2);
+    cfg.progress = 1; /* redrawn on a terminal, else a line about every 5% */
     cfg.params.warmup_ns = o->quick ? 10000000u : 100000000u;
     cfg.params.min_sample_ns = 1000000u;
     cfg.params.samples = 20;
@@ -283,6 +313,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             o->peers = argv[++i];
         } else if (strcmp(argv[i], "--secp-build") == 0 && i + 1 < argc) {
             o->secp_build = argv[++i];
+        } else if (strcmp(argv[i], "--lanes") == 0 && i + 1 < argc) {
+            o->lanes = argv[++i];
         } else if (strcmp(argv[i], "--clock") == 0 && i + 1 < argc) {
             int c = bench_clock_parse(argv[++i]);
             if (c < 0) {

@@ -32,14 +32,15 @@ static const char usage[] =
     "commands:\n"
     "  softchat-bench run [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
     "                     [--quick] [--no-floors] [--peers NAME[,NAME...]] [--secp-build DIR]\n"
-    "                     [--clock wall|cpu]\n"
+    "                     [--lanes FILE] [--clock wall|cpu]\n"
     "  softchat-bench compare BASE.json CURRENT.json [--variation RUNS.json] [--no-retry]\n"
     "                         [--footprint BASE.tsv CURRENT.tsv]\n"
     "  softchat-bench audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR[,NAME=DIR...]]\n"
     "                       [--secp-build DIR] [--no-peers] [--runs N] [--only OP[,OP...]]\n"
     "                       [--clock wall|cpu] [--jvm full|quick|off] [--jvm-only]\n"
     "\n"
-    "\"softchat-bench COMMAND --help\" describes a command.\n"
+    "\"softchat-bench COMMAND --help\" describes a command; \"softchat-bench --version\" names the\n"
+    "libsecp256k1 release and the backends (the default first).\n"
     "\n"
     "exit status: 0 success, 1 a confirmed regression (compare), 2 usage or environment error\n";
 
@@ -56,8 +57,13 @@ int main(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("softchat-bench %s (libsecp256k1 %s)\n", sc_version(), sc_version_secp256k1());
+    if (strcmp(argv[1], "--version") == 0) { /* then the backends, the default first */
+        printf("softchat-bench %s (libsecp256k1 %s)\nbackends:", sc_version(),
+               sc_version_secp256k1());
+        for (i = 0; i < sc_backend_count(); i++) {
+            printf(" %s", sc_backend_at(i)->name);
+        }
+        putchar('\n');
         return 0;
     }
     for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
