@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef SOFTCHAT_SOURCE_DIR
-#define SOFTCHAT_SOURCE_DIR "."
+#ifndef SOFTCHAT_BENCH_PEERS
+#define SOFTCHAT_BENCH_PEERS "bench/peers"
 #endif
 
 /* Copies s into the lane's store; returns the copy, or NULL when the store is full. */
@@ -78,8 +78,8 @@ int bench_peer_lanes(const char *name, const char *meta_path, const char *log_pa
     FILE *p;
     int status;
 
-    if (snprintf(cmd, sizeof cmd, "'%s/bench/peers/%s/run.sh' --prepare '%s' 2>'%s'",
-                 SOFTCHAT_SOURCE_DIR, name, meta_path, log_path) >= (int)sizeof cmd) {
+    if (snprintf(cmd, sizeof cmd, "'%s/%s/run.sh' --prepare '%s' 2>'%s'", SOFTCHAT_BENCH_PEERS,
+                 name, meta_path, log_path) >= (int)sizeof cmd) {
         snprintf(why, why_cap, "path too long");
         return -1;
     }

@@ -19,9 +19,10 @@ pkgs+=("${backend_pkgs[@]}")
 if [ "${1:-}" = "--with-tools" ]; then
   # valgrind for the memcheck pass; curl, xz-utils and ca-certificates to fetch Debian
   # source packages (mbed TLS 3.6) for the compatibility build
-  # python3 drives the CLI tests; node and npm run the nostr-tools interop checks and the
-  # independent AES-GCM reference (Debian's nodejs is used only when no node is installed)
-  pkgs+=(valgrind curl xz-utils ca-certificates python3)
+  # python3 drives the CLI tests and the audit (scripts/audit), whose charts python3-matplotlib
+  # draws; node and npm run the nostr-tools interop checks and the independent AES-GCM
+  # reference (Debian's nodejs is used only when no node is installed)
+  pkgs+=(valgrind curl xz-utils ca-certificates python3 python3-matplotlib)
   # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
   pkgs+=(abigail-tools)
   # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and
