@@ -156,20 +156,6 @@ static unsigned threads_of(const bench_op *op)
     return op->threads ? op->threads : bench_cores();
 }
 
-/* Whether op is one of the keys. */
-static int keyed(const bench_config *cfg, const bench_op *op)
-{
-    size_t k;
-
-    for (k = 0; k < cfg->n_keys; k++) {
-        if (strcmp(cfg->keys[k].operation, op->name) == 0 && cfg->keys[k].bytes == op->bytes &&
-            cfg->keys[k].threads == threads_of(op)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The plan: the selected operations, then (with floors) every floor. plan has room for
  * n_ops + n_floor items; returns how many were planned. */
 static size_t build_plan(const bench_config *cfg, const bench_op *ops, size_t n_ops,
@@ -178,13 +164,13 @@ static size_t build_plan(const bench_config *cfg, const bench_op *ops, size_t n_
     size_t i, n = 0;
 
     for (i = 0; i < n_ops; i++) {
-        if (cfg->n_keys > 0 ? keyed(cfg, &ops[i]) : selected(cfg->only, ops[i].name)) {
+        if (selected(cfg->only, ops[i].name)) {
             plan[n].op = &ops[i];
             plan[n].floor = 0;
             plan[n++].secp = 0;
         }
     }
-    for (i = 0; cfg->floors && cfg->n_keys == 0 && i < n_floor; i++) {
+    for (i = 0; cfg->floors && i < n_floor; i++) {
         plan[n].op = &floors[i];
         plan[n].floor = 1;
         plan[n++].secp = i < bench_floor_secp_count;
