@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lanes.h"
 #include "results_io.h"
@@ -178,68 +177,6 @@ static int write_record(const char *path, const bench_row *rows, size_t n, const
     return 0;
 }
 
-/* The lanes listed in path (blank lines and lines starting with '#' left out) after
- * lanes[0..*n). Returns 0, or -1 (message printed). */
-static int read_lanes(const char *path, bench_lane *lanes, size_t cap, size_t *n)
-{
-    char line[4096];
-    FILE *f = fopen(path, "r");
-    int rc = 0;
-
-    if (f == NULL) {
-        bench_fail("--lanes: cannot read %s", path);
-        return -1;
-    }
-    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
-        if (line[0] == '\n' || line[0] == '#') {
-            continue;
-        }
-        if (*n >= cap || bench_lane_parse(&lanes[*n], line) != 0) {
-            bench_fail("--lanes: %s: a bad lane or more than %zu lanes", path, cap);
-            rc = -1;
-        } else {
-            (*n)++;
-        }
-    }
-    fclose(f);
-    return rc;
-}
-
-/* The lanes of --secp-build, --peers and --lanes into lanes[0..cap). Returns how many, or -1
- * (message printed). */
-static long pick_lanes(const run_opts *o, const char *backend, bench_lane *lanes, size_t cap)
-{
-    char list[512], why[1024], secp[64], meta[64], log[64];
-    size_t n = 0;
-    char *name, *save = NULL;
-
-    if (o->secp_build != NULL) {
-        if (bench_build_lane(o->secp_build, backend, &lanes[n], secp, sizeof secp, why,
-                             sizeof why) != 0) {
-            bench_fail("--secp-build: %s", why);
-            return -1;
-        }
-        n++;
-    }
-    snprintf(list, sizeof list, "%s", o->peers != NULL ? o->peers : "");
-    for (name = strtok_r(list, ",", &save); name != NULL; name = strtok_r(NULL, ",", &save)) {
-        if (strlen(name) > 24 || strchr(name, '/') != NULL || strchr(name, '\'') != NULL) {
-            bench_fail("--peers: '%s' is not a peer name (bench/peers)", name);
-            return -1;
-        }
-        snprintf(meta, sizeof meta, "/tmp/softchat-bench-%ld-%s.json", (long)getpid(), name);
-        snprintf(log, sizeof log, "/tmp/softchat-bench-%ld-%s.log", (long)getpid(), name);
-        if (
-            bench_peer_lanes(name, meta, log, lanes, cap, &n, why, sizeof why) != 0) {
-            bench_fail("peer %s: %s", name, why);
-            return -1;
-        }
-        remove(meta);
-        remove(log);
-    }
-    return o->lanes != NULL && read_lanes(o->lanes, lanes, cap, &n) != 0 ? -1 : (long)n;
-}
-
 /* Runs the measurement of o into *rows (and o->json if set). Returns 0 or 2. */
 static int measure(const run_opts *o, const char *command, bench_row **rows, size_t *n_rows)
 {
@@ -254,7 +191,8 @@ static int measure(const run_opts *o, const char *command, bench_row **rows, siz
     if (cfg.n_backends == 0) {
         return 2;
     }
-    n_lanes = pick_lanes(o, names[0], lanes, RUN_MAX_LANES);
+    n_lanes = bench_lanes_pick(o->secp_build, o->peers, o->lanes, names[0], lanes,
+                               RUN_MAX_LANES);
     if (n_lanes < 0) {
         return 2;
     }
