@@ -53,19 +53,6 @@ typedef struct run_opts {
     int quick, floors;
 } run_opts;
 
-static void fmt_ns(char *buf, size_t cap, double ns)
-{
-    if (ns < 0) {
-        snprintf(buf, cap, "-");
-    } else if (ns < 1e3) {
-        snprintf(buf, cap, "%.0f ns", ns);
-    } else if (ns < 1e6) {
-        snprintf(buf, cap, "%.2f us", ns / 1e3);
-    } else {
-        snprintf(buf, cap, "%.2f ms", ns / 1e6);
-    }
-}
-
 static void print_table(const bench_row *rows, size_t n)
 {
     size_t i;
@@ -82,15 +69,17 @@ static void print_table(const bench_row *rows, size_t n)
         const bench_row *r = &rows[i];
         char m[32], p[32], a[32];
 
-        fmt_ns(m, sizeof m, r->failed ? -1 : r->median_ns);
-        fmt_ns(p, sizeof p, r->failed ? -1 : r->p95_ns);
+        bench_fmt_ns(m, sizeof m, r->failed || r->unsupported ? -1 : r->median_ns, "-");
+        bench_fmt_ns(p, sizeof p, r->failed || r->unsupported ? -1 : r->p95_ns, "-");
         if (r->failed || r->allocs < 0) {
             snprintf(a, sizeof a, "-");
         } else {
             snprintf(a, sizeof a, "%.2f", r->allocs);
         }
-        printf("%-*s %-22s %8zu %4u %11s %11s %9s %8ld%s\n", w, r->backend, r->operation, r->bytes,
-               r->threads, m, p, a, r->failed ? 0L : r->rss_kb,
+        /* the width in bytes: "µ" takes two */
+        printf("%-*s %-22s %8zu %4u %*s %*s %9s %8ld%s\n", w, r->backend, r->operation, r->bytes,
+               r->threads, strstr(m, "µ") ? 12 : 11, m, strstr(p, "µ") ? 12 : 11, p, a,
+               r->failed ? 0L : r->rss_kb,
                r->unsupported ? "  unsupported on this backend" : r->failed ? "  FAILED" : "");
     }
 }
