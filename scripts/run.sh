@@ -6,7 +6,7 @@
 # writes audit/report.md with its charts and the raw records (docs/benchmarks.md, "The audit").
 # Usage: scripts/run.sh [OUT_DIR] [options]   (default OUT_DIR: audit; --help lists the options)
 #   SOFTCHAT_AUDIT_CLOCK=cpu: time samples with each thread's CPU time (a shared machine;
-#   docs/benchmarks.md, "The measurement contract"); default wall.
+#   docs/benchmarks.md, "The measurement contract"); default auto (cpu on a busy machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,9 +1,10 @@
 """The JVM section of the audit: the Kotlin facade under JMH with its JVM peers
 (bindings/kotlin/jmh/run.sh, into OUT/jvm), read from JMH's JSON (jvm/jmh.json), the object
-counts (jvm/alloc.json) and the peers' status (jvm/peers.json). The verdict rule is the native
-audit's margin rule: a side is faster only when its time is lower by more than max(5 %, 3 x the
-run-to-run variation), where the variation of a row is the relative standard deviation of its
-forks' means (JMH rawData), the larger of the two sides'."""
+counts (jvm/alloc.json) and the peers' status (jvm/peers.json). JMH runs one side's forks after
+the other's, so there are no pairs to read as the native comparison does (verdict.py): a side
+is faster only when its time is lower by more than max(5 %, 3 x the run-to-run variation),
+where the variation of a row is the relative standard deviation of its forks' means (JMH
+rawData), the larger of the two sides'."""
 import json
 import math
 import os

@@ -11,6 +11,13 @@ import records
 # The peers the audit sets beside us, in the order the report lists them.
 PEERS = ("nostr-tools", "rust-nostr")
 
+# The operations of the comparison: those the peers implement too (a peer answers
+# "unsupported" for the rest of them it lacks), and the cache-warm rows.
+COMPARED = ("import_identity", "nip44_encrypt", "nip44_decrypt", "nip44_encrypt_held",
+            "nip44_decrypt_held", "sign_event", "parse_verify_event", "nip59_rumor",
+            "nip17_message", "gift_wrap", "unwrap", "verify_batch", "nip44_encrypt_warm",
+            "nip44_decrypt_warm", "nip17_message_warm", "gift_wrap_warm", "unwrap_warm")
+
 
 def _last_line(path):
     try:

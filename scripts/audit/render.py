@@ -1,5 +1,5 @@
-"""The report from what an audit left in its directory: the records (bench.json, bench-*.json,
-peers/*.json, retry.json), footprint.tsv, the self-test's and ctest's output (selftest.txt,
+"""The report from what an audit left in its directory: the records (bench.json, compared.json,
+bench-*.json, peers/*.json), footprint.tsv, the self-test's and ctest's output (selftest.txt,
 conformance.log), jvm/ and audit.json (what the records do not say: the clock, the wall
 time, what could not be measured and why). Writes report.md and the charts; a pure function
 of the directory, so `scripts/run.sh --report-only DIR` writes the report again."""
@@ -11,11 +11,8 @@ import conformance
 import footprint
 import jvm
 import records
-import verdict as V
-from report import Audit, Compare, Peer
+from report import Audit, Lane, Peer
 import report
-
-LIKE_FOR_LIKE = "secp-rust"  # the build set beside rust-nostr like for like (builds.py)
 
 
 def load_state(out_dir):
@@ -63,49 +60,25 @@ def selftest_lines(text):
     return "".join(out)
 
 
-def compare_rows(a, rust, alt_label, retry_rows, retried):
-    """The rows rust-nostr and we both measured, with their settled verdicts; retried: the
-    keys re-measured (retry_rows holds them)."""
-    cmp = []
-    for q in rust:
-        if not records.measured(q):
-            continue
-        k = records.key(q)
-        c = Compare(peer=q, ours=records.find_key(a.rows, a.default_backend, k),
-                    alt=records.find_key(a.alt_rows, alt_label, k) if alt_label else None)
-        v1, a1 = V.of(c.ours, q), V.of(c.alt, q)
-        if k in retried and retry_rows:
-            c.ours2 = records.find_key(retry_rows, a.default_backend, k)
-            c.alt2 = records.find_key(retry_rows, alt_label, k) if alt_label else None
-            c.peer2 = records.find_key(retry_rows, q["backend"], k)
-            c.v = V.settle(v1, V.of(c.ours2, c.peer2))
-            c.v_alt = V.settle(a1, V.of(c.alt2, c.peer2))
-        else:
-            c.v, c.v_alt = V.settle(v1), V.settle(a1)
-        cmp.append(c)
-    return cmp
-
-
-def needs_retry(a, rust, alt_label):
-    """The keys whose side-by-side runs disagree with their verdict (either build)."""
-    keys = []
-    for c in compare_rows(a, rust, alt_label, [], set()):
-        if V.needs_retry(c.v.first) or V.needs_retry(c.v_alt.first):
-            keys.append(records.key(c.peer))
-    return keys
-
-
 def gather(out_dir):
-    """The Audit of the directory (raises OSError/ValueError when bench.json is missing)."""
+    """The Audit of the directory (raises ValueError when it holds neither bench.json nor
+    compared.json)."""
     st = load_state(out_dir)
-    ours = records.load(os.path.join(out_dir, "bench.json"))
-    a = Audit(rows=ours["results"], runs=ours.get("runs", 1), revision=ours.get("revision", ""),
-              cpu=ours.get("machine", {}).get("cpu", "unknown"))
-    libs = ours.get("libraries", {})
+    ours = _load(os.path.join(out_dir, "bench.json"))
+    compared = _load(os.path.join(out_dir, "compared.json"))
+    base = ours or compared
+    if base is None:
+        raise ValueError(f"{out_dir} holds no bench.json or compared.json")
+    a = Audit(rows=ours["results"] if ours else [], runs=base.get("runs", 1),
+              compared=compared["results"] if compared else [],
+              pairs=compared.get("runs", 0) if compared else 0,
+              revision=base.get("revision", ""), cpu=base.get("machine", {}).get("cpu", "unknown"))
+    libs = base.get("libraries", {})
     a.default_backend = next(iter(libs.get("backends", {})), None) or \
         (records.backends(a.rows) or [""])[0]
     a.secp = libs.get("libsecp256k1", "")
     a.clock = st.get("clock", "wall")
+    a.clock_note = st.get("clock_note", "")
     a.wall_s = st.get("wall_s", 0.0)
     try:
         with open(os.path.join(out_dir, "selftest.txt"), encoding="utf-8") as f:
@@ -125,20 +98,16 @@ def gather(out_dir):
         a.footprint = footprint.read_tsv(os.path.join(out_dir, "footprint.tsv"))
     except OSError:
         a.footprint = []
-    alt_label = None
-    for lane in st.get("lanes", []):
-        if lane.get("build") != LIKE_FOR_LIKE:
-            continue
-        if lane.get("failure"):
-            a.alt_failure = lane["failure"]
-            continue
-        doc = _load(os.path.join(out_dir, f"bench-{LIKE_FOR_LIKE}.json"))
+    for e in st.get("lanes", []):
+        x = Lane(e["build"], label=e.get("label", ""), secp=e.get("secp", ""),
+                 options=e.get("options", ""), failure=e.get("failure", ""))
+        x.title = f"{a.default_backend}, libsecp256k1 {x.secp}"
+        doc = None if x.failure else _load(os.path.join(out_dir, f"bench-{x.name}.json"))
         if doc is not None:
-            alt_label = lane["label"]
-            a.alt_rows = doc["results"]
-            a.alt_secp = lane.get("secp", "")
-            a.alt_label = f"{a.default_backend}, libsecp256k1 {a.alt_secp}"
-            a.alt_options = lane.get("options", "")
+            x.rows = doc["results"]
+        elif not x.failure:
+            x.failure = f"its record bench-{x.name}.json is missing"
+        a.lanes.append(x)
     for p in st.get("peers", []):
         peer = Peer(p["name"], failure=p.get("failure", ""))
         doc = None if peer.failure else _load(os.path.join(out_dir, "peers", f"{p['name']}.json"))
@@ -147,12 +116,6 @@ def gather(out_dir):
         elif not peer.failure:
             peer.failure = f"its record peers/{p['name']}.json is missing"
         a.peers.append(peer)
-    rust = next((p for p in a.peers if p.ok and p.name == "rust-nostr"), None)
-    if rust is not None:
-        retry = _load(os.path.join(out_dir, "retry.json"))
-        retried = {tuple(k) for k in st.get("retried", [])}
-        a.cmp = compare_rows(a, rust.rows, alt_label, retry["results"] if retry else [], retried)
-        a.n_retried = sum(1 for c in a.cmp if c.v.retried)
     return a
 
 

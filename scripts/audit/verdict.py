@@ -1,94 +1,85 @@
-"""Verdicts of one implementation against another on a row both measured in the same run
-(docs/benchmarks.md, "Verdicts"). The variation of a side is the relative standard deviation
-of its run medians; the margin is max(5 %, 3 x the larger variation). Ours is faster when its
-median is lower than the peer's by more than the margin, slower when higher by more than the
-margin, else even. Runs are measured side by side (run r of each side in the same round of
-the interleaved runner), so each pair of runs gives a verdict of its own under the row's
-margin; when one disagrees with the row's verdict, the row is measured again and settled by
-settle(), so one noisy process cannot decide it."""
-import math
-from dataclasses import dataclass, field
+"""Verdicts of our build against a peer on a row both measured side by side (docs/benchmarks.md,
+"Verdicts"): a paired statistic. softchat-bench run measures the two in rounds, our process
+and then the peer's, next to each other (runner.c), so run i of each side is pair i, and each
+pair gives a ratio, our median over the peer's. The verdict reads a confidence interval of
+the median of those ratios: faster when the whole interval lies below 1.00, slower when it
+lies above, even otherwise.
 
-MIN_MARGIN = 0.05
+The interval is the sign test's, from the order statistics of the ratios (no assumption about
+their distribution, and one process disturbed by a neighbour moves it by one rank at most):
+with the n ratios sorted, [r(k), r(n+1-k)] holds the median ratio with probability
+1 - 2 P(Binomial(n, 1/2) <= k - 1), and k is the largest that keeps that at least 95 %.
+Nine pairs give [r(2), r(8)] at 96.1 %; fewer than six pairs give no 95 % interval, and no
+verdict but even."""
+import math
+from dataclasses import dataclass
+
+CONFIDENCE = 0.95
 NONE, EVEN, FASTER, SLOWER = "-", "even", "faster", "slower"
 
 
 @dataclass
 class Verdict:
-    kind: str = NONE
-    ratio: float = 0.0  # ours / peer, medians
-    margin: float = 0.0  # a fraction: max(5 %, 3 x the larger variation)
-    runs_agree: bool = False  # every side-by-side pair of runs gives kind under margin
+    kind: str = NONE  # NONE: not comparable (a side missing, failed or unsupported)
+    ratio: float = 0.0  # the median of the pair ratios (ours / peer)
+    lo: float = 0.0  # the interval of the median ratio
+    hi: float = 0.0
+    pairs: int = 0
+    coverage: float = 0.0  # of [lo, hi]; 0 when there are too few pairs for CONFIDENCE
 
 
-@dataclass
-class Final:
-    first: Verdict = field(default_factory=Verdict)
-    second: Verdict = field(default_factory=Verdict)  # the re-measurement (NONE: not retried)
-    retried: bool = False
-    second_decides: bool = False  # the re-measurement was the quieter one
-    kind: str = NONE  # what counts
-    ratio: float = 0.0
-    margin: float = 0.0
+def _binom_cdf(k, n):
+    """P(Binomial(n, 1/2) <= k)."""
+    return sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
 
 
-def variation(r):
-    """Relative standard deviation of the run medians (0 with fewer than two runs)."""
-    m = [x["median_ns"] for x in r["runs"]]
-    if len(m) < 2:
-        return 0.0
-    mean = sum(m) / len(m)
-    ss = sum((x - mean) ** 2 for x in m)
-    return math.sqrt(ss / (len(m) - 1)) / mean if mean > 0 else 0.0
+def order(n, confidence=CONFIDENCE):
+    """(k, coverage): the ranks k and n + 1 - k (1-based) of the interval, or (0, 0.0) when
+    n pairs are too few for the confidence."""
+    best = (0, 0.0)
+    for k in range(1, n // 2 + 1):
+        cov = 1 - 2 * _binom_cdf(k - 1, n)
+        if cov < confidence:
+            break
+        best = (k, cov)
+    return best
 
 
-def _judge(ratio, margin):
-    if ratio < 1.0 - margin:
-        return FASTER
-    if ratio > 1.0 + margin:
-        return SLOWER
-    return EVEN
+def median(v):
+    s = sorted(v)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def ratios(ours, peer):
+    """Pair i's ratio: run i of ours over run i of the peer (the same round)."""
+    return [a["median_ns"] / b["median_ns"] for a, b in zip(ours["runs"], peer["runs"])
+            if a["median_ns"] > 0 and b["median_ns"] > 0]
 
 
 def _usable(r):
-    return (r is not None and not r["failed"] and not r["unsupported"] and r["runs"]
-            and (r.get("median_ns") or 0) > 0)
+    return r is not None and not r["failed"] and not r["unsupported"] and r["runs"]
 
 
 def of(ours, peer):
     """The verdict of ours against peer (either may be None: NONE)."""
     if not _usable(ours) or not _usable(peer):
         return Verdict()
-    margin = max(MIN_MARGIN, 3.0 * max(variation(ours), variation(peer)))
-    ratio = ours["median_ns"] / peer["median_ns"]
-    kind = _judge(ratio, margin)
-    agree = True
-    for a, b in zip(ours["runs"], peer["runs"]):
-        if not b["median_ns"] > 0 or _judge(a["median_ns"] / b["median_ns"], margin) != kind:
-            agree = False
-    return Verdict(kind, ratio, margin, agree)
+    rs = sorted(ratios(ours, peer))
+    if not rs:
+        return Verdict()
+    k, cov = order(len(rs))
+    v = Verdict(EVEN, median(rs), rs[0], rs[-1], len(rs), cov)
+    if k == 0:
+        return v  # no interval at CONFIDENCE: [lo, hi] is the range, and decides nothing
+    v.lo, v.hi = rs[k - 1], rs[len(rs) - k]
+    v.kind = FASTER if v.hi < 1.0 else SLOWER if v.lo > 1.0 else EVEN
+    return v
 
 
-def needs_retry(v):
-    """Comparable, and its runs disagree."""
-    return v.kind != NONE and not v.runs_agree
-
-
-def settle(first, second=None):
-    """Without a retry the first verdict counts; with one, the verdict of the quieter
-    measurement (the smaller margin; the re-measurement on a tie) counts, unless the two say
-    opposite things (one faster, one slower), which is even."""
-    out = Final(first=first, retried=second is not None)
-    q = first
-    if second is not None:
-        out.second = second
-        if second.kind != NONE and (first.kind == NONE or second.margin <= first.margin):
-            q = second
-            out.second_decides = True
-    out.kind, out.ratio, out.margin = q.kind, q.ratio, q.margin
-    if second is not None and {first.kind, second.kind} == {FASTER, SLOWER}:
-        out.kind = EVEN  # the two measurements contradict each other
-    return out
+def within(v, bound):
+    """Whether the interval's upper end is at most `bound` (1.02: at worst 2 % slower)."""
+    return v.kind != NONE and v.coverage > 0 and v.hi <= bound
 
 
 def curve_explains(ours, like, uses_curve):
@@ -105,9 +96,24 @@ def curve_note(ours, like, uses_curve):
     if NONE in (ours, like):
         return ""
     if curve_explains(ours, like, uses_curve):
-        return "yes: the older libsecp256k1"
+        return "yes: the libsecp256k1 build"
     if ours == SLOWER:
         return "no: slower like for like too" if uses_curve else "no: no curve call"
     if uses_curve and ours == EVEN and like == FASTER:
-        return "the older libsecp256k1 costs the lead"
+        return "the libsecp256k1 build costs the lead"
     return ""
+
+
+def _num(x):
+    """Two decimals, or two significant digits below 0.1 (a peer a hundred times slower)."""
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.2g}"
+
+
+def fmt(v):
+    """"0.82x [0.78, 0.86]": the median ratio and its interval (the range when too few pairs
+    for one)."""
+    if v.kind == NONE:
+        return "-"
+    if v.coverage == 0:
+        return f"{_num(v.ratio)}x (range {_num(v.lo)}–{_num(v.hi)}, {v.pairs} pairs: too few)"
+    return f"{_num(v.ratio)}x [{_num(v.lo)}, {_num(v.hi)}]"

@@ -1,92 +1,117 @@
-"""ctest bench.verdict: the verdicts of the audit's comparison with rust-nostr
-(scripts/audit/verdict.py): the margin is max(5 %, 3 x the larger relative standard deviation
-of the run medians); faster and slower need the ratio beyond it; a row whose side-by-side runs
-disagree with its verdict asks for a re-measurement; the quieter measurement settles a
-retried row, and two opposite verdicts settle it even; the like-for-like build explains a gap
-only on an operation that makes curve calls."""
+"""ctest bench.verdict: the verdicts of the audit's comparison with a peer
+(scripts/audit/verdict.py), on the rows of tests/bench/pairs.json (ours and rust-nostr, run i of
+each in the same round, so pair i): the verdict reads the sign test's interval of the median
+pair ratio, faster only when it lies below 1.00 and slower only when above; one disturbed pair
+does not move a clear lead, two can; fewer than six pairs decide nothing; a side that did not
+measure gives no verdict; the like-for-like build explains a gap only on an operation that
+makes curve calls."""
 import os
-import statistics
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../scripts/audit"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "../../scripts/audit"))
 import records  # noqa: E402
 import verdict as V  # noqa: E402
 
 
-def row_of(medians):
-    return records.normalise({"backend": "x", "operation": "op", "bytes": 32,
-                              "median_ns": statistics.median(medians),
-                              "runs": [{"median_ns": m, "p95_ns": m * 1.1} for m in medians]})
+def pairs():
+    """{operation: (ours, peer)} from the fixture."""
+    doc = records.load(os.path.join(HERE, "pairs.json"))
+    out = {}
+    for r in doc["results"]:
+        ours, peer = out.get(r["operation"], (None, None))
+        out[r["operation"]] = (r, peer) if r["backend"] == "openssl" else (ours, r)
+    return out
+
+
+class Interval(unittest.TestCase):
+    def test_the_ranks_and_their_coverage(self):
+        k, cov = V.order(9)  # [r(2), r(8)]
+        self.assertEqual(k, 2)
+        self.assertAlmostEqual(cov, 1 - 2 * 10 / 512)  # 96.1 %
+        self.assertEqual(V.order(6), (1, 1 - 2 / 64))  # [min, max] at 96.9 %
+        self.assertEqual(V.order(5), (0, 0.0))  # [min, max] holds it 93.8 %: too few
+        k, cov = V.order(16)
+        self.assertEqual(k, 4)
+        self.assertGreaterEqual(cov, 0.95)
+        self.assertLess(1 - 2 * V._binom_cdf(4, 16), 0.95)  # k = 5 would be under 95 %
 
 
 class Verdicts(unittest.TestCase):
-    def test_clear_lead_is_faster(self):
-        ours, peer = row_of([100, 101, 99]), row_of([200, 202, 198])
-        v = V.of(ours, peer)
+    rows = pairs()
+
+    def verdict(self, op):
+        return V.of(*self.rows[op])
+
+    def test_a_clear_lead_is_faster(self):
+        v = self.verdict("sign_event")
         self.assertEqual(v.kind, V.FASTER)
-        self.assertAlmostEqual(v.ratio, 0.5)
-        self.assertAlmostEqual(v.margin, 0.05)  # 3 x 1 % is under the 5 % floor
-        self.assertTrue(v.runs_agree)
-        self.assertFalse(V.needs_retry(v))
-        self.assertEqual(V.of(peer, ours).kind, V.SLOWER)
+        self.assertEqual(v.pairs, 9)
+        self.assertLess(v.hi, 1.0)
+        ours, peer = self.rows["sign_event"]
+        ratios = sorted(a["median_ns"] / b["median_ns"] for a, b in zip(ours["runs"], peer["runs"]))
+        self.assertEqual(v.ratio, ratios[4])  # the median of the pair ratios
+        self.assertEqual((v.lo, v.hi), (ratios[1], ratios[7]))
+        self.assertTrue(V.fmt(v).startswith("0.82x ["))
 
-    def test_within_the_margin_is_even(self):
-        self.assertEqual(V.of(row_of([100] * 3), row_of([104] * 3)).kind, V.EVEN)  # 4 %, margin 5 %
+    def test_a_clear_gap_is_slower(self):
+        v = self.verdict("parse_verify_event")
+        self.assertEqual(v.kind, V.SLOWER)
+        self.assertGreater(v.lo, 1.1)
+        self.assertFalse(V.within(v, 1.02))
 
-    def test_variation_widens_the_margin(self):
-        # one run 60 % off: RSD of {100, 100, 160} is 28.9 %, so the margin is 86.6 %
-        ours, peer = row_of([100, 100, 160]), row_of([300] * 3)
-        self.assertAlmostEqual(V.variation(ours), 0.288675, places=5)
-        v = V.of(ours, peer)
-        self.assertAlmostEqual(v.margin, 3 * 0.288675, places=5)
-        self.assertEqual(v.kind, V.EVEN)  # 0.33x, but within 86.6 %
+    def test_an_interval_across_one_is_even(self):
+        v = self.verdict("nip44_decrypt")
+        self.assertEqual(v.kind, V.EVEN)
+        self.assertLess(v.lo, 1.0)
+        self.assertGreater(v.hi, 1.0)
+        self.assertTrue(V.within(v, 1.02))  # at worst 1.5 % slower
 
-    def test_disagreeing_runs_ask_for_a_retry(self):
-        # the row says faster (0.94x, margin 5 %); its third pair of runs says even (0.96x)
-        v = V.of(row_of([94, 94, 96]), row_of([100] * 3))
+    def test_slower_by_a_little_is_slower_and_not_within_two_percent(self):
+        v = self.verdict("nip44_encrypt")
+        self.assertEqual(v.kind, V.SLOWER)
+        self.assertGreater(v.hi, 1.02)
+        self.assertFalse(V.within(v, 1.02))
+
+    def test_one_disturbed_pair_does_not_hide_a_lead(self):
+        # pair 4 ran into a neighbour's burst (ratio 1.5); the other eight say 0.93
+        v = self.verdict("unwrap")
         self.assertEqual(v.kind, V.FASTER)
-        self.assertFalse(v.runs_agree)
-        self.assertTrue(V.needs_retry(v))
+        self.assertLess(v.hi, 0.94)
 
-    def test_missing_side_is_no_verdict(self):
-        ours, failed = row_of([100] * 3), row_of([100] * 3)
-        failed["failed"] = True
-        self.assertEqual(V.of(ours, None).kind, V.NONE)
-        v = V.of(ours, failed)
+    def test_two_disturbed_pairs_make_it_even(self):
+        self.assertEqual(self.verdict("gift_wrap").kind, V.EVEN)
+
+    def test_too_few_pairs_decide_nothing(self):
+        v = self.verdict("nip59_rumor")  # 5 pairs, every one 0.83
+        self.assertEqual(v.kind, V.EVEN)
+        self.assertEqual(v.coverage, 0.0)
+        self.assertFalse(V.within(v, 1.02))
+        self.assertIn("too few", V.fmt(v))
+
+    def test_an_unsupported_side_is_no_verdict(self):
+        v = self.verdict("attachment_encrypt")
         self.assertEqual(v.kind, V.NONE)
-        self.assertFalse(V.needs_retry(v))
-        self.assertEqual(V.NONE, "-")
+        self.assertEqual(V.fmt(v), "-")
+        self.assertEqual(V.of(self.rows["sign_event"][0], None).kind, V.NONE)
 
-    def test_the_quieter_measurement_settles(self):
-        noisy, clean = V.Verdict(V.EVEN, 0.70, 0.60, True), V.Verdict(V.FASTER, 0.72, 0.05, True)
-        f = V.settle(noisy, clean)  # a noisy first run does not hide the lead
-        self.assertEqual(f.kind, V.FASTER)
-        self.assertTrue(f.retried and f.second_decides)
-        self.assertAlmostEqual(f.margin, 0.05)
-        f = V.settle(clean, noisy)  # nor does a noisy re-measurement
-        self.assertEqual(f.kind, V.FASTER)
-        self.assertFalse(f.second_decides)
-        self.assertEqual((f.first.kind, f.second.kind), (V.FASTER, V.EVEN))
-        f = V.settle(clean)
-        self.assertEqual(f.kind, V.FASTER)
-        self.assertFalse(f.retried)
 
-    def test_opposite_verdicts_settle_even(self):
-        fast, slow = V.Verdict(V.FASTER, 0.80, 0.05, True), V.Verdict(V.SLOWER, 1.30, 0.06, True)
-        self.assertEqual(V.settle(fast, slow).kind, V.EVEN)
-        self.assertEqual(V.settle(slow, fast).kind, V.EVEN)
-
+class CurveNote(unittest.TestCase):
     def test_the_curve_explains_only_curve_rows(self):
         note = V.curve_note
-        self.assertEqual(note(V.SLOWER, V.EVEN, True), "yes: the older libsecp256k1")
-        self.assertEqual(note(V.SLOWER, V.FASTER, True), "yes: the older libsecp256k1")
+        self.assertEqual(note(V.SLOWER, V.EVEN, True), "yes: the libsecp256k1 build")
+        self.assertEqual(note(V.SLOWER, V.FASTER, True), "yes: the libsecp256k1 build")
         self.assertEqual(note(V.SLOWER, V.SLOWER, True), "no: slower like for like too")
-        self.assertEqual(note(V.EVEN, V.FASTER, True), "the older libsecp256k1 costs the lead")
+        self.assertEqual(note(V.EVEN, V.FASTER, True), "the libsecp256k1 build costs the lead")
         self.assertEqual(note(V.EVEN, V.EVEN, True), "")
         self.assertEqual(note(V.FASTER, V.EVEN, True), "")
         # held NIP-44 runs the same code in both builds: their difference is noise
         self.assertEqual(note(V.SLOWER, V.EVEN, False), "no: no curve call")
+        self.assertEqual(note(V.SLOWER, V.SLOWER, False), "no: no curve call")
+        self.assertEqual(note(V.EVEN, V.FASTER, False), "")
+        self.assertEqual(note(V.NONE, V.SLOWER, True), "")
+        self.assertEqual(note(V.SLOWER, V.NONE, True), "")
         # the predicate the targets table counts with says yes exactly where the note does
         self.assertTrue(V.curve_explains(V.SLOWER, V.EVEN, True))
         self.assertTrue(V.curve_explains(V.SLOWER, V.FASTER, True))
@@ -94,10 +119,6 @@ class Verdicts(unittest.TestCase):
         self.assertFalse(V.curve_explains(V.SLOWER, V.NONE, True))
         self.assertFalse(V.curve_explains(V.SLOWER, V.EVEN, False))
         self.assertFalse(V.curve_explains(V.EVEN, V.FASTER, True))
-        self.assertEqual(note(V.SLOWER, V.SLOWER, False), "no: no curve call")
-        self.assertEqual(note(V.EVEN, V.FASTER, False), "")
-        self.assertEqual(note(V.NONE, V.SLOWER, True), "")
-        self.assertEqual(note(V.SLOWER, V.NONE, True), "")
 
 
 if __name__ == "__main__":
