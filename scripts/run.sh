@@ -5,6 +5,8 @@
 # beside the other builds and the peers, runs the JVM benchmarks and the footprint, and
 # writes audit/report.md with its charts and the raw records (docs/benchmarks.md, "The audit").
 # Usage: scripts/run.sh [OUT_DIR] [options]   (default OUT_DIR: audit; --help lists the options)
+#   --quick: a first answer in about three minutes instead: the headline table of our default
+#   build against rust-nostr and nostr-tools, with verdicts (audit/quick/quick.md).
 #   SOFTCHAT_AUDIT_CLOCK=cpu: time samples with each thread's CPU time (a shared machine;
 #   docs/benchmarks.md, "The measurement contract"); default auto (cpu on a busy machine).
 set -euo pipefail

@@ -5,6 +5,10 @@ builds and the peers in interleaved pairs of processes: lanes.py; softchat-bench
 them), the JVM benchmarks and the footprint; then it writes OUT/report.md with its charts
 (render.py). softchat-bench only measures and records.
 
+With --quick, a first answer in a few minutes instead: the default build (without tests), then
+our default backend against rust-nostr and nostr-tools on the shared operations, in
+interleaved pairs, and the headline table of verdicts (OUT/quick.md, and on stdout).
+
 Usage: scripts/run.sh [OUT_DIR] [options]   (python3 scripts/audit [OUT_DIR] [options])"""
 import argparse
 import os
@@ -31,8 +35,12 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="scripts/run.sh",
         description="Builds, measures and writes OUT_DIR/report.md (docs/benchmarks.md).")
-    p.add_argument("out", nargs="?", default="audit", metavar="OUT_DIR",
-                   help="where the report and the records go (default: audit)")
+    p.add_argument("out", nargs="?", metavar="OUT_DIR",
+                   help="where the report and the records go (default: audit, with --quick "
+                        "audit/quick)")
+    p.add_argument("--quick", action="store_true",
+                   help="the headline only: the default build against rust-nostr and "
+                        "nostr-tools on the shared operations, with verdicts (a few minutes)")
     p.add_argument("--runs", type=int, default=3, choices=range(1, 17), metavar="N",
                    help="independent processes per configuration in the benchmark of every "
                         "backend (1..16, default 3)")
@@ -60,11 +68,17 @@ def parse_args(argv):
                    help="use the build directories as they are (skip configure and build)")
     p.add_argument("--report-only", action="store_true",
                    help="write the report again from the records in OUT_DIR")
-    return p.parse_args(argv)
+    o = p.parse_args(argv)
+    if o.out is None:
+        o.out = "audit/quick" if o.quick else "audit"
+    return o
+
+
+T0 = time.time()
 
 
 def step(n, total, what):
-    print(f"[{n}/{total}] {what}", file=sys.stderr, flush=True)
+    print(f"[{n}/{total}] {what} ({time.time() - T0:.0f} s)", file=sys.stderr, flush=True)
 
 
 def pick_clock(choice):
@@ -88,10 +102,11 @@ class Run:
         self.out = o.out
         os.makedirs(os.path.join(self.out, "peers"), exist_ok=True)
         self.main = (os.path.abspath(o.build_dir) if o.build_dir
-                     else os.path.join(SRC, "build/release"))
+                     else os.path.join(SRC, "build/quick" if o.quick else "build/release"))
         self.bench = os.path.join(self.main, "bench/softchat-bench")
         self.clock, why = pick_clock(o.clock)
-        self.state = {"clock": self.clock, "clock_note": why, "runs": o.runs}
+        self.state = {"mode": "quick" if o.quick else "full", "clock": self.clock,
+                      "clock_note": why, "runs": o.runs}
         self.default_backend = None
         self.lanes = []  # (label, argv, owner: a build's or a peer's name) measured beside ours
 
@@ -289,15 +304,41 @@ def full(r, t0):
     return 0
 
 
+def quick(r, t0):
+    """The headline: the default build against rust-nostr and nostr-tools, in pairs."""
+    o = r.o
+    wanted = [] if o.build_dir else [b for b in builds.BUILDS if b.role == "quick"]
+    builds.build_all(SRC, wanted, o.no_build, os.path.join(r.out, "build.log"))
+    if not os.access(r.bench, os.X_OK):
+        sys.exit(f"audit: {r.bench} is not built")
+    r.state["build_s"] = time.time() - t0
+    print(f"clock: {r.clock} ({r.state['clock_note']})", file=sys.stderr)
+    step(1, 2, "peers: rust-nostr and nostr-tools")
+    r.default_backend = default_backend(r.bench)
+    metas = prepare_lanes(r, [], L.QUICK_PEERS, L.QUICK_LEAVE_OUT)
+    step(2, 2, f"comparison: {r.default_backend} against the peers, in {o.pairs} interleaved "
+               "pairs per row")
+    compare(r, metas, compared_ops(o.only, L.QUICK))
+    r.state["wall_s"] = time.time() - t0
+    render.save_state(r.out, r.state)
+    print(render.quick(r.out), end="")
+    return 0
+
+
 def main(argv):
     o = parse_args(argv)
     t0 = time.time()
     if o.report_only:
+        if render.load_state(o.out).get("mode") == "quick":
+            print(render.quick(o.out), end="")
+            return 0
         a, missed, jvm_missed = render.write(o.out, os.path.isdir(os.path.join(o.out, "jvm")))
         render.summary(o.out, a, missed, jvm_missed)
         return 0
     r = Run(o)
-    return jvm_only(r) if o.jvm_only else full(r, t0)
+    if o.jvm_only:
+        return jvm_only(r)
+    return quick(r, t0) if o.quick else full(r, t0)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,15 @@ COMPARED = ("import_identity", "nip44_encrypt", "nip44_decrypt", "nip44_encrypt_
             "nip17_message", "gift_wrap", "unwrap", "verify_batch", "nip44_encrypt_warm",
             "nip44_decrypt_warm", "nip17_message_warm", "gift_wrap_warm", "unwrap_warm")
 
+# The quick headline's: the shared operations, without the cache-warm rows and verify_batch
+# (a thousand verifications a call, the slowest row, and not one nostr-tools has); its lanes
+# leave nostr-tools' wasm configuration out (it has 4 of these operations).
+QUICK = ("import_identity", "nip44_encrypt", "nip44_decrypt", "nip44_encrypt_held",
+         "nip44_decrypt_held", "sign_event", "parse_verify_event", "nip59_rumor",
+         "nip17_message", "gift_wrap", "unwrap")
+QUICK_LEAVE_OUT = ("nostr-tools-wasm",)
+QUICK_PEERS = ("rust-nostr", "nostr-tools")
+
 
 def _last_line(path):
     try:

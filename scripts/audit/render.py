@@ -138,6 +138,22 @@ def write(out_dir, with_jvm):
     return a, report.targets(a)[1], jvm_missed
 
 
+def quick(out_dir):
+    """Writes quick.md, the headline of a quick run, and returns it."""
+    a = gather(out_dir)
+    text = (f"# Softchat Core against rust-nostr and nostr-tools: the quick headline\n\n"
+            f"Revision {a.revision}. CPU: {a.cpu}. Wall time: {a.wall_s:.0f} s, builds included. "
+            f"Our default build against each peer on the operations both measure, "
+            f"{report.pairs_text(a)}; ours / peer is the median of the pair ratios with that "
+            "interval: faster when it lies below 1.00, slower when above, even otherwise "
+            "(docs/benchmarks.md, \"Verdicts\"). Not the audit: no other backend, build, floor, "
+            "footprint or JVM, no cache-warm rows or verify_batch (scripts/run.sh without "
+            "--quick).\n\n" + report.clock_text(a) + report.headline(a))
+    with open(os.path.join(out_dir, "quick.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    return text
+
+
 def summary(out_dir, a, missed, jvm_missed):
     """The summary on stdout: where the report is, the targets, the conformance line."""
     print(f"audit written to {out_dir}/report.md ({a.wall_s:.0f} s)\n")

@@ -416,7 +416,7 @@ def _compare_table(a, cmp, want):
     return "".join(out)
 
 
-def _pairs_text(a):
+def pairs_text(a):
     k, cov = V.order(a.pairs)
     if k == 0:
         return (f"{a.pairs} pairs per row are too few for a {V.CONFIDENCE * 100:.0f} % "
@@ -463,7 +463,7 @@ def _rust_section(a):
            "measured in interleaved pairs of processes, ours then rust-nostr's, one pair in each "
            "round of the comparison; a pair's ratio is our median over rust-nostr's. Ratio: the "
            f"median of the pair ratios (below 1: we are faster), with its interval: "
-           f"{_pairs_text(a)} (the sign test). Faster when the whole interval lies below 1.00, "
+           f"{pairs_text(a)} (the sign test). Faster when the whole interval lies below 1.00, "
            "slower when it lies above, even otherwise. The medians shown are those of the "
            "comparison's runs (`compared.json`, `peers/rust-nostr.json`).\n\n",
            _lanes_text(a)]
@@ -569,7 +569,7 @@ def write(a, charts_note=None):
         out.append("\n## Headline: against rust-nostr and nostr-tools\n\nOur default build "
                    "against each peer on the operations both measure (the comparison below has "
                    "the other builds and the cache-warm rows). Ours / peer: the median of the "
-                   f"pair ratios with its interval ({_pairs_text(a)}); faster when the interval "
+                   f"pair ratios with its interval ({pairs_text(a)}); faster when the interval "
                    "lies below 1.00, slower when above, even otherwise.\n\n" + headline(a))
     out.append(f"\n## Self-test\n\n{a.selftest}\n## Conformance\n\n")
     out.append(a.conf.markdown() if a.conf is not None else "Not run.\n")

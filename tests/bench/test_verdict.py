@@ -3,8 +3,8 @@
 each in the same round, so pair i): the verdict reads the sign test's interval of the median
 pair ratio, faster only when it lies below 1.00 and slower only when above; one disturbed pair
 does not move a clear lead, two can; fewer than six pairs decide nothing; a side that did not
-measure gives no verdict; the like-for-like build explains a gap only on an operation that
-makes curve calls."""
+measure gives no verdict; the headline prints each verdict with its interval; the
+like-for-like build explains a gap only on an operation that makes curve calls."""
 import os
 import sys
 import unittest
@@ -12,6 +12,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "../../scripts/audit"))
 import records  # noqa: E402
+import report  # noqa: E402
 import verdict as V  # noqa: E402
 
 
@@ -95,6 +96,22 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(v.kind, V.NONE)
         self.assertEqual(V.fmt(v), "-")
         self.assertEqual(V.of(self.rows["sign_event"][0], None).kind, V.NONE)
+
+
+class Headline(unittest.TestCase):
+    def test_the_headline_shows_each_verdict_with_its_interval(self):
+        doc = records.load(os.path.join(HERE, "pairs.json"))
+        a = report.Audit(compared=[r for r in doc["results"] if r["backend"] == "openssl"],
+                         default_backend="openssl", secp="0.2.0", pairs=9)
+        a.peers = [report.Peer("rust-nostr", ok=True, doc=dict(doc, results=[
+            r for r in doc["results"] if r["backend"] == "rust-nostr"]))]
+        text = report.headline(a)
+        sign = next(x for x in text.splitlines() if x.startswith("| sign_event |"))
+        self.assertRegex(sign, r"\| 0\.82x \[0\.8\d, 0\.8\d\] \| \*\*faster\*\* \|$")
+        self.assertIn("| parse_verify_event | 374 |", text)
+        self.assertNotIn("attachment_encrypt", text)  # the peer does not have it
+        self.assertIn("Against rust-nostr: 2 faster, 3 even, 2 slower, of 7 rows.", text)
+        self.assertIn("from the 2nd to the 8th smallest pair ratio", report.pairs_text(a))
 
 
 class CurveNote(unittest.TestCase):
