@@ -230,7 +230,9 @@ static void show_progress(const bench_config *cfg, int tty, size_t step, size_t 
 }
 
 /* Measures run r of one item: every backend and lane in turn, A B A B, so a lane's process
- * runs next to ours. *step counts the workers spawned so far. */
+ * runs next to ours. A row that answered "unsupported" is not asked again: the answer does
+ * not change from round to round (a peer's process that says so still costs its start-up).
+ * *step counts the workers spawned or skipped so far. */
 static void measure_run(const bench_config *cfg, const plan_item *it, bench_row *rows,
                         unsigned r, size_t *step, size_t steps, int tty)
 {
@@ -253,6 +255,9 @@ static void measure_run(const bench_config *cfg, const plan_item *it, bench_row 
             prefix = cfg->lanes[b - cfg->n_backends].argv;
         }
         show_progress(cfg, tty, ++*step, steps, row, r);
+        if (row->unsupported) {
+            continue;
+        }
         memset(&run, 0, sizeof run);
         if (spawn_worker(cfg, prefix, row, &run, &unsupported) == 0) {
             if (unsupported) {
