@@ -71,7 +71,7 @@ static void print_table(const bench_row *rows, size_t n)
 
         bench_fmt_ns(m, sizeof m, r->failed || r->unsupported ? -1 : r->median_ns, "-");
         bench_fmt_ns(p, sizeof p, r->failed || r->unsupported ? -1 : r->p95_ns, "-");
-        if (r->failed || r->allocs < 0) {
+        if (r->failed || r->unsupported || r->allocs < 0) {
             snprintf(a, sizeof a, "-");
         } else {
             snprintf(a, sizeof a, "%.2f", r->allocs);
@@ -79,7 +79,7 @@ static void print_table(const bench_row *rows, size_t n)
         /* the width in bytes: "µ" takes two */
         printf("%-*s %-22s %8zu %4u %*s %*s %9s %8ld%s\n", w, r->backend, r->operation, r->bytes,
                r->threads, strstr(m, "µ") ? 12 : 11, m, strstr(p, "µ") ? 12 : 11, p, a,
-               r->failed ? 0L : r->rss_kb,
+               r->failed || r->unsupported ? 0L : r->rss_kb,
                r->unsupported ? "  unsupported on this backend" : r->failed ? "  FAILED" : "");
     }
 }
