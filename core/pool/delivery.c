@@ -432,7 +432,7 @@ sc_status sc_delivery_start(sc_delivery *d, sc_pool *p)
     if (d == NULL || p == NULL) {
         return SC_ERR_ARG;
     }
-    if ((r = rec_of(d)) == NULL || pl_of(p) == NULL) {
+    if ((r = rec_of(d)) == NULL || sc_pl_of(p) == NULL) {
         return SC_ERR_STATE;
     }
     for (i = 0; i < r->n_recv; i++) {
@@ -486,7 +486,7 @@ sc_status sc_delivery_apply(sc_delivery *d, const sc_pool_update *u)
                 x->result = (uint8_t)u->result;
                 x->attempts = u->attempts;
                 x->prefix = (uint8_t)u->prefix;
-                pl_keep(x->text, &x->text_len, u->text);
+                sc_pl_keep(x->text, &x->text_len, u->text);
                 return SC_OK;
             }
         }
@@ -496,38 +496,38 @@ sc_status sc_delivery_apply(sc_delivery *d, const sc_pool_update *u)
 
 /* ---- bytes ------------------------------------------------------------------------------ */
 
-static void write_all(const dl_rec *r, pl_wr *w)
+static void write_all(const dl_rec *r, sc_pl_wr *w)
 {
     size_t i, k;
 
-    pl_wr_head(w, k_magic, 1);
-    pl_wr_u32(w, (uint32_t)r->n_recv);
+    sc_pl_wr_head(w, k_magic, 1);
+    sc_pl_wr_u32(w, (uint32_t)r->n_recv);
     for (i = 0; i < r->n_recv; i++) {
         const dl_recv *v = &r->recv[i];
 
-        pl_wr_bytes(w, v->pubkey, SC_PUBKEY_BYTES);
-        pl_wr_u32(w, (uint32_t)v->json_len);
-        pl_wr_bytes(w, v->json, v->json_len);
-        pl_wr_u32(w, (uint32_t)v->n_relays);
+        sc_pl_wr_bytes(w, v->pubkey, SC_PUBKEY_BYTES);
+        sc_pl_wr_u32(w, (uint32_t)v->json_len);
+        sc_pl_wr_bytes(w, v->json, v->json_len);
+        sc_pl_wr_u32(w, (uint32_t)v->n_relays);
         for (k = 0; k < v->n_relays; k++) {
             const dl_relay *x = &v->relays[k];
 
-            pl_wr_u32(w, (uint32_t)x->url_len);
-            pl_wr_bytes(w, x->url, x->url_len);
-            pl_wr_u8(w, x->result);
-            pl_wr_u8(w, x->prefix);
-            pl_wr_u32(w, x->attempts);
-            pl_wr_u32(w, (uint32_t)x->text_len);
-            pl_wr_bytes(w, x->text, x->text_len);
+            sc_pl_wr_u32(w, (uint32_t)x->url_len);
+            sc_pl_wr_bytes(w, x->url, x->url_len);
+            sc_pl_wr_u8(w, x->result);
+            sc_pl_wr_u8(w, x->prefix);
+            sc_pl_wr_u32(w, x->attempts);
+            sc_pl_wr_u32(w, (uint32_t)x->text_len);
+            sc_pl_wr_bytes(w, x->text, x->text_len);
         }
     }
-    pl_wr_seal(w);
+    sc_pl_wr_seal(w);
 }
 
 size_t sc_delivery_save_len(const sc_delivery *d)
 {
     const dl_rec *r = rec_of(d);
-    pl_wr w = {NULL, 0, 0};
+    sc_pl_wr w = {NULL, 0, 0};
 
     if (r == NULL) {
         return 0;
@@ -539,7 +539,7 @@ size_t sc_delivery_save_len(const sc_delivery *d)
 sc_status sc_delivery_save(const sc_delivery *d, uint8_t *out, size_t out_cap, size_t *out_len)
 {
     const dl_rec *r;
-    pl_wr w = {NULL, 0, 0};
+    sc_pl_wr w = {NULL, 0, 0};
 
     if (out_len == NULL) {
         return SC_ERR_ARG;
@@ -570,9 +570,9 @@ typedef struct dl_sizes {
 } dl_sizes;
 
 /* Reads the body: with r NULL only checks it and counts (sz); else fills r. */
-static sc_status read_all(pl_rd *in, dl_sizes *sz, dl_rec *r)
+static sc_status read_all(sc_pl_rd *in, dl_sizes *sz, dl_rec *r)
 {
-    size_t i, k, n = pl_rd_u32(in), first = 0;
+    size_t i, k, n = sc_pl_rd_u32(in), first = 0;
     sc_status st;
 
     memset(sz, 0, sizeof *sz);
@@ -581,11 +581,11 @@ static sc_status read_all(pl_rd *in, dl_sizes *sz, dl_rec *r)
     }
     sz->n_wraps = n;
     for (i = 0; i < n; i++) {
-        const uint8_t *pk = pl_rd_view(in, SC_PUBKEY_BYTES);
-        size_t len = pl_rd_u32(in), m;
-        const uint8_t *json = pl_rd_view(in, len);
+        const uint8_t *pk = sc_pl_rd_view(in, SC_PUBKEY_BYTES);
+        size_t len = sc_pl_rd_u32(in), m;
+        const uint8_t *json = sc_pl_rd_view(in, len);
 
-        m = pl_rd_u32(in);
+        m = sc_pl_rd_u32(in);
         if (in->bad || m == 0 || m > MAX_COUNT) {
             return SC_ERR_ENCODING;
         }
@@ -595,17 +595,17 @@ static sc_status read_all(pl_rd *in, dl_sizes *sz, dl_rec *r)
             return st;
         }
         for (k = 0; k < m; k++) {
-            size_t ul = pl_rd_u32(in), tl;
-            const uint8_t *url = pl_rd_view(in, ul);
-            uint8_t result = pl_rd_u8(in), prefix = pl_rd_u8(in);
-            uint32_t attempts = pl_rd_u32(in);
+            size_t ul = sc_pl_rd_u32(in), tl;
+            const uint8_t *url = sc_pl_rd_view(in, ul);
+            uint8_t result = sc_pl_rd_u8(in), prefix = sc_pl_rd_u8(in);
+            uint32_t attempts = sc_pl_rd_u32(in);
             const uint8_t *text;
             dl_relay *x;
             size_t had;
             sc_str u;
 
-            tl = pl_rd_u32(in);
-            text = pl_rd_view(in, tl);
+            tl = sc_pl_rd_u32(in);
+            text = sc_pl_rd_view(in, tl);
             if (in->bad || ul == 0 || result > SC_POOL_FAILED || prefix > SC_RELAY_PREFIX_CLOSED ||
                 tl > SC_POOL_TEXT_MAX) {
                 return SC_ERR_ENCODING;
@@ -631,15 +631,15 @@ static sc_status read_all(pl_rd *in, dl_sizes *sz, dl_rec *r)
         }
         first += m;
     }
-    return pl_rd_done(in) ? SC_OK : SC_ERR_ENCODING;
+    return sc_pl_rd_done(in) ? SC_OK : SC_ERR_ENCODING;
 }
 
 size_t sc_delivery_load_mem_max(const uint8_t *in, size_t in_len)
 {
     dl_sizes sz;
-    pl_rd rd;
+    sc_pl_rd rd;
 
-    if (pl_rd_open(&rd, in, in_len, k_magic, 1) != SC_OK || read_all(&rd, &sz, NULL) != SC_OK) {
+    if (sc_pl_rd_open(&rd, in, in_len, k_magic, 1) != SC_OK || read_all(&rd, &sz, NULL) != SC_OK) {
         return 0;
     }
     return sc_delivery_mem_max(sz.n_wraps, sz.wraps_len, sz.n_relays, sz.url);
@@ -649,7 +649,7 @@ sc_status sc_delivery_load(sc_delivery *d, void *mem, size_t mem_cap, const uint
                            size_t in_len)
 {
     dl_sizes sz;
-    pl_rd rd, again;
+    sc_pl_rd rd, again;
     size_t need;
     dl_rec *r;
     sc_status st;
@@ -661,7 +661,7 @@ sc_status sc_delivery_load(sc_delivery *d, void *mem, size_t mem_cap, const uint
     if (mem == NULL || (in == NULL && in_len > 0)) {
         return SC_ERR_ARG;
     }
-    if (pl_rd_open(&rd, in, in_len, k_magic, 1) != SC_OK) {
+    if (sc_pl_rd_open(&rd, in, in_len, k_magic, 1) != SC_OK) {
         return SC_ERR_ENCODING;
     }
     again = rd;

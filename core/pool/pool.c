@@ -18,12 +18,12 @@
 
 typedef struct handle {
     uint64_t magic;
-    pl_pool *pl;
+    sc_pl_pool *pl;
 } handle;
 
 typedef char sc_pool_handle_fits[(sizeof(handle) <= sizeof(sc_pool)) ? 1 : -1];
 
-pl_pool *pl_of(const sc_pool *p)
+sc_pl_pool *sc_pl_of(const sc_pool *p)
 {
     const handle *h = (const handle *)(const void *)p;
 
@@ -39,7 +39,7 @@ static uint32_t or_default(uint32_t v, uint32_t d)
 
 /* The options with their defaults into pl (the fields before `relays`): SC_OK, or the status
  * sc_pool_init returns for them. */
-static sc_status resolve(pl_pool *pl, const sc_pool_opts *o)
+static sc_status resolve(sc_pl_pool *pl, const sc_pool_opts *o)
 {
     static const sc_pool_opts zero;
     uint8_t probe[sizeof(sc_relay_session) * 4 + 512];
@@ -86,12 +86,12 @@ static sc_status resolve(pl_pool *pl, const sc_pool_opts *o)
 
 /* The bytes of one relay's AUTH message: ["AUTH", event] with the URL and the challenge
  * escaped at worst (six bytes for one), around the fixed fields. */
-static size_t auth_cap(const pl_pool *pl)
+static size_t auth_cap(const sc_pl_pool *pl)
 {
     return sc_size_add(512, sc_size_mul(6, sc_size_add(pl->max_url, pl->max_challenge)));
 }
 
-static size_t sess_cap(const pl_pool *pl)
+static size_t sess_cap(const sc_pl_pool *pl)
 {
     /* twice max_subs: a subscription closed and another opened before its CLOSE went out */
     return sc_relay_session_mem_max(sc_size_mul(2, pl->max_subs), pl->max_pubs, pl->max_url,
@@ -114,31 +114,31 @@ static size_t take(size_t *off, size_t n)
 
 /* Lays the pool out after pl's options, at base (NULL: measures). Returns the bytes from
  * the aligned base (SC_SIZE_SAT when it does not fit). */
-static size_t layout(pl_pool *pl, uint8_t *base)
+static size_t layout(sc_pl_pool *pl, uint8_t *base)
 {
     size_t off = 0, i, at;
     size_t nr = pl->max_relays, per_relay, text = SC_POOL_TEXT_MAX;
-    size_t members = sc_size_mul(nr, sizeof(pl_member));
-    size_t prs = sc_size_mul(nr, sizeof(pl_pr));
-    size_t seen = pl_seen_mem(pl->seen_per_sub, 0);
-    pl_pool *dst;
+    size_t members = sc_size_mul(nr, sizeof(sc_pl_member));
+    size_t prs = sc_size_mul(nr, sizeof(sc_pl_pr));
+    size_t seen = sc_pl_seen_mem(pl->seen_per_sub, 0);
+    sc_pl_pool *dst;
 
-    at = take(&off, sizeof(pl_pool));
-    dst = base != NULL ? (pl_pool *)(void *)(base + at) : NULL;
+    at = take(&off, sizeof(sc_pl_pool));
+    dst = base != NULL ? (sc_pl_pool *)(void *)(base + at) : NULL;
     if (dst != NULL) {
         memcpy(dst, pl, sizeof *pl);
     }
-    at = take(&off, sc_size_mul(nr, sizeof(pl_relay)));
+    at = take(&off, sc_size_mul(nr, sizeof(sc_pl_relay)));
     if (dst != NULL) {
-        dst->relays = (pl_relay *)(void *)(base + at);
+        dst->relays = (sc_pl_relay *)(void *)(base + at);
     }
-    at = take(&off, sc_size_mul(pl->max_subs, sizeof(pl_sub)));
+    at = take(&off, sc_size_mul(pl->max_subs, sizeof(sc_pl_sub)));
     if (dst != NULL) {
-        dst->subs = (pl_sub *)(void *)(base + at);
+        dst->subs = (sc_pl_sub *)(void *)(base + at);
     }
-    at = take(&off, sc_size_mul(pl->max_pubs, sizeof(pl_pub)));
+    at = take(&off, sc_size_mul(pl->max_pubs, sizeof(sc_pl_pub)));
     if (dst != NULL) {
-        dst->pubs = (pl_pub *)(void *)(base + at);
+        dst->pubs = (sc_pl_pub *)(void *)(base + at);
     }
     at = take(&off, pl->max_url);
     if (dst != NULL) {
@@ -155,7 +155,7 @@ static size_t layout(pl_pool *pl, uint8_t *base)
         return off;
     }
     for (i = 0; i < nr; i++) {
-        pl_relay *r = &dst->relays[i];
+        sc_pl_relay *r = &dst->relays[i];
 
         r->url = (char *)(base + take(&off, pl->max_url));
         r->auth_cap = auth_cap(pl);
@@ -167,20 +167,20 @@ static size_t layout(pl_pool *pl, uint8_t *base)
         r->sess_mem = base + take(&off, r->sess_cap);
     }
     for (i = 0; i < pl->max_subs; i++) {
-        pl_sub *s = &dst->subs[i];
+        sc_pl_sub *s = &dst->subs[i];
 
-        s->members = (pl_member *)(void *)(base + take(&off, members));
-        pl_seen_init(&s->own, base + take(&off, seen), pl->seen_per_sub, 0);
+        s->members = (sc_pl_member *)(void *)(base + take(&off, members));
+        sc_pl_seen_init(&s->own, base + take(&off, seen), pl->seen_per_sub, 0);
     }
     for (i = 0; i < pl->max_pubs; i++) {
-        dst->pubs[i].prs = (pl_pr *)(void *)(base + take(&off, prs));
+        dst->pubs[i].prs = (sc_pl_pr *)(void *)(base + take(&off, prs));
     }
     return off;
 }
 
 size_t sc_pool_mem_max(const sc_pool_opts *opts)
 {
-    pl_pool pl;
+    sc_pl_pool pl;
 
     memset(&pl, 0, sizeof pl);
     if (resolve(&pl, opts) != SC_OK) {
@@ -192,7 +192,7 @@ size_t sc_pool_mem_max(const sc_pool_opts *opts)
 sc_status sc_pool_init(sc_pool *p, void *mem, size_t mem_cap, const sc_pool_opts *opts)
 {
     handle *h = (handle *)(void *)p;
-    pl_pool opt, *pl;
+    sc_pl_pool opt, *pl;
     size_t need, i;
     uint8_t *base;
     sc_status st;
@@ -216,7 +216,7 @@ sc_status sc_pool_init(sc_pool *p, void *mem, size_t mem_cap, const sc_pool_opts
     memset(mem, 0, mem_cap);
     base = (uint8_t *)mem + (ALIGN - (uintptr_t)mem % ALIGN) % ALIGN;
     (void)layout(&opt, base);
-    pl = (pl_pool *)(void *)base;
+    pl = (sc_pl_pool *)(void *)base;
     for (i = 0; i < pl->max_relays; i++) {
         pl->relays[i].dropped_at = INT64_MIN;
     }
@@ -231,13 +231,13 @@ sc_status sc_pool_init(sc_pool *p, void *mem, size_t mem_cap, const sc_pool_opts
 
 void sc_pool_clear(sc_pool *p)
 {
-    pl_pool *pl = pl_of(p);
+    sc_pl_pool *pl = sc_pl_of(p);
 
     if (pl != NULL) {
         size_t i;
 
         for (i = 0; i < pl->max_subs; i++) {
-            pl_cursor *c = pl_cursor_of(pl->subs[i].cursor);
+            sc_pl_cursor *c = sc_pl_cursor_of(pl->subs[i].cursor);
 
             if (pl->subs[i].used && c != NULL && c->owner == &pl->subs[i]) {
                 c->owner = NULL; /* the cursor outlives the pool: free for the next one */
@@ -255,21 +255,21 @@ void sc_pool_clear(sc_pool *p)
 
 /* ---- handles ---------------------------------------------------------------------------- */
 
-uint32_t pl_handle(uint16_t gen, size_t slot)
+uint32_t sc_pl_handle(uint16_t gen, size_t slot)
 {
     return ((uint32_t)gen << 16) | (uint32_t)(slot + 1);
 }
 
-size_t pl_handle_slot(uint32_t h, size_t n)
+size_t sc_pl_handle_slot(uint32_t h, size_t n)
 {
     size_t slot = (size_t)(h & 0xffffu);
 
     return slot == 0 || slot > n ? n : slot - 1;
 }
 
-pl_relay *pl_relay_get(const pl_pool *pl, uint32_t h)
+sc_pl_relay *sc_pl_relay_get(const sc_pl_pool *pl, uint32_t h)
 {
-    size_t k = pl_handle_slot(h, pl->max_relays);
+    size_t k = sc_pl_handle_slot(h, pl->max_relays);
 
     if (k == pl->max_relays || pl->relays[k].state != PL_RELAY_USED ||
         pl->relays[k].gen != (uint16_t)(h >> 16)) {
@@ -278,9 +278,9 @@ pl_relay *pl_relay_get(const pl_pool *pl, uint32_t h)
     return &pl->relays[k];
 }
 
-pl_sub *pl_sub_get(const pl_pool *pl, uint32_t h)
+sc_pl_sub *sc_pl_sub_get(const sc_pl_pool *pl, uint32_t h)
 {
-    size_t k = pl_handle_slot(h, pl->max_subs);
+    size_t k = sc_pl_handle_slot(h, pl->max_subs);
 
     if (k == pl->max_subs || !pl->subs[k].used || pl->subs[k].gen != (uint16_t)(h >> 16)) {
         return NULL;
@@ -288,9 +288,9 @@ pl_sub *pl_sub_get(const pl_pool *pl, uint32_t h)
     return &pl->subs[k];
 }
 
-pl_pub *pl_pub_get(const pl_pool *pl, uint32_t h)
+sc_pl_pub *sc_pl_pub_get(const sc_pl_pool *pl, uint32_t h)
 {
-    size_t k = pl_handle_slot(h, pl->max_pubs);
+    size_t k = sc_pl_handle_slot(h, pl->max_pubs);
 
     if (k == pl->max_pubs || !pl->pubs[k].used || pl->pubs[k].gen != (uint16_t)(h >> 16)) {
         return NULL;
@@ -300,14 +300,14 @@ pl_pub *pl_pub_get(const pl_pool *pl, uint32_t h)
 
 /* ---- time ------------------------------------------------------------------------------- */
 
-void pl_time(pl_pool *pl, int64_t now_ms)
+void sc_pl_time(sc_pl_pool *pl, int64_t now_ms)
 {
     if (now_ms > pl->now) {
         pl->now = now_ms;
     }
 }
 
-int64_t pl_after(int64_t now_ms, int64_t d)
+int64_t sc_pl_after(int64_t now_ms, int64_t d)
 {
     if (d > 0 && now_ms > INT64_MAX - d) {
         return INT64_MAX;
@@ -318,17 +318,17 @@ int64_t pl_after(int64_t now_ms, int64_t d)
     return now_ms + d;
 }
 
-int64_t pl_seconds(int64_t now_ms)
+int64_t sc_pl_seconds(int64_t now_ms)
 {
     return now_ms > 0 ? now_ms / 1000 : 0;
 }
 
-void pl_touch(pl_pool *pl)
+void sc_pl_touch(sc_pl_pool *pl)
 {
     pl->dirty = 1;
 }
 
-void pl_due(pl_pool *pl, int64_t t)
+void sc_pl_due(sc_pl_pool *pl, int64_t t)
 {
     if (t < pl->next_due) {
         pl->next_due = t;
@@ -337,7 +337,7 @@ void pl_due(pl_pool *pl, int64_t t)
 
 /* ---- texts and URLs --------------------------------------------------------------------- */
 
-size_t pl_cut(const char *text, size_t len, size_t max)
+size_t sc_pl_cut(const char *text, size_t len, size_t max)
 {
     if (len <= max) {
         return len;
@@ -349,9 +349,9 @@ size_t pl_cut(const char *text, size_t len, size_t max)
     return max;
 }
 
-void pl_keep(char *dst, size_t *dst_len, sc_str text)
+void sc_pl_keep(char *dst, size_t *dst_len, sc_str text)
 {
-    size_t n = text.ptr != NULL ? pl_cut(text.ptr, text.len, SC_POOL_TEXT_MAX) : 0;
+    size_t n = text.ptr != NULL ? sc_pl_cut(text.ptr, text.len, SC_POOL_TEXT_MAX) : 0;
 
     if (n > 0) {
         memcpy(dst, text.ptr, n);
@@ -359,7 +359,7 @@ void pl_keep(char *dst, size_t *dst_len, sc_str text)
     *dst_len = n;
 }
 
-sc_status pl_normalize(const pl_pool *pl, sc_str url, sc_str *norm)
+sc_status sc_pl_normalize(const sc_pl_pool *pl, sc_str url, sc_str *norm)
 {
     size_t len = 0;
     sc_status st;

@@ -10,7 +10,7 @@
 
 #include "pool/pool_internal.h"
 
-static sc_str challenge_of(const pl_relay *r)
+static sc_str challenge_of(const sc_pl_relay *r)
 {
     const sc_sess *t = sc_sess_of(&r->sess);
     sc_str c = {"", 0};
@@ -22,7 +22,7 @@ static sc_str challenge_of(const pl_relay *r)
     return c;
 }
 
-static sc_str url_of(const pl_relay *r)
+static sc_str url_of(const sc_pl_relay *r)
 {
     sc_str url;
 
@@ -33,21 +33,21 @@ static sc_str url_of(const pl_relay *r)
 
 sc_status sc_pool_auth_identity(sc_pool *p, const sc_identity *who)
 {
-    pl_pool *pl;
+    sc_pl_pool *pl;
 
     if (p == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
     pl->who = who;
-    pl_touch(pl); /* a challenge waiting for it may be answered now */
+    sc_pl_touch(pl); /* a challenge waiting for it may be answered now */
     return SC_OK;
 }
 
 /* Signs relay r's AUTH as who into its buffer. */
-static sc_status sign(sc_ctx *ctx, pl_relay *r, const sc_identity *who, int64_t now_s)
+static sc_status sign(sc_ctx *ctx, sc_pl_relay *r, const sc_identity *who, int64_t now_s)
 {
     size_t len = 0;
     sc_status st;
@@ -64,16 +64,16 @@ static sc_status sign(sc_ctx *ctx, pl_relay *r, const sc_identity *who, int64_t 
 
 sc_status sc_pool_auth(sc_pool *p, sc_ctx *ctx, uint32_t relay, const sc_identity *who, int64_t now)
 {
-    pl_pool *pl;
-    pl_relay *r;
+    sc_pl_pool *pl;
+    sc_pl_relay *r;
 
     if (p == NULL || ctx == NULL || who == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
     if (r->link != SC_POOL_LINK_CONNECTED) {
@@ -89,8 +89,8 @@ sc_status sc_pool_auth_template(const sc_pool *p, sc_relay_auth *a, uint32_t rel
                                 const uint8_t pubkey[SC_PUBKEY_BYTES], int64_t now)
 {
     static const char k_relay[] = "relay", k_challenge[] = "challenge";
-    const pl_pool *pl;
-    const pl_relay *r;
+    const sc_pl_pool *pl;
+    const sc_pl_relay *r;
     sc_str chal;
 
     if (a != NULL) {
@@ -99,13 +99,13 @@ sc_status sc_pool_auth_template(const sc_pool *p, sc_relay_auth *a, uint32_t rel
     if (p == NULL || a == NULL || pubkey == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
     if (now < 0) {
         return SC_ERR_EVENT_RANGE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL || (chal = challenge_of(r)).len == 0) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL || (chal = challenge_of(r)).len == 0) {
         return SC_ERR_NOT_FOUND;
     }
     a->items[0].ptr = k_relay;
@@ -134,8 +134,8 @@ sc_status sc_pool_auth_send(sc_pool *p, sc_ctx *ctx, uint32_t relay, const sc_ev
                             int64_t now)
 {
     sc_relay_client_msg m;
-    pl_pool *pl;
-    pl_relay *r;
+    sc_pl_pool *pl;
+    sc_pl_relay *r;
     sc_str chal;
     size_t len = 0;
     sc_status st;
@@ -143,10 +143,10 @@ sc_status sc_pool_auth_send(sc_pool *p, sc_ctx *ctx, uint32_t relay, const sc_ev
     if (p == NULL || ctx == NULL || ev == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
     if (r->link != SC_POOL_LINK_CONNECTED) {
@@ -177,13 +177,13 @@ sc_status sc_pool_auth_send(sc_pool *p, sc_ctx *ctx, uint32_t relay, const sc_ev
     return SC_OK;
 }
 
-void pl_auth_refused(pl_pool *pl, size_t slot)
+void sc_pl_auth_refused(sc_pl_pool *pl, size_t slot)
 {
-    pl_pubs_auth(pl, slot, 0);
-    pl_subs_auth(pl, slot, 0);
+    sc_pl_pubs_auth(pl, slot, 0);
+    sc_pl_subs_auth(pl, slot, 0);
 }
 
-void pl_auth_tick(pl_pool *pl, sc_ctx *ctx)
+void sc_pl_auth_tick(sc_pl_pool *pl, sc_ctx *ctx)
 {
     size_t i;
 
@@ -191,7 +191,7 @@ void pl_auth_tick(pl_pool *pl, sc_ctx *ctx)
         return;
     }
     for (i = 0; i < pl->max_relays; i++) {
-        pl_relay *r = &pl->relays[i];
+        sc_pl_relay *r = &pl->relays[i];
         const sc_sess *t = sc_sess_of(&r->sess);
         sc_status st;
 
@@ -200,29 +200,29 @@ void pl_auth_tick(pl_pool *pl, sc_ctx *ctx)
             (pl->auth == SC_POOL_AUTH_ON_DEMAND && !r->auth_wanted)) {
             continue;
         }
-        st = sign(ctx, r, pl->who, pl_seconds(pl->now));
+        st = sign(ctx, r, pl->who, sc_pl_seconds(pl->now));
         if (st != SC_OK) {
             r->auth_done = 1;
             r->auth_refused = 1;
             r->auth_failed = 1;
             r->auth_status = st;
-            pl_auth_refused(pl, i);
+            sc_pl_auth_refused(pl, i);
         }
-        pl_touch(pl);
+        sc_pl_touch(pl);
     }
 }
 
-int pl_auth_report(pl_pool *pl, sc_pool_update *u)
+int sc_pl_auth_report(sc_pl_pool *pl, sc_pool_update *u)
 {
     size_t i;
 
     for (i = 0; i < pl->max_relays; i++) {
-        pl_relay *r = &pl->relays[i];
+        sc_pl_relay *r = &pl->relays[i];
 
         if (r->state == PL_RELAY_USED && r->auth_failed) {
             r->auth_failed = 0;
             u->kind = SC_POOL_U_AUTH_REFUSED;
-            u->relay = pl_handle(r->gen, i);
+            u->relay = sc_pl_handle(r->gen, i);
             u->url = url_of(r);
             u->status = r->auth_status;
             u->text.ptr = "the pool could not sign the AUTH";

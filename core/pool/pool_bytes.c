@@ -25,7 +25,7 @@ static uint32_t crc32(const uint8_t *p, size_t n)
     return c ^ 0xffffffffu;
 }
 
-void pl_wr_bytes(pl_wr *w, const void *b, size_t n)
+void sc_pl_wr_bytes(sc_pl_wr *w, const void *b, size_t n)
 {
     if (w->p != NULL && w->len <= w->cap && n <= w->cap - w->len) {
         memcpy(w->p + w->len, b, n);
@@ -33,45 +33,45 @@ void pl_wr_bytes(pl_wr *w, const void *b, size_t n)
     w->len += n;
 }
 
-void pl_wr_u8(pl_wr *w, uint8_t v)
+void sc_pl_wr_u8(sc_pl_wr *w, uint8_t v)
 {
-    pl_wr_bytes(w, &v, 1);
+    sc_pl_wr_bytes(w, &v, 1);
 }
 
-void pl_wr_u16(pl_wr *w, uint16_t v)
+void sc_pl_wr_u16(sc_pl_wr *w, uint16_t v)
 {
     uint8_t b[2] = {(uint8_t)(v >> 8), (uint8_t)v};
 
-    pl_wr_bytes(w, b, 2);
+    sc_pl_wr_bytes(w, b, 2);
 }
 
-void pl_wr_u32(pl_wr *w, uint32_t v)
+void sc_pl_wr_u32(sc_pl_wr *w, uint32_t v)
 {
     uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
 
-    pl_wr_bytes(w, b, 4);
+    sc_pl_wr_bytes(w, b, 4);
 }
 
-void pl_wr_i64(pl_wr *w, int64_t v)
+void sc_pl_wr_i64(sc_pl_wr *w, int64_t v)
 {
-    pl_wr_u32(w, (uint32_t)((uint64_t)v >> 32));
-    pl_wr_u32(w, (uint32_t)(uint64_t)v);
+    sc_pl_wr_u32(w, (uint32_t)((uint64_t)v >> 32));
+    sc_pl_wr_u32(w, (uint32_t)(uint64_t)v);
 }
 
-void pl_wr_head(pl_wr *w, const char magic[4], uint8_t version)
+void sc_pl_wr_head(sc_pl_wr *w, const char magic[4], uint8_t version)
 {
-    pl_wr_bytes(w, magic, 4);
-    pl_wr_u8(w, version);
+    sc_pl_wr_bytes(w, magic, 4);
+    sc_pl_wr_u8(w, version);
 }
 
-void pl_wr_seal(pl_wr *w)
+void sc_pl_wr_seal(sc_pl_wr *w)
 {
     uint32_t c = w->p != NULL && w->len <= w->cap ? crc32(w->p, w->len) : 0;
 
-    pl_wr_u32(w, c);
+    sc_pl_wr_u32(w, c);
 }
 
-const uint8_t *pl_rd_view(pl_rd *r, size_t n)
+const uint8_t *sc_pl_rd_view(sc_pl_rd *r, size_t n)
 {
     const uint8_t *v;
 
@@ -84,36 +84,36 @@ const uint8_t *pl_rd_view(pl_rd *r, size_t n)
     return v;
 }
 
-uint8_t pl_rd_u8(pl_rd *r)
+uint8_t sc_pl_rd_u8(sc_pl_rd *r)
 {
-    const uint8_t *b = pl_rd_view(r, 1);
+    const uint8_t *b = sc_pl_rd_view(r, 1);
 
     return b != NULL ? b[0] : 0;
 }
 
-uint16_t pl_rd_u16(pl_rd *r)
+uint16_t sc_pl_rd_u16(sc_pl_rd *r)
 {
-    const uint8_t *b = pl_rd_view(r, 2);
+    const uint8_t *b = sc_pl_rd_view(r, 2);
 
     return b != NULL ? (uint16_t)((unsigned)b[0] << 8 | b[1]) : 0;
 }
 
-uint32_t pl_rd_u32(pl_rd *r)
+uint32_t sc_pl_rd_u32(sc_pl_rd *r)
 {
-    const uint8_t *b = pl_rd_view(r, 4);
+    const uint8_t *b = sc_pl_rd_view(r, 4);
 
     return b != NULL ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3] : 0;
 }
 
-int64_t pl_rd_i64(pl_rd *r)
+int64_t sc_pl_rd_i64(sc_pl_rd *r)
 {
-    uint64_t hi = pl_rd_u32(r), lo = pl_rd_u32(r);
+    uint64_t hi = sc_pl_rd_u32(r), lo = sc_pl_rd_u32(r);
 
     return (int64_t)(hi << 32 | lo);
 }
 
-sc_status pl_rd_open(pl_rd *r, const uint8_t *in, size_t in_len, const char magic[4],
-                     uint8_t version)
+sc_status sc_pl_rd_open(sc_pl_rd *r, const uint8_t *in, size_t in_len, const char magic[4],
+                        uint8_t version)
 {
     const uint8_t *tail;
     uint32_t want;
@@ -133,7 +133,7 @@ sc_status pl_rd_open(pl_rd *r, const uint8_t *in, size_t in_len, const char magi
     return SC_OK;
 }
 
-int pl_rd_done(const pl_rd *r)
+int sc_pl_rd_done(const sc_pl_rd *r)
 {
     return !r->bad && r->pos == r->len;
 }

@@ -19,12 +19,12 @@ static const char k_magic[4] = {'S', 'C', 'C', '1'};
 
 typedef struct handle {
     uint64_t magic;
-    pl_cursor *c;
+    sc_pl_cursor *c;
 } handle;
 
 typedef char sc_pool_cursor_handle_fits[(sizeof(handle) <= sizeof(sc_pool_cursor)) ? 1 : -1];
 
-pl_cursor *pl_cursor_of(const sc_pool_cursor *c)
+sc_pl_cursor *sc_pl_cursor_of(const sc_pool_cursor *c)
 {
     const handle *h = (const handle *)(const void *)c;
 
@@ -49,7 +49,7 @@ size_t sc_pool_cursor_mem_max(size_t max_ids, size_t max_relays, size_t max_url)
     if (!counts_ok(max_ids, max_relays, max_url)) {
         return 0;
     }
-    n = sc_size_add(round8(sizeof(pl_cursor)), pl_seen_mem(max_ids, 1));
+    n = sc_size_add(round8(sizeof(sc_pl_cursor)), sc_pl_seen_mem(max_ids, 1));
     n = sc_size_add(n, round8(sc_size_mul(max_relays, sizeof(uint32_t))));
     n = sc_size_add(n, sc_size_mul(max_relays, sizeof(int64_t)));
     n = sc_size_add(n, round8(sc_size_mul(max_relays, max_url)));
@@ -62,7 +62,7 @@ sc_status sc_pool_cursor_init(sc_pool_cursor *c, void *mem, size_t mem_cap, size
 {
     handle *h = (handle *)(void *)c;
     uint8_t *base;
-    pl_cursor *t;
+    sc_pl_cursor *t;
     size_t off, need;
 
     if (c == NULL) {
@@ -84,10 +84,10 @@ sc_status sc_pool_cursor_init(sc_pool_cursor *c, void *mem, size_t mem_cap, size
     }
     memset(mem, 0, mem_cap);
     base = (uint8_t *)mem + (ALIGN - (uintptr_t)mem % ALIGN) % ALIGN;
-    t = (pl_cursor *)(void *)base;
-    off = round8(sizeof(pl_cursor));
-    pl_seen_init(&t->seen, base + off, max_ids, 1);
-    off += pl_seen_mem(max_ids, 1);
+    t = (sc_pl_cursor *)(void *)base;
+    off = round8(sizeof(sc_pl_cursor));
+    sc_pl_seen_init(&t->seen, base + off, max_ids, 1);
+    off += sc_pl_seen_mem(max_ids, 1);
     t->url_len = (uint32_t *)(void *)(base + off);
     off += round8(max_relays * sizeof(uint32_t));
     t->point = (int64_t *)(void *)(base + off);
@@ -106,7 +106,7 @@ sc_status sc_pool_cursor_init(sc_pool_cursor *c, void *mem, size_t mem_cap, size
 
 void sc_pool_cursor_clear(sc_pool_cursor *c)
 {
-    pl_cursor *t = pl_cursor_of(c);
+    sc_pl_cursor *t = sc_pl_cursor_of(c);
 
     if (t != NULL) {
         sc_mem_wipe(t->mem, t->mem_len);
@@ -118,7 +118,7 @@ void sc_pool_cursor_clear(sc_pool_cursor *c)
 
 /* ---- relays and their points ------------------------------------------------------------ */
 
-static size_t find_relay(const pl_cursor *c, sc_str url)
+static size_t find_relay(const sc_pl_cursor *c, sc_str url)
 {
     size_t i;
 
@@ -130,14 +130,14 @@ static size_t find_relay(const pl_cursor *c, sc_str url)
     return c->n_relays;
 }
 
-int64_t pl_cursor_point(const pl_cursor *c, sc_str url)
+int64_t sc_pl_cursor_point(const sc_pl_cursor *c, sc_str url)
 {
     size_t i = find_relay(c, url);
 
     return i < c->n_relays ? c->point[i] : -1;
 }
 
-void pl_cursor_note(pl_cursor *c, sc_str url, int64_t point)
+void sc_pl_cursor_note(sc_pl_cursor *c, sc_str url, int64_t point)
 {
     size_t i = find_relay(c, url);
 
@@ -158,20 +158,20 @@ void pl_cursor_note(pl_cursor *c, sc_str url, int64_t point)
 
 sc_status sc_pool_cursor_seen(const sc_pool_cursor *c, const uint8_t id[SC_EVENT_ID_BYTES])
 {
-    const pl_cursor *t;
+    const sc_pl_cursor *t;
 
     if (c == NULL || id == NULL) {
         return SC_ERR_ARG;
     }
-    if ((t = pl_cursor_of(c)) == NULL) {
+    if ((t = sc_pl_cursor_of(c)) == NULL) {
         return SC_ERR_STATE;
     }
-    return pl_seen_has(&t->seen, id) ? SC_OK : SC_ERR_NOT_FOUND;
+    return sc_pl_seen_has(&t->seen, id) ? SC_OK : SC_ERR_NOT_FOUND;
 }
 
 sc_status sc_pool_cursor_resume_point(const sc_pool_cursor *c, int64_t *newest, sc_str url)
 {
-    const pl_cursor *t;
+    const sc_pl_cursor *t;
     sc_str norm;
     size_t len = 0, i;
     sc_status st;
@@ -182,7 +182,7 @@ sc_status sc_pool_cursor_resume_point(const sc_pool_cursor *c, int64_t *newest, 
     if (c == NULL || newest == NULL) {
         return SC_ERR_ARG;
     }
-    if ((t = pl_cursor_of(c)) == NULL) {
+    if ((t = sc_pl_cursor_of(c)) == NULL) {
         return SC_ERR_STATE;
     }
     st = sc_relay_url_normalize(t->scratch, t->max_url, &len, url);
@@ -204,32 +204,32 @@ sc_status sc_pool_cursor_resume_point(const sc_pool_cursor *c, int64_t *newest, 
 
 /* ---- bytes ------------------------------------------------------------------------------ */
 
-static void write_all(const pl_cursor *t, pl_wr *w)
+static void write_all(const sc_pl_cursor *t, sc_pl_wr *w)
 {
     size_t k;
 
-    pl_wr_head(w, k_magic, 1);
-    pl_wr_u32(w, (uint32_t)t->seen.n);
-    pl_wr_u32(w, (uint32_t)t->n_relays);
+    sc_pl_wr_head(w, k_magic, 1);
+    sc_pl_wr_u32(w, (uint32_t)t->seen.n);
+    sc_pl_wr_u32(w, (uint32_t)t->n_relays);
     for (k = 0; k < t->seen.n; k++) {
         int64_t at = 0;
-        const uint8_t *id = pl_seen_at(&t->seen, k, &at);
+        const uint8_t *id = sc_pl_seen_at(&t->seen, k, &at);
 
-        pl_wr_bytes(w, id, SC_EVENT_ID_BYTES);
-        pl_wr_i64(w, at);
+        sc_pl_wr_bytes(w, id, SC_EVENT_ID_BYTES);
+        sc_pl_wr_i64(w, at);
     }
     for (k = 0; k < t->n_relays; k++) {
-        pl_wr_u32(w, t->url_len[k]);
-        pl_wr_bytes(w, t->urls + k * t->max_url, t->url_len[k]);
-        pl_wr_i64(w, t->point[k]);
+        sc_pl_wr_u32(w, t->url_len[k]);
+        sc_pl_wr_bytes(w, t->urls + k * t->max_url, t->url_len[k]);
+        sc_pl_wr_i64(w, t->point[k]);
     }
-    pl_wr_seal(w);
+    sc_pl_wr_seal(w);
 }
 
 size_t sc_pool_cursor_save_len(const sc_pool_cursor *c)
 {
-    const pl_cursor *t = pl_cursor_of(c);
-    pl_wr w = {NULL, 0, 0};
+    const sc_pl_cursor *t = sc_pl_cursor_of(c);
+    sc_pl_wr w = {NULL, 0, 0};
 
     if (t == NULL) {
         return 0;
@@ -241,8 +241,8 @@ size_t sc_pool_cursor_save_len(const sc_pool_cursor *c)
 sc_status sc_pool_cursor_save(const sc_pool_cursor *c, uint8_t *out, size_t out_cap,
                               size_t *out_len)
 {
-    const pl_cursor *t;
-    pl_wr w = {NULL, 0, 0};
+    const sc_pl_cursor *t;
+    sc_pl_wr w = {NULL, 0, 0};
 
     if (out_len == NULL) {
         return SC_ERR_ARG;
@@ -251,7 +251,7 @@ sc_status sc_pool_cursor_save(const sc_pool_cursor *c, uint8_t *out, size_t out_
     if (c == NULL || (out == NULL && out_cap > 0)) {
         return SC_ERR_ARG;
     }
-    if ((t = pl_cursor_of(c)) == NULL) {
+    if ((t = sc_pl_cursor_of(c)) == NULL) {
         return SC_ERR_STATE;
     }
     write_all(t, &w);
@@ -267,9 +267,9 @@ sc_status sc_pool_cursor_save(const sc_pool_cursor *c, uint8_t *out, size_t out_
     return SC_OK;
 }
 
-static void empty(pl_cursor *t)
+static void empty(sc_pl_cursor *t)
 {
-    pl_seen_reset(&t->seen);
+    sc_pl_seen_reset(&t->seen);
     memset(t->url_len, 0, t->max_relays * sizeof(uint32_t));
     memset(t->point, 0, t->max_relays * sizeof(int64_t));
     memset(t->urls, 0, t->max_relays * t->max_url);
@@ -277,9 +277,9 @@ static void empty(pl_cursor *t)
 }
 
 /* Reads the body into t (fill) or only checks it; SC_ERR_ENCODING for anything wrong. */
-static sc_status read_all(pl_cursor *t, pl_rd *r, int fill)
+static sc_status read_all(sc_pl_cursor *t, sc_pl_rd *r, int fill)
 {
-    size_t n_ids = pl_rd_u32(r), n_relays = pl_rd_u32(r), k, skip;
+    size_t n_ids = sc_pl_rd_u32(r), n_relays = sc_pl_rd_u32(r), k, skip;
 
     /* the counts must fit the body before anything is read by them */
     if (r->bad || n_ids > (r->len - r->pos) / (SC_EVENT_ID_BYTES + 8) ||
@@ -288,23 +288,23 @@ static sc_status read_all(pl_cursor *t, pl_rd *r, int fill)
     }
     skip = n_ids > t->seen.cap ? n_ids - t->seen.cap : 0; /* the oldest beyond capacity */
     for (k = 0; k < n_ids; k++) {
-        const uint8_t *id = pl_rd_view(r, SC_EVENT_ID_BYTES);
-        int64_t at = pl_rd_i64(r);
+        const uint8_t *id = sc_pl_rd_view(r, SC_EVENT_ID_BYTES);
+        int64_t at = sc_pl_rd_i64(r);
 
         if (r->bad || at < 0) {
             return SC_ERR_ENCODING;
         }
         if (fill && k >= skip) {
-            if (pl_seen_has(&t->seen, id)) {
+            if (sc_pl_seen_has(&t->seen, id)) {
                 return SC_ERR_ENCODING; /* an id twice */
             }
-            pl_seen_add(&t->seen, id, at);
+            sc_pl_seen_add(&t->seen, id, at);
         }
     }
     for (k = 0; k < n_relays; k++) {
-        size_t len = pl_rd_u32(r), norm_len = 0;
-        const uint8_t *url = pl_rd_view(r, len);
-        int64_t point = pl_rd_i64(r);
+        size_t len = sc_pl_rd_u32(r), norm_len = 0;
+        const uint8_t *url = sc_pl_rd_view(r, len);
+        int64_t point = sc_pl_rd_i64(r);
         sc_str u, norm;
 
         if (r->bad || point < 0 || len == 0) {
@@ -326,27 +326,27 @@ static sc_status read_all(pl_cursor *t, pl_rd *r, int fill)
         if (find_relay(t, norm) < t->n_relays) {
             return SC_ERR_ENCODING; /* a relay twice */
         }
-        pl_cursor_note(t, norm, point);
+        sc_pl_cursor_note(t, norm, point);
     }
-    return pl_rd_done(r) ? SC_OK : SC_ERR_ENCODING;
+    return sc_pl_rd_done(r) ? SC_OK : SC_ERR_ENCODING;
 }
 
 sc_status sc_pool_cursor_load(sc_pool_cursor *c, const uint8_t *in, size_t in_len)
 {
-    pl_cursor *t;
-    pl_rd r;
+    sc_pl_cursor *t;
+    sc_pl_rd r;
     sc_status st;
 
     if (c == NULL || (in == NULL && in_len > 0)) {
         return SC_ERR_ARG;
     }
-    if ((t = pl_cursor_of(c)) == NULL || t->owner != NULL) {
+    if ((t = sc_pl_cursor_of(c)) == NULL || t->owner != NULL) {
         return SC_ERR_STATE; /* not set up, or a subscription's now */
     }
     empty(t);
-    st = pl_rd_open(&r, in, in_len, k_magic, 1);
+    st = sc_pl_rd_open(&r, in, in_len, k_magic, 1);
     if (st == SC_OK) {
-        pl_rd check = r;
+        sc_pl_rd check = r;
 
         st = read_all(t, &check, 0);
     }

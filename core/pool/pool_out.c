@@ -10,8 +10,8 @@
 
 size_t sc_pool_next_len(const sc_pool *p, uint32_t relay)
 {
-    const pl_pool *pl = pl_of(p);
-    const pl_relay *r = pl != NULL ? pl_relay_get(pl, relay) : NULL;
+    const sc_pl_pool *pl = sc_pl_of(p);
+    const sc_pl_relay *r = pl != NULL ? sc_pl_relay_get(pl, relay) : NULL;
 
     if (r == NULL || r->link != SC_POOL_LINK_CONNECTED) {
         return 0;
@@ -25,8 +25,8 @@ sc_status sc_pool_next(sc_pool *p, uint32_t relay, char *out, size_t out_cap, si
     sc_sess_next_kind kind;
     sc_str sub_id = {NULL, 0};
     char sub_copy[SC_RELAY_SUB_ID_MAX];
-    pl_pool *pl;
-    pl_relay *r;
+    sc_pl_pool *pl;
+    sc_pl_relay *r;
     size_t slot;
     sc_status st;
 
@@ -37,16 +37,16 @@ sc_status sc_pool_next(sc_pool *p, uint32_t relay, char *out, size_t out_cap, si
     if (p == NULL || (out == NULL && out_cap > 0)) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
     if (r->link != SC_POOL_LINK_CONNECTED) {
         return SC_OK; /* nothing goes out before the socket is open */
     }
-    slot = pl_relay_slot(pl, r);
+    slot = sc_pl_relay_slot(pl, r);
     if (r->auth_len > 0) {
         if (r->auth_len > out_cap) {
             *out_len = r->auth_len;
@@ -65,13 +65,13 @@ sc_status sc_pool_next(sc_pool *p, uint32_t relay, char *out, size_t out_cap, si
     }
     st = sc_relay_session_next(&r->sess, out, out_cap, out_len);
     if (st == SC_OK && *out_len > 0 && kind == SC_SESS_NEXT_EVENT) {
-        pl_pub_sent(pl, slot, id);
+        sc_pl_pub_sent(pl, slot, id);
     } else if (st != SC_OK && st != SC_ERR_BUFFER_TOO_SMALL) {
         /* the caller changed an event or filter it lent: the session dropped the entry */
         if (kind == SC_SESS_NEXT_EVENT) {
-            pl_pub_unwritable(pl, slot, id, st);
+            sc_pl_pub_unwritable(pl, slot, id, st);
         } else if (kind == SC_SESS_NEXT_REQ) {
-            pl_sub_unwritable(pl, slot, sub_id, st);
+            sc_pl_sub_unwritable(pl, slot, sub_id, st);
         }
     }
     return st;
@@ -79,7 +79,7 @@ sc_status sc_pool_next(sc_pool *p, uint32_t relay, char *out, size_t out_cap, si
 
 size_t sc_pool_message_max(const sc_pool *p)
 {
-    const pl_pool *pl = pl_of(p);
+    const sc_pl_pool *pl = sc_pl_of(p);
 
     if (pl == NULL) {
         return 0;

@@ -10,7 +10,7 @@
 
 #include "pool/pool_internal.h"
 
-static sc_str url_of(const pl_relay *r)
+static sc_str url_of(const sc_pl_relay *r)
 {
     sc_str url;
 
@@ -21,14 +21,14 @@ static sc_str url_of(const pl_relay *r)
 
 /* The update the last message meant; 0 when it no longer names anything (its subscription
  * ended since). */
-static int report_pending(pl_pool *pl, sc_pool_update *u)
+static int report_pending(sc_pl_pool *pl, sc_pool_update *u)
 {
-    pl_pending *q = &pl->pending;
-    pl_relay *r = &pl->relays[q->relay];
+    sc_pl_pending *q = &pl->pending;
+    sc_pl_relay *r = &pl->relays[q->relay];
 
     q->full = 0;
     u->kind = q->kind;
-    u->relay = pl_handle(r->gen, q->relay);
+    u->relay = sc_pl_handle(r->gen, q->relay);
     u->url = url_of(r);
     u->text = q->text;
     u->prefix = q->prefix;
@@ -39,7 +39,7 @@ static int report_pending(pl_pool *pl, sc_pool_update *u)
             memset(u, 0, sizeof *u);
             return 0;
         }
-        pl_sub_fill(pl, u, q->sub);
+        sc_pl_sub_fill(pl, u, q->sub);
         if (q->kind == SC_POOL_U_EVENT) {
             u->event = &pl->msg.event;
             u->event_json = q->event_json;
@@ -51,7 +51,7 @@ static int report_pending(pl_pool *pl, sc_pool_update *u)
     case SC_POOL_U_PUBLISHED: {
         sc_str text = q->text;
 
-        pl_pub_fill(pl, u, q->pub, q->relay);
+        sc_pl_pub_fill(pl, u, q->pub, q->relay);
         u->text = text;
         return 1;
     }
@@ -63,17 +63,17 @@ static int report_pending(pl_pool *pl, sc_pool_update *u)
     }
 }
 
-static int report_disconnect(pl_pool *pl, sc_pool_update *u)
+static int report_disconnect(sc_pl_pool *pl, sc_pool_update *u)
 {
     size_t i;
 
     for (i = 0; i < pl->max_relays; i++) {
-        pl_relay *r = &pl->relays[i];
+        sc_pl_relay *r = &pl->relays[i];
 
         if (r->disconnect) {
             r->disconnect = 0;
             u->kind = SC_POOL_U_DISCONNECT;
-            u->relay = pl_handle(r->gen, i);
+            u->relay = sc_pl_handle(r->gen, i);
             u->url = url_of(r);
             return 1;
         }
@@ -81,18 +81,18 @@ static int report_disconnect(pl_pool *pl, sc_pool_update *u)
     return 0;
 }
 
-static int report_connect(pl_pool *pl, sc_pool_update *u)
+static int report_connect(sc_pl_pool *pl, sc_pool_update *u)
 {
     size_t i;
 
     for (i = 0; i < pl->max_relays; i++) {
-        pl_relay *r = &pl->relays[i];
+        sc_pl_relay *r = &pl->relays[i];
 
         if (r->state != PL_RELAY_USED ||
             (r->link != SC_POOL_LINK_IDLE && r->link != SC_POOL_LINK_WAITING)) {
             continue;
         }
-        if (!pl_relay_wanted(pl, i)) {
+        if (!sc_pl_relay_wanted(pl, i)) {
             r->link = SC_POOL_LINK_IDLE;
             continue;
         }
@@ -101,24 +101,24 @@ static int report_connect(pl_pool *pl, sc_pool_update *u)
         }
         r->link = SC_POOL_LINK_CONNECTING;
         u->kind = SC_POOL_U_CONNECT;
-        u->relay = pl_handle(r->gen, i);
+        u->relay = sc_pl_handle(r->gen, i);
         u->url = url_of(r);
         return 1;
     }
     return 0;
 }
 
-static int report_dropped(pl_pool *pl, sc_pool_update *u)
+static int report_dropped(sc_pl_pool *pl, sc_pool_update *u)
 {
     size_t i;
 
     for (i = 0; i < pl->max_relays; i++) {
-        pl_relay *r = &pl->relays[i];
+        sc_pl_relay *r = &pl->relays[i];
 
         if (r->state == PL_RELAY_USED && r->dropped > 0 &&
-            pl_after(r->dropped_at, 1000) <= pl->now) {
+            sc_pl_after(r->dropped_at, 1000) <= pl->now) {
             u->kind = SC_POOL_U_DROPPED;
-            u->relay = pl_handle(r->gen, i);
+            u->relay = sc_pl_handle(r->gen, i);
             u->url = url_of(r);
             u->count = r->dropped;
             u->status = r->dropped_status;
@@ -131,24 +131,24 @@ static int report_dropped(pl_pool *pl, sc_pool_update *u)
 }
 
 /* The earliest time poll has work, when nothing is to be reported now. */
-static int64_t next_due(const pl_pool *pl)
+static int64_t next_due(const sc_pl_pool *pl)
 {
-    int64_t due = pl_pubs_due(pl), t = pl_subs_due(pl);
+    int64_t due = sc_pl_pubs_due(pl), t = sc_pl_subs_due(pl);
     size_t i;
 
     if (t < due) {
         due = t;
     }
     for (i = 0; i < pl->max_relays; i++) {
-        const pl_relay *r = &pl->relays[i];
+        const sc_pl_relay *r = &pl->relays[i];
 
         if (r->state != PL_RELAY_USED) {
             continue;
         }
-        if (r->link == SC_POOL_LINK_WAITING && r->retry_at < due && pl_relay_wanted(pl, i)) {
+        if (r->link == SC_POOL_LINK_WAITING && r->retry_at < due && sc_pl_relay_wanted(pl, i)) {
             due = r->retry_at;
         }
-        if (r->dropped > 0 && (t = pl_after(r->dropped_at, 1000)) < due) {
+        if (r->dropped > 0 && (t = sc_pl_after(r->dropped_at, 1000)) < due) {
             due = t;
         }
     }
@@ -157,7 +157,7 @@ static int64_t next_due(const pl_pool *pl)
 
 sc_status sc_pool_poll(sc_pool *p, sc_ctx *ctx, int64_t now_ms, sc_pool_update *u)
 {
-    pl_pool *pl;
+    sc_pl_pool *pl;
 
     if (u != NULL) {
         memset(u, 0, sizeof *u);
@@ -165,10 +165,10 @@ sc_status sc_pool_poll(sc_pool *p, sc_ctx *ctx, int64_t now_ms, sc_pool_update *
     if (p == NULL || ctx == NULL || u == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    pl_time(pl, now_ms);
+    sc_pl_time(pl, now_ms);
     if (pl->pending.full && report_pending(pl, u)) {
         return SC_OK;
     }
@@ -176,11 +176,11 @@ sc_status sc_pool_poll(sc_pool *p, sc_ctx *ctx, int64_t now_ms, sc_pool_update *
         return SC_OK; /* nothing changed and nothing is due */
     }
     pl->dirty = 0;
-    pl_auth_tick(pl, ctx);
-    pl_pubs_tick(pl);
-    pl_subs_tick(pl);
-    if (report_disconnect(pl, u) || pl_auth_report(pl, u) || pl_subs_report(pl, u) ||
-        pl_pubs_report(pl, u) || report_connect(pl, u) || report_dropped(pl, u)) {
+    sc_pl_auth_tick(pl, ctx);
+    sc_pl_pubs_tick(pl);
+    sc_pl_subs_tick(pl);
+    if (report_disconnect(pl, u) || sc_pl_auth_report(pl, u) || sc_pl_subs_report(pl, u) ||
+        sc_pl_pubs_report(pl, u) || report_connect(pl, u) || report_dropped(pl, u)) {
         pl->dirty = 1; /* there may be more */
         return SC_OK;
     }
@@ -191,7 +191,7 @@ sc_status sc_pool_poll(sc_pool *p, sc_ctx *ctx, int64_t now_ms, sc_pool_update *
 
 int64_t sc_pool_wakeup(const sc_pool *p)
 {
-    const pl_pool *pl = pl_of(p);
+    const sc_pl_pool *pl = sc_pl_of(p);
 
     if (pl == NULL || pl->pending.full || pl->dirty) {
         return 0;

@@ -14,7 +14,7 @@
 /* what a signed event carries */
 #define SIGNED_FLAGS (SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG)
 
-static pl_pub *find_id(pl_pool *pl, const uint8_t id[SC_EVENT_ID_BYTES])
+static sc_pl_pub *find_id(sc_pl_pool *pl, const uint8_t id[SC_EVENT_ID_BYTES])
 {
     size_t i;
 
@@ -29,8 +29,8 @@ static pl_pub *find_id(pl_pool *pl, const uint8_t id[SC_EVENT_ID_BYTES])
 sc_status sc_pool_publish(sc_pool *p, uint32_t *pub, const sc_event *ev, const uint32_t *relays,
                           size_t n_relays, void *user)
 {
-    pl_pool *pl;
-    pl_pub *b = NULL;
+    sc_pl_pool *pl;
+    sc_pl_pub *b = NULL;
     size_t i, k;
     sc_status st;
 
@@ -40,14 +40,14 @@ sc_status sc_pool_publish(sc_pool *p, uint32_t *pub, const sc_event *ev, const u
     if (p == NULL || pub == NULL || ev == NULL || (relays == NULL && n_relays > 0)) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
     if (n_relays == 0) {
         return SC_ERR_EMPTY;
     }
     for (i = 0; i < n_relays; i++) {
-        if (pl_relay_get(pl, relays[i]) == NULL) {
+        if (sc_pl_relay_get(pl, relays[i]) == NULL) {
             return SC_ERR_NOT_FOUND;
         }
     }
@@ -68,10 +68,10 @@ sc_status sc_pool_publish(sc_pool *p, uint32_t *pub, const sc_event *ev, const u
     if (b == NULL) {
         return SC_ERR_FULL;
     }
-    memset(b->prs, 0, pl->max_relays * sizeof(pl_pr));
+    memset(b->prs, 0, pl->max_relays * sizeof(sc_pl_pr));
     for (i = 0; i < n_relays; i++) {
-        size_t slot = pl_handle_slot(relays[i], pl->max_relays);
-        pl_relay *r = &pl->relays[slot];
+        size_t slot = sc_pl_handle_slot(relays[i], pl->max_relays);
+        sc_pl_relay *r = &pl->relays[slot];
 
         if (b->prs[slot].state != PL_PR_NONE) {
             continue; /* named twice */
@@ -86,7 +86,7 @@ sc_status sc_pool_publish(sc_pool *p, uint32_t *pub, const sc_event *ev, const u
                     (void)sc_sess_pend_cancel(sc_sess_of(&pl->relays[j].sess), ev->id);
                 }
             }
-            memset(b->prs, 0, pl->max_relays * sizeof(pl_pr));
+            memset(b->prs, 0, pl->max_relays * sizeof(sc_pl_pr));
             return st == SC_ERR_FULL ? SC_ERR_FULL : st;
         }
         b->prs[slot].state = PL_PR_QUEUED;
@@ -95,16 +95,16 @@ sc_status sc_pool_publish(sc_pool *p, uint32_t *pub, const sc_event *ev, const u
     b->ev = ev;
     b->user = user;
     memcpy(b->id, ev->id, SC_EVENT_ID_BYTES);
-    *pub = pl_handle(b->gen, (size_t)(b - pl->pubs));
-    pl_touch(pl);
+    *pub = sc_pl_handle(b->gen, (size_t)(b - pl->pubs));
+    sc_pl_touch(pl);
     return SC_OK;
 }
 
 sc_status sc_pool_publish_states(const sc_pool *p, sc_pool_publish_state *out, size_t out_cap,
                                  size_t *out_len, uint32_t pub)
 {
-    const pl_pool *pl;
-    const pl_pub *b;
+    const sc_pl_pool *pl;
+    const sc_pl_pub *b;
     size_t i, n = 0;
 
     if (out_len == NULL) {
@@ -114,10 +114,10 @@ sc_status sc_pool_publish_states(const sc_pool *p, sc_pool_publish_state *out, s
     if (p == NULL || (out == NULL && out_cap > 0)) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((b = pl_pub_get(pl, pub)) == NULL) {
+    if ((b = sc_pl_pub_get(pl, pub)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
     for (i = 0; i < pl->max_relays; i++) {
@@ -129,13 +129,13 @@ sc_status sc_pool_publish_states(const sc_pool *p, sc_pool_publish_state *out, s
     }
     n = 0;
     for (i = 0; i < pl->max_relays; i++) {
-        const pl_pr *pr = &b->prs[i];
+        const sc_pl_pr *pr = &b->prs[i];
 
         if (pr->state == PL_PR_NONE) {
             continue;
         }
         memset(&out[n], 0, sizeof out[n]);
-        out[n].relay = pl_handle(pl->relays[i].gen, i);
+        out[n].relay = sc_pl_handle(pl->relays[i].gen, i);
         out[n].result = (sc_pool_result)pr->result;
         out[n].attempts = pr->attempts;
         out[n].retry_at_ms = pr->state == PL_PR_WAIT ? pr->at : 0;
@@ -149,10 +149,10 @@ sc_status sc_pool_publish_states(const sc_pool *p, sc_pool_publish_state *out, s
 
 /* pr settles with result; its PUBLISHED goes in `pending` with text (via_msg) or is read off
  * the state with text kind `kind`. */
-static void settle(pl_pool *pl, pl_pub *b, size_t slot, sc_pool_result result,
+static void settle(sc_pl_pool *pl, sc_pl_pub *b, size_t slot, sc_pool_result result,
                    sc_relay_prefix prefix, int via_msg, sc_str text, uint8_t kind)
 {
-    pl_pr *pr = &b->prs[slot];
+    sc_pl_pr *pr = &b->prs[slot];
 
     pr->state = PL_PR_DONE;
     pr->result = (uint8_t)result;
@@ -169,14 +169,14 @@ static void settle(pl_pool *pl, pl_pub *b, size_t slot, sc_pool_result result,
         pl->pending.text = text;
         pr->in_msg = 1;
     }
-    pl_touch(pl);
+    sc_pl_touch(pl);
 }
 
 /* An attempt failed: another after the delay, or FAILED after max_attempts. */
-static void attempt_failed(pl_pool *pl, pl_pub *b, size_t slot, sc_relay_prefix prefix, int via_msg,
-                           sc_str text, uint8_t kind)
+static void attempt_failed(sc_pl_pool *pl, sc_pl_pub *b, size_t slot, sc_relay_prefix prefix,
+                           int via_msg, sc_str text, uint8_t kind)
 {
-    pl_pr *pr = &b->prs[slot];
+    sc_pl_pr *pr = &b->prs[slot];
     uint64_t delay;
     uint32_t n = pr->attempts > 0 ? pr->attempts - 1 : 0;
 
@@ -191,12 +191,12 @@ static void attempt_failed(pl_pool *pl, pl_pub *b, size_t slot, sc_relay_prefix 
     }
     pr->state = PL_PR_WAIT;
     pr->prefix = prefix;
-    pr->at = pl_after(pl->now, (int64_t)delay);
-    pl_due(pl, pr->at);
+    pr->at = sc_pl_after(pl->now, (int64_t)delay);
+    sc_pl_due(pl, pr->at);
 }
 
 /* The relay's answer to one attempt. */
-static void answer(pl_pool *pl, pl_pub *b, size_t slot, int accepted, sc_relay_prefix prefix,
+static void answer(sc_pl_pool *pl, sc_pl_pub *b, size_t slot, int accepted, sc_relay_prefix prefix,
                    int via_msg, sc_str text, uint8_t kind)
 {
     (void)sc_sess_pend_cancel(sc_sess_of(&pl->relays[slot].sess), b->id);
@@ -210,7 +210,7 @@ static void answer(pl_pool *pl, pl_pub *b, size_t slot, int accepted, sc_relay_p
 }
 
 /* The publishes sent on relay slot and not answered: how many, and the last one. */
-static size_t waiting(pl_pool *pl, size_t slot, pl_pub **last)
+static size_t waiting(sc_pl_pool *pl, size_t slot, sc_pl_pub **last)
 {
     size_t i, n = 0;
 
@@ -225,10 +225,10 @@ static size_t waiting(pl_pool *pl, size_t slot, pl_pub **last)
 }
 
 /* A kept OK settles the last publish left unanswered; it is forgotten when none is. */
-static void resolve_kept(pl_pool *pl, size_t slot)
+static void resolve_kept(sc_pl_pool *pl, size_t slot)
 {
-    pl_relay *r = &pl->relays[slot];
-    pl_pub *last;
+    sc_pl_relay *r = &pl->relays[slot];
+    sc_pl_pub *last;
     size_t n;
     sc_str none = {"", 0};
 
@@ -244,10 +244,10 @@ static void resolve_kept(pl_pool *pl, size_t slot)
     }
 }
 
-int pl_pub_ok(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES], int accepted,
-              sc_relay_prefix prefix, sc_str text)
+int sc_pl_pub_ok(sc_pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES], int accepted,
+                 sc_relay_prefix prefix, sc_str text)
 {
-    pl_pub *b = find_id(pl, id);
+    sc_pl_pub *b = find_id(pl, id);
     uint8_t st;
 
     if (b == NULL) {
@@ -263,11 +263,11 @@ int pl_pub_ok(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES], int
     return 1;
 }
 
-void pl_pub_ok_unattributed(pl_pool *pl, size_t slot, int accepted, sc_relay_prefix prefix,
-                            sc_str text)
+void sc_pl_pub_ok_unattributed(sc_pl_pool *pl, size_t slot, int accepted, sc_relay_prefix prefix,
+                               sc_str text)
 {
-    pl_relay *r = &pl->relays[slot];
-    pl_pub *last;
+    sc_pl_relay *r = &pl->relays[slot];
+    sc_pl_pub *last;
     size_t n = waiting(pl, slot, &last);
 
     if (n == 1) {
@@ -280,37 +280,37 @@ void pl_pub_ok_unattributed(pl_pool *pl, size_t slot, int accepted, sc_relay_pre
             r->dropped++;
         }
         r->dropped_status = SC_ERR_RELAY_MESSAGE;
-        pl_due(pl, pl_after(r->dropped_at, 1000));
+        sc_pl_due(pl, sc_pl_after(r->dropped_at, 1000));
         return;
     }
     r->kept = 1;
     r->kept_accepted = (uint8_t)(accepted != 0);
     r->kept_prefix = prefix;
-    pl_keep(r->kept_text, &r->kept_len, text);
+    sc_pl_keep(r->kept_text, &r->kept_len, text);
 }
 
-void pl_pub_held(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES])
+void sc_pl_pub_held(sc_pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES])
 {
-    pl_pub *b = find_id(pl, id);
-    pl_pr *pr;
+    sc_pl_pub *b = find_id(pl, id);
+    sc_pl_pr *pr;
 
     if (b == NULL || b->prs[slot].state == PL_PR_NONE || b->prs[slot].state == PL_PR_DONE) {
         return;
     }
     pr = &b->prs[slot];
     pr->state = PL_PR_HELD;
-    pr->at = pl_after(pl->now, pl->ok_timeout);
-    pl_due(pl, pr->at);
+    pr->at = sc_pl_after(pl->now, pl->ok_timeout);
+    sc_pl_due(pl, pr->at);
     resolve_kept(pl, slot);
 }
 
-void pl_pubs_auth(pl_pool *pl, size_t slot, int accepted)
+void sc_pl_pubs_auth(sc_pl_pool *pl, size_t slot, int accepted)
 {
     size_t i;
     sc_str none = {"", 0};
 
     for (i = 0; i < pl->max_pubs; i++) {
-        pl_pub *b = &pl->pubs[i];
+        sc_pl_pub *b = &pl->pubs[i];
 
         if (!b->used || b->prs[slot].state != PL_PR_HELD) {
             continue;
@@ -324,13 +324,13 @@ void pl_pubs_auth(pl_pool *pl, size_t slot, int accepted)
                    PL_TEXT_AUTHREQ);
         }
     }
-    pl_touch(pl);
+    sc_pl_touch(pl);
 }
 
-void pl_pub_sent(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES])
+void sc_pl_pub_sent(sc_pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES])
 {
-    pl_pub *b = find_id(pl, id);
-    pl_pr *pr;
+    sc_pl_pub *b = find_id(pl, id);
+    sc_pl_pr *pr;
 
     if (b == NULL || b->prs[slot].state != PL_PR_QUEUED) {
         return;
@@ -340,13 +340,14 @@ void pl_pub_sent(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES])
     if (pr->attempts < UINT32_MAX) {
         pr->attempts++;
     }
-    pr->at = pl_after(pl->now, pl->ok_timeout);
-    pl_due(pl, pr->at);
+    pr->at = sc_pl_after(pl->now, pl->ok_timeout);
+    sc_pl_due(pl, pr->at);
 }
 
-void pl_pub_unwritable(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES], sc_status st)
+void sc_pl_pub_unwritable(sc_pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BYTES],
+                          sc_status st)
 {
-    pl_pub *b = find_id(pl, id);
+    sc_pl_pub *b = find_id(pl, id);
     sc_str none = {"", 0};
 
     if (b == NULL || b->prs[slot].state == PL_PR_NONE || b->prs[slot].state == PL_PR_DONE) {
@@ -356,13 +357,13 @@ void pl_pub_unwritable(pl_pool *pl, size_t slot, const uint8_t id[SC_EVENT_ID_BY
     settle(pl, b, slot, SC_POOL_FAILED, SC_RELAY_PREFIX_NONE, 0, none, PL_TEXT_WRITE);
 }
 
-void pl_pubs_lost(pl_pool *pl, size_t slot)
+void sc_pl_pubs_lost(sc_pl_pool *pl, size_t slot)
 {
     size_t i;
     sc_str none = {"", 0};
 
     for (i = 0; i < pl->max_pubs; i++) {
-        pl_pub *b = &pl->pubs[i];
+        sc_pl_pub *b = &pl->pubs[i];
 
         if (!b->used) {
             continue;
@@ -384,13 +385,13 @@ void pl_pubs_lost(pl_pool *pl, size_t slot)
     pl->relays[slot].kept = 0;
 }
 
-void pl_pubs_removed(pl_pool *pl, size_t slot)
+void sc_pl_pubs_removed(sc_pl_pool *pl, size_t slot)
 {
     size_t i;
     sc_str none = {"", 0};
 
     for (i = 0; i < pl->max_pubs; i++) {
-        pl_pub *b = &pl->pubs[i];
+        sc_pl_pub *b = &pl->pubs[i];
 
         if (b->used && b->prs[slot].state != PL_PR_NONE && b->prs[slot].state != PL_PR_DONE) {
             settle(pl, b, slot, SC_POOL_FAILED, SC_RELAY_PREFIX_NONE, 0, none, PL_TEXT_REMOVED);
@@ -398,20 +399,20 @@ void pl_pubs_removed(pl_pool *pl, size_t slot)
     }
 }
 
-void pl_pubs_tick(pl_pool *pl)
+void sc_pl_pubs_tick(sc_pl_pool *pl)
 {
     size_t i, slot;
     sc_str none = {"", 0};
 
     for (i = 0; i < pl->max_pubs; i++) {
-        pl_pub *b = &pl->pubs[i];
+        sc_pl_pub *b = &pl->pubs[i];
 
         if (!b->used) {
             continue;
         }
         for (slot = 0; slot < pl->max_relays; slot++) {
-            pl_pr *pr = &b->prs[slot];
-            pl_relay *r = &pl->relays[slot];
+            sc_pl_pr *pr = &b->prs[slot];
+            sc_pl_relay *r = &pl->relays[slot];
 
             if (pr->state == PL_PR_SENT && pr->at <= pl->now) {
                 if (r->kept) { /* the kept OK answers each publish still waiting */
@@ -429,7 +430,7 @@ void pl_pubs_tick(pl_pool *pl)
                 if (st == SC_OK) {
                     pr->state = PL_PR_QUEUED;
                     pr->at = 0;
-                    pl_touch(pl); /* a relay to connect, perhaps */
+                    sc_pl_touch(pl); /* a relay to connect, perhaps */
                 } else {
                     pr->status = st;
                     settle(pl, b, slot, SC_POOL_FAILED, pr->prefix, 0, none, PL_TEXT_WRITE);
@@ -438,7 +439,7 @@ void pl_pubs_tick(pl_pool *pl)
         }
     }
     for (slot = 0; slot < pl->max_relays; slot++) {
-        pl_pub *last;
+        sc_pl_pub *last;
 
         if (pl->relays[slot].kept && waiting(pl, slot, &last) == 0) {
             pl->relays[slot].kept = 0;
@@ -446,13 +447,13 @@ void pl_pubs_tick(pl_pool *pl)
     }
 }
 
-int64_t pl_pubs_due(const pl_pool *pl)
+int64_t sc_pl_pubs_due(const sc_pl_pool *pl)
 {
     int64_t due = INT64_MAX;
     size_t i, slot;
 
     for (i = 0; i < pl->max_pubs; i++) {
-        const pl_pub *b = &pl->pubs[i];
+        const sc_pl_pub *b = &pl->pubs[i];
 
         if (!b->used) {
             continue;
@@ -471,9 +472,9 @@ int64_t pl_pubs_due(const pl_pool *pl)
 
 /* ---- reporting -------------------------------------------------------------------------- */
 
-static sc_str text_of(pl_pool *pl, const pl_pr *pr, size_t slot)
+static sc_str text_of(sc_pl_pool *pl, const sc_pl_pr *pr, size_t slot)
 {
-    const pl_relay *r = &pl->relays[slot];
+    const sc_pl_relay *r = &pl->relays[slot];
     sc_str t = {"", 0};
     int n = 0;
 
@@ -520,16 +521,16 @@ static sc_str text_of(pl_pool *pl, const pl_pr *pr, size_t slot)
     return t;
 }
 
-void pl_pub_fill(pl_pool *pl, sc_pool_update *u, size_t k, size_t slot)
+void sc_pl_pub_fill(sc_pl_pool *pl, sc_pool_update *u, size_t k, size_t slot)
 {
-    pl_pub *b = &pl->pubs[k];
-    pl_pr *pr = &b->prs[slot];
+    sc_pl_pub *b = &pl->pubs[k];
+    sc_pl_pr *pr = &b->prs[slot];
 
     u->kind = SC_POOL_U_PUBLISHED;
-    u->relay = pl_handle(pl->relays[slot].gen, slot);
+    u->relay = sc_pl_handle(pl->relays[slot].gen, slot);
     u->url.ptr = pl->relays[slot].url;
     u->url.len = pl->relays[slot].url_len;
-    u->pub = pl_handle(b->gen, k);
+    u->pub = sc_pl_handle(b->gen, k);
     u->user = b->user;
     memcpy(u->event_id, b->id, SC_EVENT_ID_BYTES);
     u->result = (sc_pool_result)pr->result;
@@ -540,36 +541,36 @@ void pl_pub_fill(pl_pool *pl, sc_pool_update *u, size_t k, size_t slot)
     pr->in_msg = 0;
 }
 
-int pl_pubs_report(pl_pool *pl, sc_pool_update *u)
+int sc_pl_pubs_report(sc_pl_pool *pl, sc_pool_update *u)
 {
     size_t i, slot;
 
     for (i = 0; i < pl->max_pubs; i++) {
-        pl_pub *b = &pl->pubs[i];
+        sc_pl_pub *b = &pl->pubs[i];
         int open = 0;
 
         if (!b->used) {
             continue;
         }
         for (slot = 0; slot < pl->max_relays; slot++) {
-            pl_pr *pr = &b->prs[slot];
+            sc_pl_pr *pr = &b->prs[slot];
 
             if (pr->state == PL_PR_DONE && !pr->reported && !pr->in_msg) {
-                pl_pub_fill(pl, u, i, slot);
+                sc_pl_pub_fill(pl, u, i, slot);
                 return 1;
             }
             open |= pr->state != PL_PR_NONE && !(pr->state == PL_PR_DONE && pr->reported);
         }
         if (!open) {
             u->kind = SC_POOL_U_PUBLISH_DONE;
-            u->pub = pl_handle(b->gen, i);
+            u->pub = sc_pl_handle(b->gen, i);
             u->user = b->user;
             memcpy(u->event_id, b->id, SC_EVENT_ID_BYTES);
             b->used = 0;
             b->gen++;
             b->ev = NULL;
             b->user = NULL;
-            memset(b->prs, 0, pl->max_relays * sizeof(pl_pr));
+            memset(b->prs, 0, pl->max_relays * sizeof(sc_pl_pr));
             return 1;
         }
     }

@@ -58,17 +58,17 @@ static sc_str event_json(const char *text, size_t len)
 }
 
 /* A message that cannot be used: counted, reported at most once a second. */
-static sc_status dropped(pl_pool *pl, pl_relay *r, sc_status st)
+static sc_status dropped(sc_pl_pool *pl, sc_pl_relay *r, sc_status st)
 {
     if (r->dropped < UINT32_MAX) {
         r->dropped++;
     }
     r->dropped_status = st;
-    pl_due(pl, pl_after(r->dropped_at, 1000));
+    sc_pl_due(pl, sc_pl_after(r->dropped_at, 1000));
     return st;
 }
 
-static void set_pending(pl_pool *pl, sc_pool_update_kind kind, size_t slot, sc_str text)
+static void set_pending(sc_pl_pool *pl, sc_pool_update_kind kind, size_t slot, sc_str text)
 {
     memset(&pl->pending, 0, sizeof pl->pending);
     pl->pending.full = 1;
@@ -78,51 +78,51 @@ static void set_pending(pl_pool *pl, sc_pool_update_kind kind, size_t slot, sc_s
 }
 
 /* What the session said a message means, for the pool. */
-static void apply(pl_pool *pl, pl_relay *r, size_t slot, const sc_relay_update *u)
+static void apply(sc_pl_pool *pl, sc_pl_relay *r, size_t slot, const sc_relay_update *u)
 {
     const sc_relay_msg *m = &pl->msg;
 
     switch (u->kind) {
     case SC_RELAY_U_EVENT:
-        pl_sub_event(pl, slot, u->sub_id, &m->event);
+        sc_pl_sub_event(pl, slot, u->sub_id, &m->event);
         break;
     case SC_RELAY_U_EOSE:
-        pl_sub_eose(pl, slot, u->sub_id);
+        sc_pl_sub_eose(pl, slot, u->sub_id);
         break;
     case SC_RELAY_U_CLOSED:
-        pl_sub_closed(pl, slot, m->sub_id, m->prefix, m->message);
+        sc_pl_sub_closed(pl, slot, m->sub_id, m->prefix, m->message);
         break;
     case SC_RELAY_U_ACCEPTED:
     case SC_RELAY_U_REJECTED:
-        (void)pl_pub_ok(pl, slot, u->event_id, m->accepted, m->prefix, m->message);
+        (void)sc_pl_pub_ok(pl, slot, u->event_id, m->accepted, m->prefix, m->message);
         break;
     case SC_RELAY_U_AUTH_REQUIRED:
-        pl_keep(r->authreq, &r->authreq_len, m->message);
+        sc_pl_keep(r->authreq, &r->authreq_len, m->message);
         if (u->sub_id.len > 0) {
-            pl_sub_held(pl, slot, u->sub_id);
+            sc_pl_sub_held(pl, slot, u->sub_id);
         } else {
-            pl_pub_held(pl, slot, u->event_id);
+            sc_pl_pub_held(pl, slot, u->event_id);
         }
         r->auth_wanted = 1;
-        pl_touch(pl);
+        sc_pl_touch(pl);
         break;
     case SC_RELAY_U_AUTH_CHALLENGE:
         set_pending(pl, SC_POOL_U_AUTH, slot, m->message);
-        pl_touch(pl); /* the policy may answer it */
+        sc_pl_touch(pl); /* the policy may answer it */
         break;
     case SC_RELAY_U_AUTHENTICATED:
         set_pending(pl, SC_POOL_U_AUTHENTICATED, slot, m->message);
-        pl_pubs_auth(pl, slot, 1);
-        pl_subs_auth(pl, slot, 1);
+        sc_pl_pubs_auth(pl, slot, 1);
+        sc_pl_subs_auth(pl, slot, 1);
         break;
     case SC_RELAY_U_AUTH_REFUSED:
         set_pending(pl, SC_POOL_U_AUTH_REFUSED, slot, m->message);
         pl->pending.prefix = m->prefix;
         r->auth_refused = 1;
-        pl_auth_refused(pl, slot);
+        sc_pl_auth_refused(pl, slot);
         break;
     case SC_RELAY_U_NOTICE:
-        pl_keep(r->notice, &r->notice_len, m->message);
+        sc_pl_keep(r->notice, &r->notice_len, m->message);
         set_pending(pl, SC_POOL_U_NOTICE, slot, m->message);
         break;
     case SC_RELAY_U_OTHER:
@@ -130,7 +130,7 @@ static void apply(pl_pool *pl, pl_relay *r, size_t slot, const sc_relay_update *
         break;
     default: /* an OK the session does not wait for: a late answer to a retried publish */
         if (m->type == SC_RELAY_OK) {
-            (void)pl_pub_ok(pl, slot, m->event_id, m->accepted, m->prefix, m->message);
+            (void)sc_pl_pub_ok(pl, slot, m->event_id, m->accepted, m->prefix, m->message);
         }
         break;
     }
@@ -142,24 +142,24 @@ sc_status sc_pool_receive(sc_pool *p, sc_ctx *ctx, uint32_t relay, const char *t
     sc_relay_parse_opts po;
     sc_relay_update u;
     size_t used = 0, slot;
-    pl_pool *pl;
-    pl_relay *r;
+    sc_pl_pool *pl;
+    sc_pl_relay *r;
     sc_status st;
 
     if (p == NULL || ctx == NULL || arena == NULL || (text == NULL && text_len > 0)) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
     if (r->link != SC_POOL_LINK_CONNECTED || pl->pending.full) {
         return SC_ERR_STATE; /* not connected, or the last message's update not polled */
     }
-    pl_time(pl, now_ms);
-    slot = pl_relay_slot(pl, r);
+    sc_pl_time(pl, now_ms);
+    slot = sc_pl_relay_slot(pl, r);
     memset(&po, 0, sizeof po);
     po.max_input = is_event(text, text_len) ? pl->max_event_msg : pl->max_other_msg;
     if (text_len > po.max_input) {
@@ -169,7 +169,7 @@ sc_status sc_pool_receive(sc_pool *p, sc_ctx *ctx, uint32_t relay, const char *t
     if (st == SC_ERR_RELAY_MESSAGE &&
         sc_relay_parse_ok_loose(&pl->msg, arena, arena_cap, text, text_len) == SC_OK) {
         r->failures = 0;
-        pl_pub_ok_unattributed(pl, slot, pl->msg.accepted, pl->msg.prefix, pl->msg.message);
+        sc_pl_pub_ok_unattributed(pl, slot, pl->msg.accepted, pl->msg.prefix, pl->msg.message);
         return SC_OK;
     }
     if (st == SC_ERR_BUFFER_TOO_SMALL || st == SC_ERR_ARG || st == SC_ERR_STATE ||

@@ -8,12 +8,12 @@
 
 #include "pool/pool_internal.h"
 
-size_t pl_relay_slot(const pl_pool *pl, const pl_relay *r)
+size_t sc_pl_relay_slot(const sc_pl_pool *pl, const sc_pl_relay *r)
 {
     return (size_t)(r - pl->relays);
 }
 
-int pl_relay_wanted(const pl_pool *pl, size_t slot)
+int sc_pl_relay_wanted(const sc_pl_pool *pl, size_t slot)
 {
     size_t i;
 
@@ -32,7 +32,7 @@ int pl_relay_wanted(const pl_pool *pl, size_t slot)
     return 0;
 }
 
-int pl_relay_releasable(const pl_pool *pl, size_t slot)
+int sc_pl_relay_releasable(const sc_pl_pool *pl, size_t slot)
 {
     size_t i;
 
@@ -47,12 +47,12 @@ int pl_relay_releasable(const pl_pool *pl, size_t slot)
     return 1;
 }
 
-static pl_relay *find_url(const pl_pool *pl, sc_str url)
+static sc_pl_relay *find_url(const sc_pl_pool *pl, sc_str url)
 {
     size_t i;
 
     for (i = 0; i < pl->max_relays; i++) {
-        pl_relay *r = &pl->relays[i];
+        sc_pl_relay *r = &pl->relays[i];
 
         if (r->state == PL_RELAY_USED && r->url_len == url.len &&
             memcmp(r->url, url.ptr, url.len) == 0) {
@@ -64,8 +64,8 @@ static pl_relay *find_url(const pl_pool *pl, sc_str url)
 
 sc_status sc_pool_relay_add(sc_pool *p, uint32_t *relay, sc_str url)
 {
-    pl_pool *pl;
-    pl_relay *r = NULL;
+    sc_pl_pool *pl;
+    sc_pl_relay *r = NULL;
     sc_str norm;
     size_t i;
     sc_status st;
@@ -76,19 +76,19 @@ sc_status sc_pool_relay_add(sc_pool *p, uint32_t *relay, sc_str url)
     if (p == NULL || relay == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((st = pl_normalize(pl, url, &norm)) != SC_OK) {
+    if ((st = sc_pl_normalize(pl, url, &norm)) != SC_OK) {
         return st;
     }
     if ((r = find_url(pl, norm)) != NULL) {
-        *relay = pl_handle(r->gen, pl_relay_slot(pl, r));
+        *relay = sc_pl_handle(r->gen, sc_pl_relay_slot(pl, r));
         return SC_OK;
     }
     for (i = 0; i < pl->max_relays && r == NULL; i++) {
         if (pl->relays[i].state == PL_RELAY_FREE ||
-            (pl->relays[i].state == PL_RELAY_GONE && pl_relay_releasable(pl, i))) {
+            (pl->relays[i].state == PL_RELAY_GONE && sc_pl_relay_releasable(pl, i))) {
             r = &pl->relays[i];
         }
     }
@@ -110,15 +110,15 @@ sc_status sc_pool_relay_add(sc_pool *p, uint32_t *relay, sc_str url)
     r->dropped_at = INT64_MIN;
     memcpy(r->url, norm.ptr, norm.len);
     r->url_len = norm.len;
-    *relay = pl_handle(r->gen, pl_relay_slot(pl, r));
-    pl_touch(pl);
+    *relay = sc_pl_handle(r->gen, sc_pl_relay_slot(pl, r));
+    sc_pl_touch(pl);
     return SC_OK;
 }
 
 sc_status sc_pool_relay_find(const sc_pool *p, uint32_t *relay, sc_str url)
 {
-    const pl_pool *pl;
-    pl_relay *r;
+    const sc_pl_pool *pl;
+    sc_pl_relay *r;
     sc_str norm;
     sc_status st;
 
@@ -128,21 +128,21 @@ sc_status sc_pool_relay_find(const sc_pool *p, uint32_t *relay, sc_str url)
     if (p == NULL || relay == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((st = pl_normalize(pl, url, &norm)) != SC_OK) {
+    if ((st = sc_pl_normalize(pl, url, &norm)) != SC_OK) {
         return st;
     }
     if ((r = find_url(pl, norm)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
-    *relay = pl_handle(r->gen, pl_relay_slot(pl, r));
+    *relay = sc_pl_handle(r->gen, sc_pl_relay_slot(pl, r));
     return SC_OK;
 }
 
 /* The per-connection state: nothing of the last connection's AUTH, NOTICE or kept OK. */
-static void reset_connection(pl_relay *r)
+static void reset_connection(sc_pl_relay *r)
 {
     sc_mem_wipe(r->auth, r->auth_len);
     r->auth_len = 0;
@@ -157,22 +157,22 @@ static void reset_connection(pl_relay *r)
 
 sc_status sc_pool_relay_remove(sc_pool *p, uint32_t relay)
 {
-    pl_pool *pl;
-    pl_relay *r;
+    sc_pl_pool *pl;
+    sc_pl_relay *r;
     size_t slot;
 
     if (p == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
-    slot = pl_relay_slot(pl, r);
-    pl_pubs_removed(pl, slot);
-    pl_subs_removed(pl, slot);
+    slot = sc_pl_relay_slot(pl, r);
+    sc_pl_pubs_removed(pl, slot);
+    sc_pl_subs_removed(pl, slot);
     r->disconnect = r->link == SC_POOL_LINK_CONNECTING || r->link == SC_POOL_LINK_CONNECTED;
     reset_connection(r);
     r->notice_len = 0;
@@ -180,14 +180,14 @@ sc_status sc_pool_relay_remove(sc_pool *p, uint32_t relay)
     sc_relay_session_clear(&r->sess);
     r->link = SC_POOL_LINK_IDLE;
     r->state = PL_RELAY_GONE; /* its URL stays for the updates still due */
-    pl_touch(pl);
+    sc_pl_touch(pl);
     return SC_OK;
 }
 
 sc_status sc_pool_relay_info_get(const sc_pool *p, sc_pool_relay_info *info, uint32_t relay)
 {
-    const pl_pool *pl;
-    const pl_relay *r;
+    const sc_pl_pool *pl;
+    const sc_pl_relay *r;
     const sc_sess *t;
     size_t slot, i;
 
@@ -197,13 +197,13 @@ sc_status sc_pool_relay_info_get(const sc_pool *p, sc_pool_relay_info *info, uin
     if (p == NULL || info == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
-    slot = pl_relay_slot(pl, r);
+    slot = sc_pl_relay_slot(pl, r);
     t = sc_sess_of(&r->sess);
     info->url.ptr = r->url;
     info->url.len = r->url_len;
@@ -227,23 +227,23 @@ sc_status sc_pool_relay_info_get(const sc_pool *p, sc_pool_relay_info *info, uin
 
 sc_status sc_pool_connected(sc_pool *p, uint32_t relay, int64_t now_ms)
 {
-    pl_pool *pl;
-    pl_relay *r;
+    sc_pl_pool *pl;
+    sc_pl_relay *r;
     sc_status st;
 
     if (p == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
     if (r->link != SC_POOL_LINK_CONNECTING) {
         return SC_ERR_STATE;
     }
-    pl_time(pl, now_ms);
+    sc_pl_time(pl, now_ms);
     st = sc_relay_session_connected(&r->sess, pl->now);
     if (st != SC_OK) {
         return st;
@@ -252,15 +252,15 @@ sc_status sc_pool_connected(sc_pool *p, uint32_t relay, int64_t now_ms)
     r->connected_at = pl->now;
     reset_connection(r);
     r->notice_len = 0;
-    pl_subs_connected(pl, pl_relay_slot(pl, r));
-    pl_touch(pl);
+    sc_pl_subs_connected(pl, sc_pl_relay_slot(pl, r));
+    sc_pl_touch(pl);
     return SC_OK;
 }
 
 sc_status sc_pool_disconnected(sc_pool *p, uint32_t relay, int64_t now_ms)
 {
-    pl_pool *pl;
-    pl_relay *r;
+    sc_pl_pool *pl;
+    sc_pl_relay *r;
     size_t slot;
     int64_t retry_at = 0;
     sc_status st;
@@ -268,29 +268,29 @@ sc_status sc_pool_disconnected(sc_pool *p, uint32_t relay, int64_t now_ms)
     if (p == NULL) {
         return SC_ERR_ARG;
     }
-    if ((pl = pl_of(p)) == NULL) {
+    if ((pl = sc_pl_of(p)) == NULL) {
         return SC_ERR_STATE;
     }
-    if ((r = pl_relay_get(pl, relay)) == NULL) {
+    if ((r = sc_pl_relay_get(pl, relay)) == NULL) {
         return SC_ERR_NOT_FOUND;
     }
     if (r->link != SC_POOL_LINK_CONNECTING && r->link != SC_POOL_LINK_CONNECTED) {
         return SC_ERR_STATE;
     }
-    pl_time(pl, now_ms);
-    slot = pl_relay_slot(pl, r);
+    sc_pl_time(pl, now_ms);
+    slot = sc_pl_relay_slot(pl, r);
     st = sc_relay_session_disconnected(&r->sess, pl->now, &retry_at);
     if (st != SC_OK) {
         return st;
     }
-    pl_pubs_lost(pl, slot);
-    pl_subs_lost(pl, slot);
+    sc_pl_pubs_lost(pl, slot);
+    sc_pl_subs_lost(pl, slot);
     reset_connection(r);
     if (r->failures < UINT32_MAX) {
         r->failures++;
     }
     r->retry_at = retry_at;
     r->link = SC_POOL_LINK_WAITING;
-    pl_touch(pl);
+    sc_pl_touch(pl);
     return SC_OK;
 }

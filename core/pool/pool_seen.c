@@ -23,7 +23,7 @@ static size_t round8(size_t n)
     return n > SC_SIZE_SAT - 7 ? SC_SIZE_SAT : (n + 7) & ~(size_t)7;
 }
 
-size_t pl_seen_mem(size_t cap, int times)
+size_t sc_pl_seen_mem(size_t cap, int times)
 {
     size_t n = round8(sc_size_mul(cap, SC_EVENT_ID_BYTES));
 
@@ -33,7 +33,7 @@ size_t pl_seen_mem(size_t cap, int times)
     return sc_size_add(n, round8(sc_size_mul(positions(cap), sizeof(uint32_t))));
 }
 
-void pl_seen_init(pl_seen *s, void *mem, size_t cap, int times)
+void sc_pl_seen_init(sc_pl_seen *s, void *mem, size_t cap, int times)
 {
     uint8_t *base = (uint8_t *)mem;
     size_t off = round8(cap * SC_EVENT_ID_BYTES);
@@ -49,7 +49,7 @@ void pl_seen_init(pl_seen *s, void *mem, size_t cap, int times)
     s->mask = positions(cap) - 1;
 }
 
-void pl_seen_reset(pl_seen *s)
+void sc_pl_seen_reset(sc_pl_seen *s)
 {
     memset(s->index, 0, (s->mask + 1) * sizeof(uint32_t));
     memset(s->ids, 0, s->cap * SC_EVENT_ID_BYTES);
@@ -62,7 +62,7 @@ void pl_seen_reset(pl_seen *s)
 
 /* Where an id's search starts. Ids are SHA-256 outputs; a relay that grinds them to collide
  * lengthens probes, bounded by the set's size. */
-static size_t home(const pl_seen *s, const uint8_t *id)
+static size_t home(const sc_pl_seen *s, const uint8_t *id)
 {
     uint32_t h =
         (uint32_t)id[0] | (uint32_t)id[1] << 8 | (uint32_t)id[2] << 16 | (uint32_t)id[3] << 24;
@@ -71,7 +71,7 @@ static size_t home(const pl_seen *s, const uint8_t *id)
 }
 
 /* The index position holding id, or the empty one where it would go. */
-static size_t find(const pl_seen *s, const uint8_t *id)
+static size_t find(const sc_pl_seen *s, const uint8_t *id)
 {
     size_t i = home(s, id);
 
@@ -81,13 +81,13 @@ static size_t find(const pl_seen *s, const uint8_t *id)
     return i;
 }
 
-int pl_seen_has(const pl_seen *s, const uint8_t id[SC_EVENT_ID_BYTES])
+int sc_pl_seen_has(const sc_pl_seen *s, const uint8_t id[SC_EVENT_ID_BYTES])
 {
     return s->cap > 0 && s->index[find(s, id)] != 0;
 }
 
 /* Removes index position i, moving later entries of its probe run back (no tombstones). */
-static void unindex(pl_seen *s, size_t i)
+static void unindex(sc_pl_seen *s, size_t i)
 {
     size_t j = i;
 
@@ -108,7 +108,7 @@ static void unindex(pl_seen *s, size_t i)
     s->index[i] = 0;
 }
 
-void pl_seen_add(pl_seen *s, const uint8_t id[SC_EVENT_ID_BYTES], int64_t created_at)
+void sc_pl_seen_add(sc_pl_seen *s, const uint8_t id[SC_EVENT_ID_BYTES], int64_t created_at)
 {
     size_t at;
 
@@ -129,7 +129,7 @@ void pl_seen_add(pl_seen *s, const uint8_t id[SC_EVENT_ID_BYTES], int64_t create
     s->n++;
 }
 
-const uint8_t *pl_seen_at(const pl_seen *s, size_t k, int64_t *created_at)
+const uint8_t *sc_pl_seen_at(const sc_pl_seen *s, size_t k, int64_t *created_at)
 {
     size_t at = (s->head + k) % s->cap;
 
