@@ -8,7 +8,11 @@
 #      assembled from the Kotlin facade's jar with the arm64 library standing in for Android's,
 #      and the NEON base64 kernel against the portable one;
 #   2. wasm32 (Emscripten): the dependencies from source, the library and every cmocka suite
-#      under node, on the same backends (the Negentropy peers on sodium+mbedtls).
+#      under node, on the same backends (the Negentropy peers on sodium+mbedtls);
+#   3. swift: SoftchatKit (bindings/swift) built with -strict-concurrency=complete and
+#      -warnings-as-errors, and its XCTest suite, with Debian trixie's Swift 6.0.3 in a root
+#      made by scripts/swift-root.sh (cached in build/swift-root), against libsoftchat built
+#      by CMake on the host and installed into build/swift/prefix (found through softchat.pc).
 # The x86-64 build (scripts/test.sh) runs the module map and iOS header checks.
 # What the cross builds leave out, and why, is in CMakePresets.json and in the suite files
 # (configure prints it): under emulation the suites that drive a program from a script run on
@@ -20,11 +24,11 @@
 # Each stage prints its wall and CPU time and the load average (the machine may be shared). Dependencies
 # are built once per prefix (build/deps/<preset>) and reused while their pins and options are
 # unchanged; a clean run removes build/deps/<preset> and build/<preset> first.
-# Usage: scripts/test-platforms.sh [aarch64|wasm32]...   (default: both)
+# Usage: scripts/test-platforms.sh [aarch64|wasm32|swift]...   (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(aarch64 wasm32)
+[ ${#targets[@]} -gt 0 ] || targets=(aarch64 wasm32 swift)
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 last=$start
@@ -93,7 +97,28 @@ for t in "${targets[@]}"; do
       stage "$p: ctest under node"
       (cd build/$p && ctest --output-on-failure -j "$jobs" --timeout 900)
       ;;
-    *) echo "test-platforms: unknown target $t (aarch64, wasm32)" >&2; exit 2 ;;
+    swift)
+      # libsoftchat has one build, CMake's: the package finds the installed library through
+      # softchat.pc (bindings/swift/Package.swift); the root sees this tree at the same path.
+      prefix=$PWD/build/swift/prefix
+      spm=(--scratch-path "$PWD/build/swift/spm")
+      export PKG_CONFIG_PATH=$prefix/lib/pkgconfig LD_LIBRARY_PATH=$prefix/lib
+      export SOFTCHAT_ROOT_ENV="PKG_CONFIG_PATH LD_LIBRARY_PATH"
+      stage "swift: the Debian trixie root with swiftlang (scripts/swift-root.sh)"
+      scripts/swift-root.sh make
+      stage "swift: libsoftchat for the package (CMake, installed into build/swift/prefix)"
+      cmake -S . -B build/swift/lib -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_BACKENDS=openssl \
+        -DSOFTCHAT_BUILD_TESTS=OFF -DSOFTCHAT_BUILD_CLI=OFF -DSOFTCHAT_BUILD_BENCH=OFF \
+        -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_WERROR=ON -DCMAKE_INSTALL_PREFIX="$prefix" >build/swift-lib.configure.log
+      cmake --build build/swift/lib -j "$jobs"
+      cmake --install build/swift/lib >/dev/null
+      stage "swift: swift build -strict-concurrency=complete -warnings-as-errors (in the root)"
+      (cd bindings/swift && ../../scripts/swift-root.sh run swift build --build-tests "${spm[@]}" \
+         -Xswiftc -strict-concurrency=complete -Xswiftc -warnings-as-errors)
+      stage "swift: swift test (XCTest, in the root)"
+      (cd bindings/swift && ../../scripts/swift-root.sh run swift test --skip-build "${spm[@]}")
+      ;;
+    *) echo "test-platforms: unknown target $t (aarch64, wasm32, swift)" >&2; exit 2 ;;
   esac
 done
 stage "cross targets passed: ${targets[*]}"
