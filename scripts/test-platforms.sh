@@ -72,6 +72,40 @@ facade_jar() {
   [ -f "$jar" ] || { echo "test-platforms: Maven did not produce $jar" >&2; exit 1; }
 }
 
+# nostr-relay from PyPI (the relay of the live tests: tests/relay/live/setup.sh installs it into
+# build/test-tools/relays, once) on a free loopback port, in a process group of its own that
+# stop_relay (and the EXIT trap) ends. The Swift tests reach it from the trixie root, which
+# shares this machine's network.
+relay_pid=
+start_relay() {
+  local dir=$PWD/build/swift/relay port
+  tests/relay/live/setup.sh python python3 tests/relay/live build/test-tools/relays
+  rm -rf "$dir" && mkdir -p "$dir"
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  printf '%s\n' "DEBUG: false" "relay_name: softchat swift test relay" "storage:" \
+    "  sqlalchemy.url: sqlite+aiosqlite:///$dir/relay.sqlite3" "  num_concurrent_reqs: 10" \
+    "  num_concurrent_adds: 2" "  validators:" "    - nostr_relay.validators.is_not_too_large" \
+    "    - nostr_relay.validators.is_signed" "gunicorn:" "  bind: 127.0.0.1:$port" "  workers: 1" \
+    "  loglevel: warning" "  reload: false" "authentication:" "  enabled: false" >"$dir/relay.yaml"
+  setsid build/test-tools/relays/venv/bin/nostr-relay -c "$dir/relay.yaml" serve >"$dir/relay.log" 2>&1 &
+  relay_pid=$!
+  trap stop_relay EXIT
+  for _ in $(seq 1 60); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.5)" 2>/dev/null && break
+    sleep 0.5
+  done
+  python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.5)" ||
+    { cat "$dir/relay.log"; echo "test-platforms: nostr-relay did not listen on $port" >&2; exit 1; }
+  relay_url=ws://127.0.0.1:$port
+  echo "nostr-relay on $relay_url (process group $relay_pid)"
+}
+stop_relay() {
+  [ -n "$relay_pid" ] || return 0
+  kill -TERM -- "-$relay_pid" 2>/dev/null || true
+  wait "$relay_pid" 2>/dev/null || true
+  relay_pid=
+}
+
 for t in "${targets[@]}"; do
   case $t in
     aarch64)
@@ -115,8 +149,13 @@ for t in "${targets[@]}"; do
       stage "swift: swift build -strict-concurrency=complete -warnings-as-errors (in the root)"
       (cd bindings/swift && ../../scripts/swift-root.sh run swift build --build-tests "${spm[@]}" \
          -Xswiftc -strict-concurrency=complete -Xswiftc -warnings-as-errors)
+      stage "swift: nostr-relay (PyPI) on loopback for the relay client's test"
+      start_relay
+      export SOFTCHAT_TEST_RELAY=$relay_url SOFTCHAT_TEST_RELAY_REQUIRED=1
+      SOFTCHAT_ROOT_ENV+=" SOFTCHAT_TEST_RELAY SOFTCHAT_TEST_RELAY_REQUIRED"
       stage "swift: swift test (XCTest, in the root)"
       (cd bindings/swift && ../../scripts/swift-root.sh run swift test --skip-build "${spm[@]}")
+      stop_relay
       ;;
     *) echo "test-platforms: unknown target $t (aarch64, wasm32, swift)" >&2; exit 2 ;;
   esac
