@@ -57,6 +57,7 @@ public actor RelayClient {
     private final class Publish {
         let memory: CMemory
         var results: [PublishResult] = []
+        var finished = false
         var waiter: CheckedContinuation<[PublishResult], Never>?
         init(_ m: CMemory) { memory = m }
     }
@@ -107,14 +108,9 @@ public actor RelayClient {
         let p = Publish(m)
         publishes[pub] = p
         pump()
-        return await withCheckedContinuation { k in
-            if let done = publishes[pub], done.waiter == nil, done !== p {
-                k.resume(returning: done.results)
-            } else {
-                p.waiter = k
-                pump()
-            }
-        }
+        if p.finished { return p.results }
+        // set before this task suspends: the closure runs on the actor
+        return await withCheckedContinuation { k in p.waiter = k }
     }
 
     /// Opens a subscription `id` with filters (NIP-01 filter objects as JSON) on `relays`.
@@ -242,6 +238,7 @@ public actor RelayClient {
                                                            message: string(u.text), attempts: Int(u.attempts)))
         case SC_POOL_U_PUBLISH_DONE:
             if let p = publishes.removeValue(forKey: u.pub) {
+                p.finished = true
                 p.waiter?.resume(returning: p.results)
                 p.waiter = nil
             }
@@ -269,11 +266,16 @@ public actor RelayClient {
     private func open(_ relay: UInt32, _ url: String) async {
         do {
             let c = try await transport.connect(to: url)
+            // the relay may have been removed (close()) while the socket opened
+            guard sc_pool_connected(pool, relay, Self.nowMs()) == SC_OK else {
+                c.close()
+                pump()
+                return
+            }
             generation += 1
             let gen = generation
             let (stream, writer) = AsyncStream<String>.makeStream()
             links[relay] = Link(connection: c, writer: writer, generation: gen)
-            _ = sc_pool_connected(pool, relay, Self.nowMs())
             Task {
                 do {
                     for await text in stream { try await c.send(text) }
