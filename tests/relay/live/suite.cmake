@@ -9,18 +9,35 @@
 # The fixtures relay.live.setup.* build / install the relays (network: crates.io, PyPI).
 # cargo and python3 are test dependencies: without them the entries fail, never skip.
 option(SOFTCHAT_RELAY_LIVE "Run the CLI against real relays (builds and installs them)" ON)
-if(NOT TARGET softchat_cli OR NOT SOFTCHAT_RELAY_LIVE)
+if(NOT TARGET softchat_cli)
   return()
 endif()
-if(NOT SOFTCHAT_CLI_RELAY)
+if(SOFTCHAT_RELAY_LIVE AND NOT SOFTCHAT_CLI_RELAY)
   message(FATAL_ERROR "softchat: relay.live.* runs the CLI's relay commands over WebSocket, "
                       "which SOFTCHAT_CLI_RELAY=OFF leaves out: set SOFTCHAT_RELAY_LIVE=OFF too")
+endif()
+if(NOT SOFTCHAT_CLI_RELAY)
+  return()
+endif()
+find_package(Python3 COMPONENTS Interpreter)
+
+# relay.live.hostile: the CLI against relays scripted frame by frame on loopback
+# (tests/relay/live/hostile.py over tests/relay/live/hostile_relay.py, Python's standard
+# library only): what a hostile relay can send (floods, huge or malformed messages, text
+# meant for the terminal, redirects) and the deviations of real relays, each a check of a
+# bound or behaviour the CLI keeps. It needs no relay built, only SOFTCHAT_CLI_RELAY.
+add_test(NAME relay.live.hostile
+         COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/hostile.py"
+                 --cli "$<TARGET_FILE:softchat_cli>")
+set_tests_properties(relay.live.hostile PROPERTIES TIMEOUT 600 LABELS "relay-live")
+
+if(NOT SOFTCHAT_RELAY_LIVE)
+  return()
 endif()
 add_executable(softchat_make_wraps "${CMAKE_CURRENT_LIST_DIR}/make_wraps.c")
 target_link_libraries(softchat_make_wraps PRIVATE softchat_static softchat_warnings)
 
 find_program(SOFTCHAT_CARGO_EXECUTABLE NAMES cargo DOC "cargo, to build the Rust test peers")
-find_package(Python3 COMPONENTS Interpreter)
 set(_sc_rl_dir "${SOFTCHAT_TEST_TOOLS_DIR}/relays")
 set(_sc_rl_cargo "${SOFTCHAT_CARGO_EXECUTABLE}")
 if(NOT _sc_rl_cargo)

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""The softchat CLI against hostile relays on loopback (tests/relay/live/hostile_relay.py: a
+relay scripted frame by frame), one numbered check per defect a hostile relay could exploit:
+
+  hostile.py --cli PATH [--backend NAME] [--only NAME[,NAME...]] [--measure]
+
+Every CLI run is its own process group, killed whole when the run ends (passed, failed or timed
+out) and again, for any still alive, when the driver exits. The memory checks read each run's
+peak resident size (wait4's ru_maxrss); --measure prints the numbers of every run.
+Python standard library only (and the openssl command, for the TLS cases' certificates)."""
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile_relay as hr  # noqa: E402
+
+CHECKS = []
+GROUPS = set()  # the process groups of every CLI run still alive
+
+
+def check(name, ok, detail=""):
+    CHECKS.append((name, ok))
+    print("%s %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail and not ok else ""))
+    sys.stdout.flush()
+
+
+# Runs argv[2:] as a child (stdin, stdout, stderr inherited) and writes its exit status and
+# peak RSS in KiB (wait4's ru_maxrss) to the file argv[1]. A small process of its own, so the
+# child's peak before exec is this one's, a few MiB, not the driver's.
+SPAWN = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execv(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write("%d %d" % (os.waitstatus_to_exitcode(status), ru.ru_maxrss))
+"""
+
+
+def kill_group(pgid):
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    GROUPS.discard(pgid)
+
+
+class Run:
+    """A finished CLI run: exit status, output, peak RSS (KiB) and wall time."""
+
+    def __init__(self, rc, out, err, maxrss, took):
+        self.rc, self.out, self.err, self.maxrss, self.took = rc, out, err, maxrss, took
+
+    def __repr__(self):
+        return "rc %s, %.1f s, %d MiB peak, stderr %d bytes: %s" % (
+            self.rc, self.took, self.maxrss // 1024, len(self.err),
+            self.err[:600].decode("utf-8", "replace"))
+
+
+class Cli:
+    def __init__(self, o, tmp):
+        self.o, self.tmp = o, tmp
+
+    def argv(self, args):
+        return [self.o.cli] + (["--backend", self.o.backend] if self.o.backend else []) + args
+
+    def run(self, args, stdin=b"", timeout=120):
+        """Runs the CLI in a process group of its own, through SPAWN (so its peak RSS is its
+        own, not this driver's copied by fork); the group is killed when it ends."""
+        t0 = time.monotonic()
+        fd, report = tempfile.mkstemp(dir=self.tmp)
+        os.close(fd)
+        p = subprocess.Popen([sys.executable, "-S", "-c", SPAWN, report] + self.argv(args),
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        GROUPS.add(p.pid)
+        bufs = {}
+
+        def pump(name, f):
+            bufs[name] = f.read()
+
+        def feed():
+            try:
+                p.stdin.write(stdin)
+                p.stdin.close()
+            except (BrokenPipeError, OSError):
+                pass
+
+        threads = [threading.Thread(target=pump, args=("out", p.stdout)),
+                   threading.Thread(target=pump, args=("err", p.stderr)),
+                   threading.Thread(target=feed)]
+        for t in threads:
+            t.daemon = True
+            t.start()
+        timer = threading.Timer(timeout, kill_group, args=(p.pid,))
+        timer.start()
+        try:
+            p.wait()
+        finally:
+            timer.cancel()
+            kill_group(p.pid)  # whatever it started dies with it
+        for t in threads:
+            t.join(10)
+        with open(report) as f:
+            fields = f.read().split()
+        os.unlink(report)
+        rc, maxrss = (int(fields[0]), int(fields[1])) if len(fields) == 2 else (-9, 0)
+        r = Run(rc, bufs.get("out", b""), bufs.get("err", b""), maxrss, time.monotonic() - t0)
+        if self.o.measure:
+            print("     run %s: %r" % (" ".join(args[:2]), r))
+        return r
+
+    def key(self, name):
+        path = os.path.join(self.tmp, name + ".key")
+        if not os.path.exists(path):
+            r = self.run(["key", "new", "--out", path])
+            assert r.rc == 0, r.err
+        pub = self.run(["key", "pub", "--sec-file", path]).out.decode().strip()
+        return path, pub
+
+    def sign(self, key, template):
+        r = self.run(["event", "sign", "--sec-file", key], json.dumps(template).encode())
+        assert r.rc == 0, r.err
+        return json.loads(r.out)
+
+
+def serve(script, **kw):
+    return hr.ScriptedRelay(script, **kw)
+
+
+SCENARIOS = []
+
+
+def scenario(fn):
+    SCENARIOS.append(fn)
+    return fn
+
+
+def fetch_args(relay, *extra):
+    return ["relay", "fetch", "--url", relay.url, "--filter", '{"kinds":[1059]}'] + list(extra)
+
+
+async def answer_req(c, m):
+    """An honest relay's answer to a REQ with nothing stored: EOSE."""
+    if m[0] == "REQ":
+        await c.send(["EOSE", m[1]])
+
+
+# ---- 7. text for the terminal ------------------------------------------------------------------
+BAD_TEXT = "blocked: \x1b[31m \u009b31m \u009d0;title\u0007 \u202eevil\u2066 \u200f"
+BAD_BYTES = (b"\x1b", b"\x07", b"\xc2\x9b", b"\xc2\x9d", b"\xe2\x80\xae", b"\xe2\x81\xa6",
+             b"\xe2\x80\x8f")
+
+
+@scenario
+def terminal_text(cli):
+    """An OK reason and a NOTICE with C0 and C1 controls and bidi overrides: none reaches stderr,
+    nor stdout's JSON verbatim."""
+    key, _ = cli.key("alice")
+    ev = cli.sign(key, {"kind": 1, "content": "hello", "tags": []})
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "EVENT":
+                await c.send(["NOTICE", BAD_TEXT])
+                await c.send(["OK", m[1]["id"], False, BAD_TEXT])
+
+    relay = serve(script)
+    try:
+        r = cli.run(["relay", "publish", "--url", relay.url, "--timeout", "20"],
+                    (json.dumps(ev) + "\n").encode())
+    finally:
+        relay.stop()
+    leaked = [b for b in BAD_BYTES if b in r.err or b in r.out]
+    line = json.loads(r.out) if r.out.strip() else {}
+    check("terminal text: no C0, C1 or bidi control on stderr or stdout (%s)" % (
+        leaked or "none"), r.rc == 1 and not leaked and b"blocked:" in r.err and
+          line.get("message") == BAD_TEXT, repr(r))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--backend")
+    ap.add_argument("--only", help="comma-separated scenario names")
+    ap.add_argument("--measure", action="store_true", help="print every run's numbers")
+    o = ap.parse_args()
+    only = set(o.only.split(",")) if o.only else None
+    with tempfile.TemporaryDirectory() as tmp:
+        cli = Cli(o, tmp)
+        try:
+            for fn in SCENARIOS:
+                if only is None or fn.__name__ in only:
+                    try:
+                        fn(cli)
+                    except (AssertionError, OSError, RuntimeError) as e:
+                        check("%s: could not finish" % fn.__name__, False, repr(e))
+        finally:
+            for pgid in list(GROUPS):
+                kill_group(pgid)
+    passed = sum(1 for _, ok in CHECKS if ok)
+    failed = len(CHECKS) - passed
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
