@@ -231,7 +231,9 @@ static int sync_on_neg(sync_state *s, cli_relay *r, const sc_relay_msg *m)
         return cli_fail(CLI_INVALID, "the relay refused the sync: %.*s", (int)m->message.len,
                         m->message.ptr);
     }
-    cli_fail(CLI_OK, "relay notice: %.*s", (int)m->message.len, m->message.ptr);
+    if (cli_relay_may_note(r)) {
+        cli_fail(CLI_OK, "relay notice: %.*s", (int)m->message.len, m->message.ptr);
+    }
     return CLI_RELAY_CONTINUE;
 }
 

@@ -143,7 +143,9 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
     }
     if (st != SC_OK) {
         r->bad++;
-        cli_fail_status(st, "ignored a message from the relay"); /* and go on */
+        if (cli_relay_may_note(r)) {
+            cli_fail_status(st, "ignored a message from the relay"); /* and go on */
+        }
         return CLI_RELAY_CONTINUE;
     }
     if (u.kind == SC_RELAY_U_AUTH_CHALLENGE) {
@@ -229,8 +231,31 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
     }
 }
 
+int cli_relay_may_note(cli_relay *r)
+{
+    int64_t now = cli_ws_now_ms();
+
+    if (r->notes >= CLI_RELAY_NOTES && now - r->note_at_ms < CLI_RELAY_NOTE_MS) {
+        r->hidden++;
+        return 0;
+    }
+    if (r->hidden > 0) {
+        cli_fail(CLI_OK, "%s: %lu more notes about the relay not shown", r->url, r->hidden);
+        r->hidden = 0;
+    }
+    r->notes++;
+    r->note_at_ms = now;
+    return 1;
+}
+
 void cli_relay_close(cli_relay *r)
 {
+    if (r->hidden > 0) {
+        cli_fail(CLI_OK,
+                 "%s: %lu more notes about the relay not shown (%lu messages ignored in "
+                 "all)",
+                 r->url, r->hidden, r->bad);
+    }
     if (r->ws != NULL) {
         cli_ws_free(r->ws);
     }

@@ -31,8 +31,10 @@ struct cli_relay {
     int reconnect; /* reconnect after a drop (else the loop fails) */
     int open;      /* the session knows the socket is open */
     int ever_open;
-    unsigned drops; /* connections lost or refused */
-    unsigned bad;   /* relay messages refused by the parser or the session */
+    unsigned drops;              /* connections lost or refused */
+    unsigned long bad;           /* relay messages refused by the parser or the session */
+    unsigned long notes, hidden; /* notes on stderr shown (cli_relay_may_note), held back */
+    int64_t note_at_ms;          /* when the last one was shown */
 };
 
 /* Sets up r for url with room for max_subs subscriptions and max_pending publishes;
@@ -52,7 +54,16 @@ int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m);
 /* Moves the session's outbox to the socket (after subscribe / publish from a handler). */
 int cli_relay_flush(cli_relay *r);
 
+/* Closes the connection and frees r; says how many notes were held back, if any. */
 void cli_relay_close(cli_relay *r);
+
+/* Whether a note about the relay (a message ignored, a NOTICE, a reconnect) may go to stderr
+ * now: the first CLI_RELAY_NOTES may, then one per CLI_RELAY_NOTE_MS; the others are only
+ * counted, and the count is said before the next note shown and by cli_relay_close. A relay
+ * that floods malformed messages then costs a few lines of stderr, not one per message. */
+#define CLI_RELAY_NOTES 10u
+#define CLI_RELAY_NOTE_MS 10000
+int cli_relay_may_note(cli_relay *r);
 
 /* A set of 32-byte ids (dedupe of delivered events). */
 typedef struct cli_idset {

@@ -192,6 +192,27 @@ def terminal_text(cli):
           line.get("message") == BAD_TEXT, repr(r))
 
 
+# ---- 8. stderr ------------------------------------------------------------------------------
+@scenario
+def stderr_flood(cli):
+    """100,000 malformed messages: stderr stays a few lines, with a count of the rest."""
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "REQ":
+                for i in range(100000):
+                    await c.send('["EOSE"]')
+                await c.send(["EOSE", m[1]])
+
+    relay = serve(script)
+    try:
+        r = cli.run(fetch_args(relay, "--timeout", "60"))
+    finally:
+        relay.stop()
+    check("stderr flood: 100,000 malformed messages: %d bytes of stderr, under 4096" % len(r.err),
+          r.rc == 0 and len(r.err) < 4096 and b"100000" in r.err, repr(r))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
