@@ -137,8 +137,15 @@ typedef struct cli_buf {
         NULL, 0, 0                                                                                 \
     }
 
-/* Ensures room for `extra` more bytes. Returns CLI_OK or CLI_ERROR (message printed). */
+/* Ensures room for `extra` more bytes (the capacity doubles: for appends). Returns CLI_OK or
+ * CLI_ERROR (message printed). */
 int cli_buf_reserve(cli_buf *b, size_t extra);
+
+/* Empties b and makes its capacity at least n, allocating exactly n when it grows (the old
+ * block wiped and freed, nothing copied): the output buffer of a library call, sized by the
+ * call's measuring form, so that the wipe of the whole capacity covers what the call used
+ * and no more. Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_buf_size(cli_buf *b, size_t n);
 
 /* Appends n bytes / a NUL-terminated string / one byte. Returns CLI_OK or CLI_ERROR. */
 int cli_buf_add(cli_buf *b, const void *p, size_t n);

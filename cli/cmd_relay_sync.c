@@ -64,7 +64,7 @@ static int sync_open(sync_state *s, cli_relay *r)
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot set up Negentropy");
     }
-    if (cli_buf_reserve(&s->msg, sc_negentropy_initiate_max(&s->neg)) != CLI_OK) {
+    if (cli_buf_size(&s->msg, sc_negentropy_initiate_max(&s->neg)) != CLI_OK) {
         return CLI_ERROR;
     }
     st = sc_negentropy_initiate(r->ctx, &s->neg, s->msg.p, s->msg.cap, &len);
@@ -149,24 +149,30 @@ static int sync_next_batch(sync_state *s, cli_relay *r)
     return st == SC_OK ? CLI_RELAY_CONTINUE : cli_fail_status(st, "cannot subscribe");
 }
 
-/* One round: the relay's NEG-MSG answered, or, when reconciled, NEG-CLOSE and the fetch. */
+/* One round: the relay's NEG-MSG answered, or, when reconciled, NEG-CLOSE and the fetch. The
+ * reply goes into s->msg as it is; when it does not fit, the call's answer is the exact size
+ * and it runs again into a buffer of that size (sc_negentropy_reconcile_max, the bound from
+ * the message's length, is hundreds of times a NEG-MSG of ids: never reserved). */
 static int sync_reconcile(sync_state *s, cli_relay *r, const sc_relay_msg *m)
 {
-    size_t out_cap = sc_negentropy_reconcile_max(&s->neg, m->neg_len), len = 0, hl = 0, nl = 0;
-    size_t need_cap = sc_negentropy_need_max(m->neg_len), k;
-    uint8_t(*need)[32] = NULL;
+    size_t len = 0, hl = 0, nl = 0, need_cap = sc_negentropy_need_max(m->neg_len), k;
+    uint8_t(*need)[32] = malloc((need_cap > 0 ? need_cap : 1) * 32);
     sc_status st;
     int rc = CLI_OK;
 
-    if (out_cap == 0 || cli_buf_reserve(&s->msg, out_cap) != CLI_OK) {
-        return cli_fail(CLI_ERROR, "out of memory");
-    }
-    need = malloc((need_cap > 0 ? need_cap : 1) * 32);
     if (need == NULL) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
     st = sc_negentropy_reconcile(r->ctx, &s->neg, s->msg.p, s->msg.cap, &len, s->have, s->n_items,
                                  &hl, need, need_cap, &nl, m->neg, m->neg_len);
+    if (st == SC_ERR_BUFFER_TOO_SMALL && len > s->msg.cap) {
+        if (cli_buf_size(&s->msg, len) != CLI_OK) {
+            free(need);
+            return CLI_ERROR;
+        }
+        st = sc_negentropy_reconcile(r->ctx, &s->neg, s->msg.p, s->msg.cap, &len, s->have,
+                                     s->n_items, &hl, need, need_cap, &nl, m->neg, m->neg_len);
+    }
     if (st != SC_OK) {
         free(need);
         return cli_fail_token(st, "the relay's Negentropy message");

@@ -60,7 +60,7 @@ int cli_relay_flush(cli_relay *r)
             }
             return CLI_OK;
         }
-        if (cli_buf_reserve(&r->out, need) != CLI_OK) {
+        if (cli_buf_size(&r->out, need) != CLI_OK) {
             return CLI_ERROR;
         }
         st = sc_relay_session_next(&r->s, (char *)r->out.p, r->out.cap, &len);
@@ -85,7 +85,7 @@ int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m)
         st = sc_relay_msg_write(NULL, 0, &len, m);
         return cli_fail_status(st, "cannot write a message to the relay");
     }
-    if (cli_buf_reserve(&r->out, need) != CLI_OK) {
+    if (cli_buf_size(&r->out, need) != CLI_OK) {
         return CLI_ERROR;
     }
     st = sc_relay_msg_write((char *)r->out.p, r->out.cap, &len, m);
@@ -108,7 +108,7 @@ static int answer_auth(cli_relay *r)
         return CLI_ERROR;
     }
     st = sc_relay_session_auth(&r->s, r->ctx, NULL, 0, &len, r->who, now);
-    if (st == SC_ERR_BUFFER_TOO_SMALL && cli_buf_reserve(&r->out, len) == CLI_OK) {
+    if (st == SC_ERR_BUFFER_TOO_SMALL && cli_buf_size(&r->out, len) == CLI_OK) {
         st = sc_relay_session_auth(&r->s, r->ctx, (char *)r->out.p, r->out.cap, &len, r->who, now);
     }
     if (st != SC_OK) {
@@ -117,21 +117,39 @@ static int answer_auth(cli_relay *r)
     return ws_send(r, (const char *)r->out.p, len);
 }
 
+/* Parses the received text into m, its views in r->arena: sized by the parser's own measure
+ * when it is too small (its bound, sc_relay_parse_arena_max, is over 7 times the text, which
+ * for a NEG-MSG of megabytes is memory the parse never touches). */
+static sc_status parse(cli_relay *r, sc_relay_msg *m)
+{
+    sc_relay_parse_opts opts = {MAX_MESSAGE, 0}; /* whatever the socket took, not 1 MiB */
+    size_t used = 0;
+    sc_status st = sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
+                                  r->in.len, &opts);
+
+    if (st == SC_ERR_BUFFER_TOO_SMALL) {
+        /* the need is the same at any address (the parser counts the alignment) */
+        if (cli_buf_size(&r->arena, used) != CLI_OK) {
+            return SC_ERR_NOMEM;
+        }
+        st = sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
+                            r->in.len, &opts);
+    }
+    return st;
+}
+
 /* One received text: parsed, applied, handed to the command. */
 static int receive(cli_relay *r, cli_relay_handler fn, void *user)
 {
-    size_t need = sc_relay_parse_arena_max(r->in.len), used = 0;
-    sc_relay_parse_opts opts = {MAX_MESSAGE, 0}; /* whatever the socket took, not 1 MiB */
     sc_relay_msg m;
     sc_relay_update u;
     sc_status st;
     int rc;
 
-    if (need == 0 || cli_buf_reserve(&r->arena, need) != CLI_OK) {
+    st = parse(r, &m);
+    if (st == SC_ERR_NOMEM) {
         return CLI_ERROR;
     }
-    st = sc_relay_parse(r->ctx, &m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
-                        r->in.len, &opts);
     if (st == SC_ERR_RELAY_UNKNOWN) {
         return CLI_RELAY_CONTINUE; /* a message type of a later NIP: not ours to judge */
     }

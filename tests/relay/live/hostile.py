@@ -159,6 +159,33 @@ async def answer_req(c, m):
         await c.send(["EOSE", m[1]])
 
 
+# ---- 1. a NEG-MSG's memory -------------------------------------------------------------------
+@scenario
+def neg_msg_memory(cli):
+    """A relay answers an empty --have with every id it holds in one NEG-MSG (what an honest
+    relay sends, too): the CLI's peak memory stays a small multiple of the message."""
+    key, _ = cli.key("bob")
+    n = 100000
+    msg = (b"\x61" + hr.neg_id_list([os.urandom(32) for _ in range(n)])).hex()
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "NEG-OPEN":
+                await c.send(["NEG-MSG", m[1], msg])
+            await answer_req(c, m)
+
+    relay = serve(script)
+    try:
+        r = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", key, "--timeout", "60"])
+    finally:
+        relay.stop()
+    mib = len(msg) / 2 / 1048576.0
+    check("neg-msg memory: a NEG-MSG of %d ids (%.1f MiB of ids) peaks at %d MiB, under 64" % (
+        n, mib, r.maxrss // 1024),
+          r.rc == 1 and b"did not send %d" % n in r.err and r.maxrss < 64 * 1024, repr(r))
+
+
 # ---- 7. text for the terminal ------------------------------------------------------------------
 BAD_TEXT = "blocked: \x1b[31m \u009b31m \u009d0;title\u0007 \u202eevil\u2066 \u200f"
 BAD_BYTES = (b"\x1b", b"\x07", b"\xc2\x9b", b"\xc2\x9d", b"\xe2\x80\xae", b"\xe2\x81\xa6",
