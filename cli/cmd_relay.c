@@ -46,7 +46,9 @@ static const char usage[] =
     "                 prints them, one per line. stderr: one summary line (local, remote only,\n"
     "                 local only). --frame-limit N: the largest Negentropy message this side\n"
     "                 sends (0: none, the default; else at least 4096). A relay without NIP-77\n"
-    "                 (NEG-ERR, or a NOTICE about it) is exit 1 with its reason.\n"
+    "                 (NEG-ERR, or a NOTICE about it) is exit 1 with its reason. At most\n"
+    "                 1,000,000 events missing here are fetched: a relay that lists more\n"
+    "                 stops the sync (exit 1).\n"
     "\n"
     "exit status: 0 success, 1 refused or invalid events or messages, 2 usage, connection or\n"
     "timeout.\n";

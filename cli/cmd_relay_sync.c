@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #define FETCH_BATCH 500u /* ids per REQ of the fetch */
+/* The most ids the relay may list as missing here (32 MiB of them): a relay that lists more,
+ * or never ends the reconciliation, stops the sync instead of growing the list without end. */
+#define NEED_MAX 1000000u
 
 typedef struct sync_state {
     sc_negentropy neg;
@@ -21,6 +24,7 @@ typedef struct sync_state {
     uint32_t kind;
     uint8_t (*need)[32]; /* ids only on the relay */
     size_t n_need, cap_need, only_here;
+    size_t fold_at; /* n_need at which need[] is sorted and its duplicates dropped */
     cli_buf msg;
     size_t *have;
     int phase;    /* 0 reconciling, 1 fetching */
@@ -57,6 +61,7 @@ static int sync_open(sync_state *s, cli_relay *r)
     sc_status st;
 
     s->n_need = 0;
+    s->fold_at = 0;
     s->only_here = 0;
     memset(&s->neg, 0, sizeof s->neg);
     o.frame_limit = s->frame_limit;
@@ -72,22 +77,6 @@ static int sync_open(sync_state *s, cli_relay *r)
         return cli_fail_status(st, "cannot start Negentropy");
     }
     return neg_send(r, SC_RELAY_CLIENT_NEG_OPEN, &s->filter, s->msg.p, len);
-}
-
-static int sync_need_add(sync_state *s, const uint8_t id[32])
-{
-    if (s->n_need == s->cap_need) {
-        size_t cap = s->cap_need == 0 ? 1024 : 2 * s->cap_need;
-        uint8_t(*v)[32] = realloc(s->need, cap * 32);
-
-        if (v == NULL) {
-            return cli_fail(CLI_ERROR, "out of memory");
-        }
-        s->need = v;
-        s->cap_need = cap;
-    }
-    memcpy(s->need[s->n_need++], id, 32);
-    return CLI_OK;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -114,6 +103,37 @@ static void sync_need_unique(sync_state *s)
         }
     }
     s->n_need = w;
+}
+
+/* Adds an id to fetch. At most NEED_MAX distinct: when the list reaches fold_at its
+ * duplicates are dropped, and the next fold is set halfway to NEED_MAX (a relay repeating
+ * ids costs a sort per half of the room left, not one per id). */
+static int sync_need_add(sync_state *s, const uint8_t id[32])
+{
+    if (s->n_need == (s->fold_at != 0 ? s->fold_at : NEED_MAX)) {
+        sync_need_unique(s);
+        if (s->n_need == NEED_MAX) {
+            return cli_fail(CLI_INVALID,
+                            "the relay lists more than %u events missing here, the most relay "
+                            "sync fetches: stopped",
+                            NEED_MAX);
+        }
+        s->fold_at = s->n_need + (NEED_MAX - s->n_need + 1) / 2;
+    }
+    if (s->n_need == s->cap_need) {
+        size_t cap = s->cap_need == 0 ? 1024 : 2 * s->cap_need;
+        uint8_t(*v)[32];
+
+        cap = cap < NEED_MAX ? cap : NEED_MAX;
+        v = realloc(s->need, cap * 32);
+        if (v == NULL) {
+            return cli_fail(CLI_ERROR, "out of memory");
+        }
+        s->need = v;
+        s->cap_need = cap;
+    }
+    memcpy(s->need[s->n_need++], id, 32);
+    return CLI_OK;
 }
 
 /* The next REQ of the fetch phase: up to FETCH_BATCH ids. */

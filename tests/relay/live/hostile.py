@@ -186,6 +186,35 @@ def neg_msg_memory(cli):
           r.rc == 1 and b"did not send %d" % n in r.err and r.maxrss < 64 * 1024, repr(r))
 
 
+# ---- 2. the ids to fetch -----------------------------------------------------------------------
+@scenario
+def neg_endless(cli):
+    """A relay that never ends the reconciliation, listing fresh ids in every round: the list
+    of ids to fetch stops at its stated bound (exit 1, said) instead of growing."""
+    key, _ = cli.key("bob")
+    rounds = [0]
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] in ("NEG-OPEN", "NEG-MSG"):
+                rounds[0] += 1
+                ids = [os.urandom(32) for _ in range(50000)]
+                body = b"\x61" + hr.neg_id_list(ids, bound_ts=1000) + \
+                    hr.neg_fingerprint(os.urandom(16), prev_ts=1000)
+                await c.send(["NEG-MSG", m[1], body.hex()])
+            await answer_req(c, m)
+
+    relay = serve(script)
+    try:
+        r = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", key, "--timeout", "60"])
+    finally:
+        relay.stop()
+    check("neg endless: the ids to fetch stop at 1,000,000 (%d rounds, %d MiB peak)" % (
+        rounds[0], r.maxrss // 1024),
+          r.rc == 1 and b"1000000" in r.err and r.maxrss < 160 * 1024 and r.took < 50, repr(r))
+
+
 # ---- 7. text for the terminal ------------------------------------------------------------------
 BAD_TEXT = "blocked: \x1b[31m \u009b31m \u009d0;title\u0007 \u202eevil\u2066 \u200f"
 BAD_BYTES = (b"\x1b", b"\x07", b"\xc2\x9b", b"\xc2\x9d", b"\xe2\x80\xae", b"\xe2\x81\xa6",
