@@ -136,7 +136,7 @@ static int sync_need_add(sync_state *s, const uint8_t id[32])
     return CLI_OK;
 }
 
-/* The next REQ of the fetch phase: up to FETCH_BATCH ids. */
+/* The next REQ of the fetch phase: up to FETCH_BATCH ids, kind 1059, #p the key. */
 static int sync_next_batch(sync_state *s, cli_relay *r)
 {
     size_t n = s->n_need - s->batch;
@@ -156,7 +156,9 @@ static int sync_next_batch(sync_state *s, cli_relay *r)
             return cli_fail_status(st, "cannot close a subscription");
         }
     }
-    memset(&s->batch_filter, 0, sizeof s->batch_filter);
+    /* the sync's filter with the ids: the session then drops any event the relay sends
+     * for them that is no gift wrap to the key, as it drops any that was not asked for */
+    s->batch_filter = s->filter;
     s->batch_filter.ids = (const uint8_t(*)[32])s->need[s->batch];
     s->batch_filter.n_ids = n;
     snprintf(s->batch_id, sizeof s->batch_id, "get-%zu", s->batch / FETCH_BATCH);

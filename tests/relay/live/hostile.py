@@ -215,6 +215,40 @@ def neg_endless(cli):
           r.rc == 1 and b"1000000" in r.err and r.maxrss < 160 * 1024 and r.took < 50, repr(r))
 
 
+# ---- 6. sync's fetch by id -------------------------------------------------------------------
+@scenario
+def sync_filter(cli):
+    """A relay lists the id of an event that is no gift wrap to the key and sends it when asked:
+    the fetch by id keeps kinds:[1059] and #p, the event is not printed."""
+    key, pub = cli.key("bob")
+    other, _ = cli.key("mallory")
+    ev = cli.sign(other, {"kind": 1, "content": "not a wrap", "tags": []})
+    reqs = []
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "NEG-OPEN":
+                body = b"\x61" + hr.neg_id_list([bytes.fromhex(ev["id"])])
+                await c.send(["NEG-MSG", m[1], body.hex()])
+            elif m[0] == "REQ":
+                reqs.append(m[2:])
+                await c.send(["EVENT", m[1], ev])
+                await c.send(["EOSE", m[1]])
+
+    relay = serve(script)
+    try:
+        r = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", key, "--timeout", "20"])
+    finally:
+        relay.stop()
+    f = reqs[0][0] if reqs and reqs[0] else {}
+    check("sync filter: the fetch by id asks for kinds [1059] and #p (%s)" % json.dumps(f)[:160],
+          f.get("kinds") == [1059] and f.get("#p") == [pub] and f.get("ids") == [ev["id"]],
+          json.dumps(reqs)[:400])
+    check("sync filter: the kind 1 event is not printed (exit 1)",
+          r.rc == 1 and r.out == b"", repr(r))
+
+
 # ---- 7. text for the terminal ------------------------------------------------------------------
 BAD_TEXT = "blocked: \x1b[31m \u009b31m \u009d0;title\u0007 \u202eevil\u2066 \u200f"
 BAD_BYTES = (b"\x1b", b"\x07", b"\xc2\x9b", b"\xc2\x9d", b"\xe2\x80\xae", b"\xe2\x81\xa6",
