@@ -6,7 +6,44 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_MESSAGE (64u << 20) /* a NEG-MSG without a frame limit can be megabytes */
+/* The largest relay message of each type: a NEG-MSG without a frame limit can be megabytes
+ * (64 MiB of hex: a million ids); an EVENT holds one event (1 MiB, the event parser's
+ * default and the CLI's limit everywhere else) and its subscription id; every other type is
+ * a short text (a NOTICE, a reason, a challenge). A longer message is dropped unread. */
+#define MAX_NEG_MSG (64u << 20)
+#define MAX_EVENT_MSG ((1u << 20) + 4096u)
+#define MAX_OTHER_MSG (64u << 10)
+
+/* The limit of a message by its first bytes: ws.c's cli_ws_limit_fn. The type's name must
+ * come within CLI_WS_HEAD bytes (a message that pads it further away is held to the short
+ * limit). */
+static size_t message_limit(const char *head, size_t n)
+{
+    static const struct {
+        const char *name;
+        size_t limit;
+    } big[] = {{"\"NEG-MSG\"", MAX_NEG_MSG}, {"\"EVENT\"", MAX_EVENT_MSG}};
+    size_t i = 0, k;
+
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) {
+        i++;
+    }
+    i += i < n && head[i] == '[';
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) {
+        i++;
+    }
+    for (k = 0; k < sizeof big / sizeof big[0]; k++) {
+        size_t len = strlen(big[k].name);
+
+        if (n - i >= len && memcmp(head + i, big[k].name, len) == 0) {
+            return big[k].limit;
+        }
+        if (n < CLI_WS_HEAD && n - i < len && memcmp(head + i, big[k].name, n - i) == 0) {
+            return 0; /* too few bytes yet to tell */
+        }
+    }
+    return n < CLI_WS_HEAD && i == n ? 0 : MAX_OTHER_MSG;
+}
 
 int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity *who,
                    size_t max_subs, size_t max_pending, int64_t resume_slack, int timeout_s)
@@ -26,7 +63,7 @@ int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity
     o.resume_slack = resume_slack;
     need = sc_relay_session_mem_max(max_subs, max_pending, u.len, &o);
     r->mem = need > 0 ? calloc(1, need) : NULL;
-    r->ws = cli_ws_new(MAX_MESSAGE);
+    r->ws = cli_ws_new(message_limit);
     if (r->mem == NULL || r->ws == NULL) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
@@ -122,7 +159,7 @@ static int answer_auth(cli_relay *r)
  * for a NEG-MSG of megabytes is memory the parse never touches). */
 static sc_status parse(cli_relay *r, sc_relay_msg *m)
 {
-    sc_relay_parse_opts opts = {MAX_MESSAGE, 0}; /* whatever the socket took, not 1 MiB */
+    sc_relay_parse_opts opts = {MAX_NEG_MSG, 0}; /* whatever the socket took, not 1 MiB */
     size_t used = 0;
     sc_status st = sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
                                   r->in.len, &opts);
@@ -179,6 +216,25 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
     return rc;
 }
 
+/* Counts and notes the messages the socket dropped over their type's limit. */
+static void note_dropped(cli_relay *r)
+{
+    unsigned long n = cli_ws_dropped(r->ws);
+
+    if (n > r->oversize) {
+        r->bad += n - r->oversize;
+        if (cli_relay_may_note(r)) {
+            cli_fail(CLI_OK,
+                     "ignored %lu message%s from the relay over the size limit of %s type "
+                     "(NEG-MSG %u MiB, EVENT 1 MiB, others %u KiB)",
+                     n - r->oversize, n - r->oversize == 1 ? "" : "s",
+                     n - r->oversize == 1 ? "its" : "their", MAX_NEG_MSG >> 20,
+                     MAX_OTHER_MSG >> 10);
+        }
+        r->oversize = n;
+    }
+}
+
 static void dropped(cli_relay *r, int64_t now)
 {
     int64_t at = 0;
@@ -230,15 +286,14 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
                 return CLI_ERROR;
             }
         }
-        while ((k = cli_ws_take(r->ws, &r->in)) == 1) {
+        note_dropped(r);
+        /* the deadline between messages too: a burst of them is work without end */
+        while (cli_ws_now_ms() < r->deadline_ms && cli_ws_take(r->ws, &r->in) == 1) {
             int rc = r->open ? receive(r, fn, user) : CLI_RELAY_CONTINUE;
 
             if (rc != CLI_RELAY_CONTINUE) {
                 return rc == CLI_RELAY_DONE ? CLI_OK : rc;
             }
-        }
-        if (k < 0) {
-            return cli_fail(CLI_ERROR, "out of memory");
         }
         if (state == CLI_WS_CLOSED) {
             if (!r->reconnect) {

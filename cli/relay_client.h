@@ -33,6 +33,7 @@ struct cli_relay {
     int ever_open;
     unsigned drops;              /* connections lost or refused */
     unsigned long bad;           /* relay messages refused by the parser or the session */
+    unsigned long oversize;      /* of them, dropped by the socket over their type's limit */
     unsigned long notes, hidden; /* notes on stderr shown (cli_relay_may_note), held back */
     int64_t note_at_ms;          /* when the last one was shown */
 };

@@ -13,8 +13,14 @@
 typedef struct ws_msg {
     struct ws_msg *next;
     size_t len;
-    char text[]; /* LWS_PRE bytes of headroom before the payload when sending */
+    char text[]; /* LWS_PRE bytes of headroom before the payload */
 } ws_msg;
+
+/* A received message, its buffer handed on as it is (no copy). */
+typedef struct ws_in {
+    struct ws_in *next;
+    cli_buf text;
+} ws_in;
 
 struct cli_ws {
     struct lws_context *ctx;
@@ -22,9 +28,12 @@ struct cli_ws {
     int state; /* CLI_WS_* */
     char error[160];
     ws_msg *out_head, *out_tail;
-    ws_msg *in_head, *in_tail;
-    cli_buf frag; /* the text frame being reassembled */
-    size_t max_message;
+    ws_in *in_head, *in_tail;
+    cli_buf frag; /* the text message being reassembled */
+    size_t limit; /* frag's limit, 0 until its head tells */
+    int skipping; /* the rest of the current message is discarded */
+    unsigned long dropped;
+    cli_ws_limit_fn limit_of;
     char host[256], path[512];
     lws_sorted_usec_list_t wake; /* bounds each lws_service wait (see cli_ws_service) */
 };
@@ -47,37 +56,69 @@ static void free_list(ws_msg **head, ws_msg **tail)
     *tail = NULL;
 }
 
-/* A piece of a received frame: text frames are reassembled into the incoming queue. Returns
- * 0, or -1 to drop the connection (over the size limit, out of memory). */
+static void free_in(cli_ws *w)
+{
+    while (w->in_head != NULL) {
+        ws_in *m = w->in_head;
+
+        w->in_head = m->next;
+        cli_buf_free(&m->text);
+        free(m);
+    }
+    w->in_tail = NULL;
+}
+
+/* The message being reassembled is over its limit: the rest of it is read and dropped. */
+static void skip_message(cli_ws *w)
+{
+    w->dropped++;
+    w->skipping = 1;
+    cli_buf_free(&w->frag);
+}
+
+/* A piece of a received message: text messages are reassembled into the incoming queue,
+ * each within the limit its first bytes give it. Returns 0, or -1 to drop the connection
+ * (out of memory). */
 static int on_receive(cli_ws *w, struct lws *wsi, const void *in, size_t len)
 {
-    ws_msg *m;
+    int last = lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
+    ws_in *m;
 
-    if (lws_frame_is_binary(wsi)) {
-        return 0; /* relays speak text */
+    if (lws_frame_is_binary(wsi) || w->skipping) {
+        w->skipping = w->skipping && !last; /* relays speak text */
+        return 0;
     }
-    if (w->frag.len + len > w->max_message) {
-        set_error(w, "a message from the relay is over the size limit");
-        w->frag.len = 0;
-        return -1;
+    if (w->limit == 0) {
+        size_t n = w->frag.len + len < CLI_WS_HEAD ? w->frag.len + len : CLI_WS_HEAD;
+        char head[CLI_WS_HEAD];
+
+        if (w->frag.len > 0) {
+            memcpy(head, w->frag.p, w->frag.len < n ? w->frag.len : n);
+        }
+        if (n > w->frag.len) {
+            memcpy(head + w->frag.len, in, n - w->frag.len);
+        }
+        w->limit = w->limit_of(head, n);
+    }
+    if (w->limit != 0 && w->frag.len + len > w->limit) {
+        skip_message(w);
+        w->skipping = !last;
+        w->limit = 0;
+        return 0;
     }
     if (cli_buf_add(&w->frag, in, len) != CLI_OK) {
         return -1;
     }
-    if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) != 0) {
+    if (!last) {
         return 0;
     }
-    m = malloc(sizeof *m + w->frag.len + 1);
+    m = calloc(1, sizeof *m);
     if (m == NULL) {
         return -1;
     }
-    m->next = NULL;
-    m->len = w->frag.len;
-    if (w->frag.len > 0) {
-        memcpy(m->text, w->frag.p, w->frag.len);
-    }
-    m->text[m->len] = '\0';
-    w->frag.len = 0;
+    m->text = w->frag; /* handed on: the next message starts a buffer of its own */
+    memset(&w->frag, 0, sizeof w->frag);
+    w->limit = 0;
     if (w->in_tail != NULL) {
         w->in_tail->next = m;
     } else {
@@ -160,15 +201,20 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-cli_ws *cli_ws_new(size_t max_message)
+cli_ws *cli_ws_new(cli_ws_limit_fn limit)
 {
     cli_ws *w = calloc(1, sizeof *w);
 
     if (w != NULL) {
-        w->max_message = max_message;
+        w->limit_of = limit;
         w->state = CLI_WS_CLOSED;
     }
     return w;
+}
+
+unsigned long cli_ws_dropped(const cli_ws *w)
+{
+    return w->dropped;
 }
 
 static void drop_context(cli_ws *w)
@@ -189,7 +235,9 @@ int cli_ws_connect(cli_ws *w, const char *url)
 
     drop_context(w);
     free_list(&w->out_head, &w->out_tail);
-    w->frag.len = 0;
+    cli_buf_free(&w->frag);
+    w->limit = 0;
+    w->skipping = 0;
     w->error[0] = '\0';
     if (cli_ws_parse_url(url, &secure, w->host, sizeof w->host, &port, w->path, sizeof w->path) !=
         0) {
@@ -278,7 +326,7 @@ void cli_ws_service(cli_ws *w, int timeout_ms)
 
 int cli_ws_take(cli_ws *w, cli_buf *into)
 {
-    ws_msg *m = w->in_head;
+    ws_in *m = w->in_head;
 
     if (m == NULL) {
         return 0;
@@ -287,11 +335,8 @@ int cli_ws_take(cli_ws *w, cli_buf *into)
     if (w->in_head == NULL) {
         w->in_tail = NULL;
     }
-    into->len = 0;
-    if (cli_buf_add(into, m->text, m->len) != CLI_OK) {
-        free(m);
-        return -1;
-    }
+    cli_buf_free(into);
+    *into = m->text;
     free(m);
     return 1;
 }
@@ -305,7 +350,7 @@ void cli_ws_close(cli_ws *w)
 {
     drop_context(w);
     free_list(&w->out_head, &w->out_tail);
-    free_list(&w->in_head, &w->in_tail);
+    free_in(w);
     w->state = CLI_WS_CLOSED;
 }
 

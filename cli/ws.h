@@ -11,9 +11,20 @@
 
 typedef struct cli_ws cli_ws;
 
-/* A client whose incoming messages may be up to max_message bytes; NULL when out of memory. */
-cli_ws *cli_ws_new(size_t max_message);
+/* The most bytes an incoming message starting with head[0..n) may have, or 0 when n bytes
+ * cannot tell yet (asked again as more arrive; n reaches CLI_WS_HEAD before the message is
+ * stored any further, and the answer must not be 0 then). */
+#define CLI_WS_HEAD 32u
+typedef size_t (*cli_ws_limit_fn)(const char *head, size_t n);
+
+/* A client whose incoming messages are each held to limit()'s answer: a longer one is
+ * dropped as it arrives (the rest of it read and discarded, never stored) and counted
+ * (cli_ws_dropped). NULL when out of memory. */
+cli_ws *cli_ws_new(cli_ws_limit_fn limit);
 void cli_ws_free(cli_ws *w);
+
+/* Messages dropped over their limit since the client was made. */
+unsigned long cli_ws_dropped(const cli_ws *w);
 
 /* Splits a ws:// or wss:// URL; 0, or -1 when it is not one. */
 int cli_ws_parse_url(const char *url, int *secure, char *host, size_t host_cap, int *port,
@@ -31,7 +42,8 @@ int cli_ws_pending_out(const cli_ws *w);
 /* Runs the connection for up to timeout_ms (returns sooner when a message is waiting). */
 void cli_ws_service(cli_ws *w, int timeout_ms);
 
-/* Moves the oldest received text frame into `into`: 1, 0 when none, -1 out of memory. */
+/* Moves the oldest received text message into `into` (its buffer handed over, not copied;
+ * into's own freed): 1, or 0 when none. */
 int cli_ws_take(cli_ws *w, cli_buf *into);
 
 void cli_ws_close(cli_ws *w);

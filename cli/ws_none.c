@@ -13,10 +13,16 @@ static const char no_transport[] =
     "this softchat was built without a WebSocket transport (SOFTCHAT_CLI_RELAY=OFF, no "
     "libwebsockets)";
 
-cli_ws *cli_ws_new(size_t max_message)
+cli_ws *cli_ws_new(cli_ws_limit_fn limit)
 {
-    (void)max_message;
+    (void)limit;
     return calloc(1, sizeof(cli_ws));
+}
+
+unsigned long cli_ws_dropped(const cli_ws *w)
+{
+    (void)w;
+    return 0;
 }
 
 void cli_ws_free(cli_ws *w)

@@ -215,6 +215,48 @@ def neg_endless(cli):
           r.rc == 1 and b"1000000" in r.err and r.maxrss < 160 * 1024 and r.took < 50, repr(r))
 
 
+# ---- 5. message sizes by type ---------------------------------------------------------------
+@scenario
+def big_messages(cli):
+    """A 20 MB NOTICE and a 2 MB EVENT: each over its type's limit, dropped without being
+    stored whole; the fetch then ends at the EOSE."""
+    notice = json.dumps(["NOTICE", "x" * (20 << 20)])
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "REQ":
+                await c.send(notice)
+                await c.send(json.dumps(["EVENT", m[1], {"content": "y" * (2 << 20)}]))
+                await c.send(["EOSE", m[1]])
+
+    relay = serve(script)
+    try:
+        r = cli.run(fetch_args(relay, "--timeout", "30"))
+    finally:
+        relay.stop()
+    check("big messages: a 20 MB NOTICE and a 2 MB EVENT dropped (%d MiB peak, under 32)" % (
+        r.maxrss // 1024), r.rc == 0 and b"limit" in r.err and r.maxrss < 32 * 1024, repr(r))
+
+    async def drip(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "REQ":
+                await c.send_raw(bytes([0x81, 127]) + (50 << 20).to_bytes(8, "big") +
+                                 b'["NEG-MSG","sync","')
+                while True:
+                    await c.send_raw(b"00" * 512)
+                    await asyncio.sleep(0.05)
+
+    relay = serve(drip)
+    try:
+        r = cli.run(fetch_args(relay, "--timeout", "3"))
+    finally:
+        relay.stop()
+    check("big messages: a message dripped slowly ends at --timeout (%.1f s)" % r.took,
+          r.rc == 2 and b"timed out" in r.err and r.took < 6, repr(r))
+
+
 # ---- 6. sync's fetch by id -------------------------------------------------------------------
 @scenario
 def sync_filter(cli):
