@@ -13,6 +13,13 @@
 #define MAX_NEG_MSG (64u << 20)
 #define MAX_EVENT_MSG ((1u << 20) + 4096u)
 #define MAX_OTHER_MSG (64u << 10)
+/* The session's outbox moves to the socket while less than this waits there to be written:
+ * a relay that does not read holds the rest in the session, not in a queue of its own. */
+#define OUT_HIGH (1u << 20)
+/* AUTH challenges are answered at most once a second, and never while an earlier answer
+ * waits to be written: a relay that floods challenges (and need not read) gets one signature
+ * a second, for the latest. */
+#define AUTH_MIN_MS 1000
 
 /* The limit of a message by its first bytes: ws.c's cli_ws_limit_fn. The type's name must
  * come within CLI_WS_HEAD bytes (a message that pads it further away is held to the short
@@ -87,6 +94,9 @@ int cli_relay_flush(cli_relay *r)
         size_t need = sc_relay_session_next_len(&r->s), len = 0;
         sc_status st;
 
+        if (r->open && cli_ws_pending_out(r->ws) >= OUT_HIGH) {
+            return CLI_OK; /* the rest once the socket took this (cli_relay_run) */
+        }
         if (need == 0 || !r->open) {
             /* an entry the session cannot write is dropped by next(): let it report */
             if (r->open) {
@@ -132,15 +142,20 @@ int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m)
     return ws_send(r, (const char *)r->out.p, len);
 }
 
+/* Answers the session's AUTH challenge (the latest) if one is due, it is time (AUTH_MIN_MS
+ * after the last answer) and the last answer has been written. */
 static int answer_auth(cli_relay *r)
 {
     size_t len = 0;
     sc_status st;
-    int64_t now;
+    int64_t now, mono = cli_ws_now_ms();
 
-    if (r->who == NULL) {
+    if (!r->auth_due || r->who == NULL || cli_ws_written(r->ws) < r->auth_seq ||
+        (r->auth_at_ms != 0 && mono - r->auth_at_ms < AUTH_MIN_MS)) {
         return CLI_OK;
     }
+    r->auth_due = 0;
+    r->auth_at_ms = mono;
     if (cli_now(&now) != CLI_OK) {
         return CLI_ERROR;
     }
@@ -151,7 +166,11 @@ static int answer_auth(cli_relay *r)
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot answer the relay's AUTH challenge");
     }
-    return ws_send(r, (const char *)r->out.p, len);
+    if (ws_send(r, (const char *)r->out.p, len) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    r->auth_seq = cli_ws_queued(r->ws);
+    return CLI_OK;
 }
 
 /* Parses the received text into m, its views in r->arena: sized by the parser's own measure
@@ -204,6 +223,7 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
         return CLI_RELAY_CONTINUE;
     }
     if (u.kind == SC_RELAY_U_AUTH_CHALLENGE) {
+        r->auth_due = 1;
         rc = answer_auth(r);
         if (rc != CLI_OK) {
             return rc;
@@ -241,6 +261,8 @@ static void dropped(cli_relay *r, int64_t now)
 
     r->drops++;
     r->open = 0;
+    r->auth_due = 0; /* the session forgets the challenge: the next connection brings one */
+    r->auth_seq = 0;
     r->retry_at_ms = sc_relay_session_disconnected(&r->s, now, &at) == SC_OK ? at : now + 1000;
     cli_ws_close(r->ws);
 }
@@ -287,6 +309,9 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
             }
         }
         note_dropped(r);
+        if (r->open && (answer_auth(r) != CLI_OK || cli_relay_flush(r) != CLI_OK)) {
+            return CLI_ERROR;
+        }
         /* the deadline between messages too: a burst of them is work without end */
         while (cli_ws_now_ms() < r->deadline_ms && cli_ws_take(r->ws, &r->in) == 1) {
             int rc = r->open ? receive(r, fn, user) : CLI_RELAY_CONTINUE;

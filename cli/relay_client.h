@@ -36,6 +36,9 @@ struct cli_relay {
     unsigned long oversize;      /* of them, dropped by the socket over their type's limit */
     unsigned long notes, hidden; /* notes on stderr shown (cli_relay_may_note), held back */
     int64_t note_at_ms;          /* when the last one was shown */
+    int auth_due;                /* a challenge to answer (answer_auth: when it may) */
+    uint64_t auth_seq;           /* the last AUTH answer's place in the socket's queue */
+    int64_t auth_at_ms;          /* when it was made */
 };
 
 /* Sets up r for url with room for max_subs subscriptions and max_pending publishes;

@@ -28,6 +28,8 @@ struct cli_ws {
     int state; /* CLI_WS_* */
     char error[160];
     ws_msg *out_head, *out_tail;
+    size_t out_bytes;                 /* queued and not yet written */
+    uint64_t out_queued, out_written; /* messages, since the connection started */
     ws_in *in_head, *in_tail;
     cli_buf frag; /* the text message being reassembled */
     size_t limit; /* frag's limit, 0 until its head tells */
@@ -45,15 +47,19 @@ static void set_error(cli_ws *w, const char *msg)
     }
 }
 
-static void free_list(ws_msg **head, ws_msg **tail)
+/* Drops the send queue: a connection starts with none. */
+static void free_out(cli_ws *w)
 {
-    while (*head != NULL) {
-        ws_msg *m = *head;
+    while (w->out_head != NULL) {
+        ws_msg *m = w->out_head;
 
-        *head = m->next;
+        w->out_head = m->next;
         free(m);
     }
-    *tail = NULL;
+    w->out_tail = NULL;
+    w->out_bytes = 0;
+    w->out_queued = 0;
+    w->out_written = 0;
 }
 
 static void free_in(cli_ws *w)
@@ -146,6 +152,8 @@ static int on_writeable(cli_ws *w, struct lws *wsi)
     if (w->out_head == NULL) {
         w->out_tail = NULL;
     }
+    w->out_bytes -= m->len;
+    w->out_written++;
     free(m);
     if (w->out_head != NULL) {
         lws_callback_on_writable(wsi);
@@ -234,7 +242,7 @@ int cli_ws_connect(cli_ws *w, const char *url)
     int secure = 0, port = 0;
 
     drop_context(w);
-    free_list(&w->out_head, &w->out_tail);
+    free_out(w);
     cli_buf_free(&w->frag);
     w->limit = 0;
     w->skipping = 0;
@@ -302,6 +310,8 @@ int cli_ws_send(cli_ws *w, const char *text, size_t len)
         w->out_head = m;
     }
     w->out_tail = m;
+    w->out_bytes += len;
+    w->out_queued++;
     if (w->wsi != NULL && w->state == CLI_WS_OPEN) {
         lws_callback_on_writable(w->wsi);
     }
@@ -341,15 +351,25 @@ int cli_ws_take(cli_ws *w, cli_buf *into)
     return 1;
 }
 
-int cli_ws_pending_out(const cli_ws *w)
+size_t cli_ws_pending_out(const cli_ws *w)
 {
-    return w->out_head != NULL;
+    return w->out_bytes;
+}
+
+uint64_t cli_ws_queued(const cli_ws *w)
+{
+    return w->out_queued;
+}
+
+uint64_t cli_ws_written(const cli_ws *w)
+{
+    return w->out_written;
 }
 
 void cli_ws_close(cli_ws *w)
 {
     drop_context(w);
-    free_list(&w->out_head, &w->out_tail);
+    free_out(w);
     free_in(w);
     w->state = CLI_WS_CLOSED;
 }

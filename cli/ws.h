@@ -37,7 +37,14 @@ const char *cli_ws_error(const cli_ws *w);
 
 /* Queues a text frame (sent once the connection is open). 0, or -1 out of memory. */
 int cli_ws_send(cli_ws *w, const char *text, size_t len);
-int cli_ws_pending_out(const cli_ws *w);
+
+/* Bytes queued and not yet written. */
+size_t cli_ws_pending_out(const cli_ws *w);
+
+/* Messages queued since the connection started, and of them written: the message queued as
+ * the n-th has gone to the socket once cli_ws_written() >= n. */
+uint64_t cli_ws_queued(const cli_ws *w);
+uint64_t cli_ws_written(const cli_ws *w);
 
 /* Runs the connection for up to timeout_ms (returns sooner when a message is waiting). */
 void cli_ws_service(cli_ws *w, int timeout_ms);

@@ -215,6 +215,57 @@ def neg_endless(cli):
           r.rc == 1 and b"1000000" in r.err and r.maxrss < 160 * 1024 and r.took < 50, repr(r))
 
 
+# ---- 3. an AUTH flood ---------------------------------------------------------------------------
+@scenario
+def auth_flood(cli):
+    """A relay that sends AUTH challenges as fast as it can: one that never reads (the send
+    queue must not grow) and one that reads (the CLI signs at a bounded rate)."""
+    key, _ = cli.key("bob")
+    seconds = 8
+
+    async def deaf(c):
+        i = 0
+        while True:  # a thousand challenges a write
+            await c.send_raw(b"".join(c.frame(b'["AUTH","challenge-%d"]' % (i + k))
+                                      for k in range(1000)))
+            i += 1000
+
+    relay = serve(deaf)
+    try:
+        r = cli.run(fetch_args(relay, "--sec-file", key, "--timeout", str(seconds)))
+    finally:
+        relay.stop()
+    check("auth flood: a relay that never reads: %d MiB peak after %d s, under 20" % (
+        r.maxrss // 1024, seconds), r.rc == 2 and r.maxrss < 20 * 1024, repr(r))
+
+    answers = [0]
+
+    async def reading(c):
+        async def count():
+            while True:
+                m = await c.recv_json()
+                answers[0] += m[0] == "AUTH"
+
+        reader = asyncio.ensure_future(count())
+        try:
+            i = 0
+            while not reader.done():
+                i += 1
+                await c.send(["AUTH", "challenge-%d" % i])
+                if i % 100 == 0:
+                    await asyncio.sleep(0.01)
+        finally:
+            reader.cancel()
+
+    relay = serve(reading)
+    try:
+        r = cli.run(fetch_args(relay, "--sec-file", key, "--timeout", "5"))
+    finally:
+        relay.stop()
+    check("auth flood: a relay that reads gets %d AUTH answers in 5 s, at most 10" % answers[0],
+          r.rc == 2 and 1 <= answers[0] <= 10, repr(r))
+
+
 # ---- 5. message sizes by type ---------------------------------------------------------------
 @scenario
 def big_messages(cli):
