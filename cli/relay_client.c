@@ -321,7 +321,7 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
             }
         }
         if (state == CLI_WS_CLOSED) {
-            if (!r->reconnect) {
+            if (!r->reconnect || cli_ws_permanent(r->ws)) {
                 return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
             }
             dropped(r, now);

@@ -27,6 +27,7 @@ struct cli_ws {
     struct lws *wsi;
     int state; /* CLI_WS_* */
     char error[160];
+    int permanent; /* the failure in error is one no retry changes */
     ws_msg *out_head, *out_tail;
     size_t out_bytes;                 /* queued and not yet written */
     uint64_t out_queued, out_written; /* messages, since the connection started */
@@ -37,6 +38,7 @@ struct cli_ws {
     unsigned long dropped;
     cli_ws_limit_fn limit_of;
     char host[256], path[512];
+    char host_header[264];       /* host:port, or host for the scheme's default port */
     lws_sorted_usec_list_t wake; /* bounds each lws_service wait (see cli_ws_service) */
 };
 
@@ -161,6 +163,23 @@ static int on_writeable(cli_ws *w, struct lws *wsi)
     return 0;
 }
 
+/* A redirect answered the upgrade (not followed: see cli_ws_connect): says so and where. */
+static void say_redirect(cli_ws *w, struct lws *wsi)
+{
+    unsigned int code = wsi != NULL ? lws_http_client_http_response(wsi) : 0;
+    char where[128];
+
+    if (code < 300 || code > 399) {
+        return;
+    }
+    if (lws_hdr_copy(wsi, where, sizeof where, WSI_TOKEN_HTTP_LOCATION) <= 0) {
+        snprintf(where, sizeof where, "(no Location)");
+    }
+    w->permanent = 1;
+    snprintf(w->error, sizeof w->error,
+             "the relay answered with a redirect (HTTP %u to %.80s): not followed", code, where);
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
@@ -178,6 +197,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         }
         break;
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        say_redirect(w, wsi);
         set_error(w, in != NULL ? (const char *)in : "connection failed");
         w->state = CLI_WS_CLOSED;
         w->wsi = NULL;
@@ -247,6 +267,7 @@ int cli_ws_connect(cli_ws *w, const char *url)
     w->limit = 0;
     w->skipping = 0;
     w->error[0] = '\0';
+    w->permanent = 0;
     if (cli_ws_parse_url(url, &secure, w->host, sizeof w->host, &port, w->path, sizeof w->path) !=
         0) {
         set_error(w, "not a ws:// or wss:// URL");
@@ -270,9 +291,18 @@ int cli_ws_connect(cli_ws *w, const char *url)
     cc.address = w->host;
     cc.port = port;
     cc.path = w->path;
-    cc.host = w->host;
-    cc.origin = w->host;
-    cc.ssl_connection = secure ? LCCSCF_USE_SSL : 0;
+    /* the Host header names the port unless it is the scheme's default (RFC 9110 7.2); lws
+     * takes the name for TLS (SNI, the certificate check) from it without the port */
+    if (port == (secure ? 443 : 80)) {
+        snprintf(w->host_header, sizeof w->host_header, "%s", w->host);
+    } else {
+        snprintf(w->host_header, sizeof w->host_header, "%s:%d", w->host, port);
+    }
+    cc.host = w->host_header;
+    cc.origin = w->host_header;
+    /* a redirect is not followed: it could lead anywhere (another host, another port), and
+     * the AUTH event would still name the URL given */
+    cc.ssl_connection = (secure ? LCCSCF_USE_SSL : 0) | LCCSCF_HTTP_NO_FOLLOW_REDIRECT;
     cc.protocol = NULL;
     cc.pwsi = &w->wsi;
     w->state = CLI_WS_CONNECTING;
@@ -287,6 +317,11 @@ int cli_ws_connect(cli_ws *w, const char *url)
 int cli_ws_state(const cli_ws *w)
 {
     return w->state;
+}
+
+int cli_ws_permanent(const cli_ws *w)
+{
+    return w->permanent;
 }
 
 const char *cli_ws_error(const cli_ws *w)

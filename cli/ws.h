@@ -35,6 +35,10 @@ int cli_ws_connect(cli_ws *w, const char *url);
 int cli_ws_state(const cli_ws *w);
 const char *cli_ws_error(const cli_ws *w);
 
+/* 1 when the connection failed in a way no retry changes (the relay answered with a
+ * redirect), else 0. */
+int cli_ws_permanent(const cli_ws *w);
+
 /* Queues a text frame (sent once the connection is open). 0, or -1 out of memory. */
 int cli_ws_send(cli_ws *w, const char *text, size_t len);
 

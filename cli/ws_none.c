@@ -49,6 +49,12 @@ const char *cli_ws_error(const cli_ws *w)
     return no_transport;
 }
 
+int cli_ws_permanent(const cli_ws *w)
+{
+    (void)w;
+    return 1;
+}
+
 int cli_ws_send(cli_ws *w, const char *text, size_t len)
 {
     (void)w;

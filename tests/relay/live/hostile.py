@@ -396,6 +396,38 @@ def stderr_flood(cli):
           r.rc == 0 and len(r.err) < 4096 and b"100000" in r.err, repr(r))
 
 
+# ---- 9. the HTTP upgrade ----------------------------------------------------------------------
+@scenario
+def handshake(cli):
+    """A redirect is not followed (to another port here: the AUTH event would still name the
+    first URL); the Host header carries the port."""
+    async def script(c):
+        while True:
+            await answer_req(c, await c.recv_json())
+
+    target = serve(script)
+    redirect = serve(script, handshake=lambda req: (
+        "HTTP/1.1 302 Found\r\nLocation: ws://127.0.0.1:%d/\r\nContent-Length: 0\r\n\r\n" %
+        target.port).encode())
+    key, _ = cli.key("alice")
+    ev = cli.sign(key, {"kind": 1, "content": "hello", "tags": []})
+    try:
+        r = cli.run(fetch_args(redirect, "--timeout", "10"))
+        # publish reconnects after a drop: a redirect is final all the same
+        p = cli.run(["relay", "publish", "--url", redirect.url, "--timeout", "30"],
+                    (json.dumps(ev) + "\n").encode())
+        h = cli.run(fetch_args(target, "--timeout", "10"))
+    finally:
+        redirect.stop()
+        target.stop()
+    check("handshake: a redirect to another port is not followed (exit 2 at once, said)",
+          r.rc == 2 and p.rc == 2 and target.connections == 1 and b"redirect" in r.err and
+          b"redirect" in p.err and p.took < 5, repr(r) + repr(p))
+    host = target.requests[-1].get("host") if target.requests else None
+    check("handshake: the Host header is host:port (%s)" % host,
+          h.rc == 0 and host == "127.0.0.1:%d" % target.port, repr(h))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
