@@ -260,6 +260,9 @@ static void dropped(cli_relay *r, int64_t now)
     int64_t at = 0;
 
     r->drops++;
+    if (r->open && cli_relay_may_note(r)) {
+        cli_fail(CLI_OK, "%s: connection lost (%s): reconnecting", r->url, cli_ws_error(r->ws));
+    }
     r->open = 0;
     r->auth_due = 0; /* the session forgets the challenge: the next connection brings one */
     r->auth_seq = 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The softchat CLI against real relays on loopback, started and stopped here (each by its own
-process handle):
+"""The softchat CLI against real relays on loopback, started and stopped here (each relay and
+each CLI left running in a process group of its own, killed whole: nostr-relay's gunicorn
+forks a worker, which outlived a kill of the master alone):
 
   rust    tests/relay/live/rust-relay: rust-nostr's relay builder (crates.io), NIP-42, NIP-77
   python  nostr-relay (PyPI), SQLite storage (so a restart keeps what it stored)
@@ -12,8 +13,10 @@ Scenarios (each a numbered check; every one must pass, none is skipped):
   nip17      alice sends bob a NIP-17 message through the relay; bob fetches and opens it
   auth       a relay that requires AUTH: refused without a key, accepted once authenticated
   reject     a relay that refuses an event: the OK reason surfaces (exit 1, stdout, stderr)
-  reconnect  bob follows a subscription; the relay is killed and restarted mid-way; every
-             wrap alice sends arrives once, none is lost or delivered twice
+  reconnect  bob follows a subscription; the relay is killed (its whole process group: the
+             port must then refuse connections) and restarted mid-way; bob's CLI says it
+             lost the connection and reconnected; every wrap alice sends arrives once, none
+             is lost or delivered twice
   sync       (rust) 10,000 wraps on the relay, bob holds 9,000: Negentropy finds the 1,000
              missing, which are fetched (with and without a frame limit)
 Loopback only; every loop is bounded by a timeout."""
@@ -21,6 +24,7 @@ Loopback only; every loop is bounded by a timeout."""
 import argparse
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -55,6 +59,47 @@ def wait_port(port, timeout=30):
     return False
 
 
+def port_closed(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return False
+    except OSError:
+        return True
+
+
+GROUPS = set()  # the process groups started here and not yet seen gone
+
+
+def group_alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def kill_group(pgid, sig=signal.SIGKILL, wait=10, leader=None):
+    """Signals every process of the group and waits until none is left (reaping the leader,
+    a Popen of ours, whose zombie would count): True when none is."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        pass
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        if leader is not None:
+            leader.poll()
+        if not group_alive(pgid):
+            break
+        time.sleep(0.05)
+    gone = not group_alive(pgid)
+    if gone:
+        GROUPS.discard(pgid)
+    return gone
+
+
 class Relay:
     """One relay process; restartable on the same port."""
 
@@ -74,23 +119,27 @@ class Relay:
             with open(cfg, "w") as f:
                 f.write(python_config(self.tmp, self.port, self.extra))
             argv = [self.o.python_relay, "-c", cfg, "serve"]
-        self.p = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.p = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  start_new_session=True)
+        GROUPS.add(self.p.pid)
         if not wait_port(self.port):
             raise RuntimeError("%s relay did not listen on %d" % (self.kind, self.port))
 
     def kill(self):
-        if self.p is not None:
-            self.p.kill()
-            self.p.wait(timeout=10)
-            self.p = None
+        """Kills the relay's whole process group (gunicorn's worker with its master) and waits
+        for every process of it: True when none is left."""
+        if self.p is None:
+            return True
+        gone = kill_group(self.p.pid, leader=self.p)
+        self.p.wait(timeout=10)
+        self.p = None
+        return gone
 
     def stop(self):
         if self.p is not None:
-            self.p.terminate()
-            try:
-                self.p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+            if not kill_group(self.p.pid, signal.SIGTERM, leader=self.p):
+                kill_group(self.p.pid, leader=self.p)
+            self.p.wait(timeout=10)
             self.p = None
 
 
@@ -130,7 +179,10 @@ class Cli:
 
     def popen(self, args):
         argv = [self.o.cli] + (["--backend", self.o.backend] if self.o.backend else []) + args
-        return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        GROUPS.add(p.pid)
+        return p
 
     def key(self, name):
         path = os.path.join(self.tmp, name + ".key")
@@ -218,7 +270,9 @@ def scenario_reconnect(cli, relay, tag):
     p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], first)
     check("%s reconnect: first batch published" % tag, p.returncode == 0, p.stderr.decode())
     time.sleep(1.0)
-    relay.kill()
+    gone = relay.kill()
+    check("%s reconnect: the relay's processes are gone and its port refuses connections" % tag,
+          gone and port_closed(relay.port))
     time.sleep(1.5)
     relay.start()
     p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], second)
@@ -227,8 +281,11 @@ def scenario_reconnect(cli, relay, tag):
     try:
         out, err = follower.communicate(timeout=100)
     except subprocess.TimeoutExpired:
-        follower.kill()
+        kill_group(follower.pid, leader=follower)
         out, err = follower.communicate()
+    kill_group(follower.pid, leader=follower)
+    check("%s reconnect: bob's fetch lost the connection and reconnected" % tag,
+          b"connection lost" in err and b"reconnecting" in err, err.decode()[-600:])
     got = ids_of(out)
     check("%s reconnect: every event once (%d received, %d distinct, %d sent)" % (
         tag, len(got), len(set(got)), len(want)),
@@ -370,6 +427,8 @@ def main():
         finally:
             for r in relays:
                 r.stop()
+            left = [g for g in list(GROUPS) if not kill_group(g)]
+            check("%s: no process left behind" % o.relay, not left, "groups %r" % left)
     passed = sum(1 for _, ok in CHECKS if ok)
     failed = len(CHECKS) - passed
     print("%d passed, %d failed" % (passed, failed))
