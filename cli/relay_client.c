@@ -170,28 +170,46 @@ static int answer_auth(cli_relay *r)
         return CLI_ERROR;
     }
     r->auth_seq = cli_ws_queued(r->ws);
+    r->auth_waiting = 1;
     return CLI_OK;
 }
 
-/* Parses the received text into m, its views in r->arena: sized by the parser's own measure
- * when it is too small (its bound, sc_relay_parse_arena_max, is over 7 times the text, which
- * for a NEG-MSG of megabytes is memory the parse never touches). */
-static sc_status parse(cli_relay *r, sc_relay_msg *m)
+/* Parses text[0..n) into m, its views in r->arena: sized by the parser's own measure when it
+ * is too small (its bound, sc_relay_parse_arena_max, is over 7 times the text, which for a
+ * NEG-MSG of megabytes is memory the parse never touches). */
+static sc_status parse(cli_relay *r, const unsigned char *text, size_t n, sc_relay_msg *m)
 {
     sc_relay_parse_opts opts = {MAX_NEG_MSG, 0}; /* whatever the socket took, not 1 MiB */
     size_t used = 0;
-    sc_status st = sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
-                                  r->in.len, &opts);
+    sc_status st =
+        sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)text, n, &opts);
 
     if (st == SC_ERR_BUFFER_TOO_SMALL) {
         /* the need is the same at any address (the parser counts the alignment) */
         if (cli_buf_size(&r->arena, used) != CLI_OK) {
             return SC_ERR_NOMEM;
         }
-        st = sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
-                            r->in.len, &opts);
+        st = sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)text, n,
+                            &opts);
     }
     return st;
+}
+
+/* An OK the strict parser refused for its id alone (cli_relay_unnamed_ok), handed to the
+ * command as an OK that names no event: m's event_id is zeros and r->unnamed is set. The
+ * session cannot match it to a publish; the command may (relay publish: the relay answers
+ * in order). */
+static int receive_unnamed_ok(cli_relay *r, cli_relay_handler fn, void *user, sc_relay_msg *m)
+{
+    sc_relay_update u;
+    int rc;
+
+    memset(&u, 0, sizeof u);
+    u.kind = m->accepted ? SC_RELAY_U_ACCEPTED : SC_RELAY_U_REJECTED;
+    r->unnamed = 1;
+    rc = fn(user, r, m, &u);
+    r->unnamed = 0;
+    return rc;
 }
 
 /* One received text: parsed, applied, handed to the command. */
@@ -199,10 +217,16 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
 {
     sc_relay_msg m;
     sc_relay_update u;
-    sc_status st;
+    sc_status st = parse(r, r->in.p, r->in.len, &m);
     int rc;
 
-    st = parse(r, &m);
+    if (st == SC_ERR_RELAY_MESSAGE && (rc = cli_relay_unnamed_ok(r->in.p, r->in.len, &r->loose))) {
+        st = rc < 0 ? SC_ERR_NOMEM : parse(r, r->loose.p, r->loose.len, &m);
+        if (st == SC_OK) {
+            rc = receive_unnamed_ok(r, fn, user, &m);
+            return rc == CLI_RELAY_CONTINUE && cli_relay_flush(r) != CLI_OK ? CLI_ERROR : rc;
+        }
+    }
     if (st == SC_ERR_NOMEM) {
         return CLI_ERROR;
     }
@@ -228,6 +252,9 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
         if (rc != CLI_OK) {
             return rc;
         }
+    }
+    if (u.kind == SC_RELAY_U_AUTHENTICATED || u.kind == SC_RELAY_U_AUTH_REFUSED) {
+        r->auth_waiting = 0;
     }
     rc = fn(user, r, &m, &u);
     if (rc == CLI_RELAY_CONTINUE && cli_relay_flush(r) != CLI_OK) {
@@ -266,6 +293,7 @@ static void dropped(cli_relay *r, int64_t now)
     r->open = 0;
     r->auth_due = 0; /* the session forgets the challenge: the next connection brings one */
     r->auth_seq = 0;
+    r->auth_waiting = 0;
     r->retry_at_ms = sc_relay_session_disconnected(&r->s, now, &at) == SC_OK ? at : now + 1000;
     cli_ws_close(r->ws);
 }
@@ -365,6 +393,7 @@ void cli_relay_close(cli_relay *r)
     cli_buf_free(&r->in);
     cli_buf_free(&r->arena);
     cli_buf_free(&r->out);
+    cli_buf_free(&r->loose);
     memset(r, 0, sizeof *r);
 }
 

@@ -36,6 +36,9 @@ struct cli_relay {
     unsigned long oversize;      /* of them, dropped by the socket over their type's limit */
     unsigned long notes, hidden; /* notes on stderr shown (cli_relay_may_note), held back */
     int64_t note_at_ms;          /* when the last one was shown */
+    int unnamed;                 /* the OK handed to the command names no event */
+    int auth_waiting;            /* an AUTH answer sent, its OK not yet come */
+    cli_buf loose;               /* an unnamed OK rewritten for the parser */
     int auth_due;                /* a challenge to answer (answer_auth: when it may) */
     uint64_t auth_seq;           /* the last AUTH answer's place in the socket's queue */
     int64_t auth_at_ms;          /* when it was made */
@@ -68,6 +71,13 @@ void cli_relay_close(cli_relay *r);
 #define CLI_RELAY_NOTES 10u
 #define CLI_RELAY_NOTE_MS 10000
 int cli_relay_may_note(cli_relay *r);
+
+/* An OK whose id is not an event id (empty, as PyPI nostr-relay sends one for an event it
+ * refused before reading its id, or anything else but 64 lowercase hex): when text[0..n) is
+ * one, writes it to out with the id replaced by 64 zeros, for the strict parser, and returns
+ * 1; else 0 (-1 out of memory, said). cli_relay_run hands such an OK to the command with
+ * r->unnamed set (cli/relay_ok.c). */
+int cli_relay_unnamed_ok(const unsigned char *text, size_t n, cli_buf *out);
 
 /* A set of 32-byte ids (dedupe of delivered events). */
 typedef struct cli_idset {

@@ -428,6 +428,42 @@ def handshake(cli):
           h.rc == 0 and host == "127.0.0.1:%d" % target.port, repr(h))
 
 
+# ---- real relays' deviations -------------------------------------------------------------------
+@scenario
+def unnamed_ok(cli):
+    """A relay refuses events with an OK whose id is empty (PyPI nostr-relay does): each
+    refusal is printed with its reason for the event it answers (the relay answers in order),
+    and the accepted event of the same batch gets its line."""
+    key, _ = cli.key("alice")
+    evs = [cli.sign(key, {"kind": 1, "content": c, "tags": []})
+           for c in ("old 1", "fine", "old 2")]
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "EVENT":
+                if m[1]["content"].startswith("old"):
+                    await c.send(["OK", "", False, "invalid: event creation date is too old"])
+                else:
+                    await c.send(["OK", m[1]["id"], True, ""])
+
+    relay = serve(script)
+    try:
+        r = cli.run(["relay", "publish", "--url", relay.url, "--timeout", "20"],
+                    "".join(json.dumps(e) + "\n" for e in evs).encode())
+    finally:
+        relay.stop()
+    lines = [json.loads(l) for l in r.out.decode().splitlines() if l.strip()]
+    want = [(e["id"], e["content"] == "fine") for e in evs]
+    refused = r.err.count(b"too old")
+    got = [(l.get("id"), l.get("accepted")) for l in lines]
+    check("unnamed ok: refusals with an empty id printed with their reason, the accepted one "
+          "too (%.1f s)" % r.took,
+          r.rc == 1 and got == want and r.took < 10 and
+          all("too old" in l["message"] for l in lines if not l["accepted"]) and
+          refused == 2, repr(r) + " " + r.out.decode()[:400])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)

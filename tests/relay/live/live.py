@@ -19,6 +19,8 @@ Scenarios (each a numbered check; every one must pass, none is skipped):
              is lost or delivered twice
   sync       (rust) 10,000 wraps on the relay, bob holds 9,000: Negentropy finds the 1,000
              missing, which are fetched (with and without a frame limit)
+  unnamed ok (python) events refused with an OK whose id is empty: each reason shown for its
+             event, the valid event of the batch accepted
 Loopback only; every loop is bounded by a timeout."""
 
 import argparse
@@ -256,6 +258,33 @@ def scenario_reject(cli, relay, tag, want_prefix):
           want_prefix.encode() in p.stderr, "rc %d %s %s" % (p.returncode, out, p.stderr.decode()))
 
 
+def scenario_unnamed_ok(cli, relay, tag):
+    """nostr-relay refuses an event it finds too old or from the future with an OK whose id is
+    empty (off NIP-01): each refusal's reason is printed for its event, in order, and the
+    valid event of the same batch gets its line, with no wait for the timeout."""
+    alice, _, _ = cli.key("alice")
+    now = int(time.time())
+    evs = []
+    for created_at, text in ((1000000000, "too old"), (now, "fine"), (now + 86400, "future")):
+        ev = cli.run(["event", "sign", "--sec-file", alice],
+                     json.dumps({"kind": 1, "content": text, "created_at": created_at}).encode())
+        assert ev.returncode == 0, ev.stderr
+        evs.append(json.loads(ev.stdout))
+    t0 = time.monotonic()
+    p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice, "--timeout", "20"],
+                "".join(json.dumps(e) + "\n" for e in evs).encode())
+    took = time.monotonic() - t0
+    lines = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    got = [(l["id"], l["accepted"]) for l in lines]
+    check("%s unnamed ok: refusals with an empty id shown for their events, the valid one "
+          "accepted (%.1f s)" % (tag, took),
+          p.returncode == 1 and got == [(evs[0]["id"], False), (evs[1]["id"], True),
+                                         (evs[2]["id"], False)] and
+          "too old" in lines[0]["message"] and "future" in lines[2]["message"] and
+          b"too old" in p.stderr and took < 15,
+          "rc %d %s %s" % (p.returncode, p.stdout.decode(), p.stderr.decode()))
+
+
 def scenario_reconnect(cli, relay, tag):
     alice, alice_pub, alice_sec = cli.key("alice")
     bob, bob_pub, _ = cli.key("bob-%s" % relay.port)  # a fresh inbox: only this scenario's
@@ -419,9 +448,11 @@ def main():
                 scenario_auth(cli, relay(["--auth"]), o.relay)
                 scenario_reject(cli, relay(["--reject-kind", "1"]), o.relay, "blocked:")
                 scenario_sync(cli, plain, o.relay, (0, 4096))
-            # nostr-relay 1.14 answers AUTH without the OK NIP-42 requires and refuses events
-            # with an OK whose id is empty: the AUTH and refusal scenarios run on the rust
-            # relay; this one covers delivery and a restart that keeps its events
+            else:
+                scenario_unnamed_ok(cli, plain, o.relay)
+            # nostr-relay 1.14 answers AUTH without the OK NIP-42 requires: the AUTH scenario
+            # runs on the rust relay; this one covers delivery, a restart that keeps its
+            # events and its refusals, whose OK has an empty id
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError) as e:
             check("%s: scenario could not finish" % o.relay, False, repr(e))
         finally:
