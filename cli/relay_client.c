@@ -282,6 +282,24 @@ static void note_dropped(cli_relay *r)
     }
 }
 
+/* The command's wake time came: its handler is called (m NULL, u NONE). */
+static int wake(cli_relay *r, cli_relay_handler fn, void *user)
+{
+    sc_relay_update none;
+    int k;
+
+    if (!r->open || r->wake_ms == 0 || cli_ws_now_ms() < r->wake_ms) {
+        return CLI_RELAY_CONTINUE;
+    }
+    memset(&none, 0, sizeof none);
+    r->wake_ms = 0;
+    k = fn(user, r, NULL, &none);
+    if (k == CLI_RELAY_CONTINUE && cli_relay_flush(r) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return k;
+}
+
 static void dropped(cli_relay *r, int64_t now)
 {
     int64_t at = 0;
@@ -350,6 +368,9 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
             if (rc != CLI_RELAY_CONTINUE) {
                 return rc == CLI_RELAY_DONE ? CLI_OK : rc;
             }
+        }
+        if ((k = wake(r, fn, user)) != CLI_RELAY_CONTINUE) {
+            return k == CLI_RELAY_DONE ? CLI_OK : k;
         }
         if (state == CLI_WS_CLOSED) {
             if (!r->reconnect || cli_ws_permanent(r->ws)) {

@@ -14,7 +14,9 @@
 typedef struct cli_relay cli_relay;
 
 /* Called for every relay message the session accepted (m parsed and verified, u what it
- * means). Returns CLI_RELAY_CONTINUE, CLI_RELAY_DONE, or an exit status (CLI_INVALID,
+ * means); with m and u NULL when the connection opened (or opened again); with m NULL and
+ * u->kind SC_RELAY_U_NONE when the time the command set in r->wake_ms came (it is cleared
+ * first). Returns CLI_RELAY_CONTINUE, CLI_RELAY_DONE, or an exit status (CLI_INVALID,
  * CLI_ERROR) to stop with, its message printed. */
 typedef int (*cli_relay_handler)(void *user, cli_relay *r, const sc_relay_msg *m,
                                  const sc_relay_update *u);
@@ -28,8 +30,9 @@ struct cli_relay {
     void *mem;
     cli_buf in, arena, out;
     int64_t deadline_ms, retry_at_ms;
-    int reconnect; /* reconnect after a drop (else the loop fails) */
-    int open;      /* the session knows the socket is open */
+    int64_t wake_ms; /* 0, or when to call the handler (while connected) */
+    int reconnect;   /* reconnect after a drop (else the loop fails) */
+    int open;        /* the session knows the socket is open */
     int ever_open;
     unsigned drops;              /* connections lost or refused */
     unsigned long bad;           /* relay messages refused by the parser or the session */

@@ -464,6 +464,70 @@ def unnamed_ok(cli):
           refused == 2, repr(r) + " " + r.out.decode()[:400])
 
 
+@scenario
+def no_nip77(cli):
+    """A relay without NIP-77 that ignores NEG-OPEN: sync says so within seconds and lists
+    the wraps by REQ instead (those missing here printed, exit 0)."""
+    alice, _ = cli.key("alice")
+    bob, bob_pub = cli.key("bob")
+    wraps = []
+    for i in range(3):
+        w = cli.run(["nip17", "send", "--sec-file", alice, "--to", bob_pub], b"hi %d" % i)
+        assert w.rc == 0, w.err
+        wraps += [json.loads(l) for l in w.out.decode().splitlines()
+                  if ["p", bob_pub] in json.loads(l)["tags"]]
+    have = os.path.join(cli.tmp, "have.jsonl")
+    with open(have, "w") as f:
+        f.write(json.dumps(wraps[0]) + "\n")
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "REQ":
+                f = m[2]
+                for w in sorted(wraps, key=lambda w: -w["created_at"]):
+                    if w["created_at"] <= f.get("until", 1 << 62):
+                        await c.send(["EVENT", m[1], w])
+                await c.send(["EOSE", m[1]])
+
+    want = sorted(w["id"] for w in wraps[1:])
+    relay = serve(script)
+    try:
+        r = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", bob, "--have", have])
+    finally:
+        relay.stop()
+    got = sorted(json.loads(l)["id"] for l in r.out.decode().splitlines() if l.strip())
+    check("no nip77: a silent relay detected in %.1f s (under 10), the 2 missing wraps listed "
+          "by REQ" % r.took,
+          r.rc == 0 and got == want and r.took < 10 and b"NIP-77" in r.err, repr(r))
+
+    async def noticing(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "NEG-OPEN":
+                await c.send(["NOTICE", "ERROR: unknown message type NEG-OPEN"])
+            else:
+                await script_answer(c, m)
+
+    async def script_answer(c, m):
+        if m[0] == "REQ":
+            for w in wraps:
+                if w["created_at"] <= m[2].get("until", 1 << 62):
+                    await c.send(["EVENT", m[1], w])
+            await c.send(["EOSE", m[1]])
+
+    relay = serve(noticing)
+    try:
+        r = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", bob, "--have", have])
+    finally:
+        relay.stop()
+    got = sorted(json.loads(l)["id"] for l in r.out.decode().splitlines() if l.strip())
+    check("no nip77: a relay's NOTICE about NEG-OPEN detected in %.1f s (under 2), the wraps "
+          "listed by REQ" % r.took,
+          r.rc == 0 and got == want and r.took < 2 and b"unknown message type" in r.err,
+          repr(r))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)

@@ -21,6 +21,8 @@ Scenarios (each a numbered check; every one must pass, none is skipped):
              missing, which are fetched (with and without a frame limit)
   unnamed ok (python) events refused with an OK whose id is empty: each reason shown for its
              event, the valid event of the batch accepted
+  sync       (python) a relay without NIP-77, which ignores NEG-OPEN: sync says so within
+             seconds and lists the wraps by REQ, printing the 10 of 30 that bob lacks
 Loopback only; every loop is bounded by a timeout."""
 
 import argparse
@@ -348,6 +350,30 @@ def scenario_sync(cli, relay, tag, frame_limits):
               "rc %d, %d events: %s" % (s.returncode, len(got), s.stderr.decode()[-400:]))
 
 
+def scenario_sync_no_nip77(cli, relay, tag):
+    """nostr-relay has no NIP-77 and ignores NEG-OPEN: relay sync says so within seconds and
+    lists bob's wraps by REQ, printing those --have lacks."""
+    alice, _, alice_sec = cli.key("alice")
+    bob, bob_pub, _ = cli.key("bob-nosync")
+    wraps = wraps_for(cli.o, alice_sec, bob_pub, 30)
+    p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], wraps)
+    check("%s sync without NIP-77: 30 wraps published" % tag, p.returncode == 0,
+          p.stderr.decode())
+    lines = wraps.splitlines()
+    have = os.path.join(cli.tmp, "bob-nosync-has.jsonl")
+    with open(have, "wb") as f:
+        f.write(b"\n".join(lines[:20]) + b"\n")
+    t0 = time.monotonic()
+    s = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", bob, "--have", have])
+    took = time.monotonic() - t0
+    got = ids_of(s.stdout)
+    check("%s sync without NIP-77: said in %.1f s (under 15), the 10 missing listed by REQ "
+          "(%s)" % (tag, took, s.stderr.decode().strip().replace("\n", " / ")),
+          s.returncode == 0 and sorted(got) == sorted(ids_of(b"\n".join(lines[20:]))) and
+          b"NIP-77" in s.stderr and took < 15,
+          "rc %d, %d events: %s" % (s.returncode, len(got), s.stderr.decode()[-400:]))
+
+
 def silent_relay():
     """A relay that completes the WebSocket handshake and then never says a word: the port,
     and the thread serving it (one connection)."""
@@ -450,6 +476,7 @@ def main():
                 scenario_sync(cli, plain, o.relay, (0, 4096))
             else:
                 scenario_unnamed_ok(cli, plain, o.relay)
+                scenario_sync_no_nip77(cli, plain, o.relay)
             # nostr-relay 1.14 answers AUTH without the OK NIP-42 requires: the AUTH scenario
             # runs on the rust relay; this one covers delivery, a restart that keeps its
             # events and its refusals, whose OK has an empty id
