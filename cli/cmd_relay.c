@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: softchat relay publish --url URL [--sec-file FILE] [--timeout S] < events\n"
@@ -15,17 +16,20 @@ static const char usage[] =
     "       softchat relay sync --url URL --sec-file FILE [--have FILE] [--frame-limit N]\n"
     "                           [--timeout S]\n"
     "\n"
-    "  URL is ws://HOST[:PORT][/PATH] or wss://... (TLS, the system's CA store). --timeout S\n"
-    "  bounds the whole command (default 30 seconds). With --sec-file FILE the command\n"
-    "  answers the relay's AUTH challenges (NIP-42) as that key (the latest challenge, at most\n"
-    "  once a second), and REQs or EVENTs the relay refused with auth-required: are sent\n"
-    "  again once it accepts the AUTH. A dropped connection is said on stderr and reopened\n"
-    "  with a doubling delay (250 ms to 4 s): subscriptions resume past what was already\n"
-    "  delivered and unacknowledged events are sent again. A relay message over the limit\n"
-    "  of its type (NEG-MSG 64 MiB, EVENT 1 MiB, others 64 KiB) is dropped as it arrives,\n"
-    "  never stored whole. Notes on stderr about the relay (messages ignored as malformed,\n"
-    "  notices, reconnects) stop after 10 lines, then one per 10 s; the rest are counted and\n"
-    "  the count is said.\n"
+    "  Every relay command also takes --ca-file FILE.\n"
+    "\n"
+    "  URL is ws://HOST[:PORT][/PATH] or wss://... (TLS: the relay's certificate must chain\n"
+    "  to a CA of the system's store, or of --ca-file FILE (PEM) instead, and name HOST). No\n"
+    "  HTTP redirect is followed. --timeout S bounds the whole command (default 30 seconds).\n"
+    "  With --sec-file FILE the command answers the relay's AUTH challenges (NIP-42) as that\n"
+    "  key (the latest challenge, at most once a second), and REQs or EVENTs the relay\n"
+    "  refused with auth-required: are sent again once it accepts the AUTH. A dropped\n"
+    "  connection is said on stderr and reopened with a doubling delay (250 ms to 4 s):\n"
+    "  subscriptions resume past what was already delivered and unacknowledged events are\n"
+    "  sent again. A relay message over the limit of its type (NEG-MSG 64 MiB, EVENT 1 MiB,\n"
+    "  others 64 KiB) is dropped as it arrives, never stored whole. Notes on stderr about\n"
+    "  the relay (messages ignored as malformed, notices, reconnects) stop after 10 lines,\n"
+    "  then one per 10 s; the rest are counted and the count is said.\n"
     "  relay publish  stdin: signed events, one JSON object per line (JSON Lines), each\n"
     "                 verified before anything is sent (a bad one: exit 1, nothing sent).\n"
     "                 A stdin without any event (empty, or blank lines only) is exit 1\n"
@@ -86,6 +90,7 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     const cli_opt opts[] = {
         {"--url", &a->url, NULL, NULL, 0, NULL},
         {"--sec-file", &a->sec_file, NULL, NULL, 0, NULL},
+        {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
         {"--timeout", &o->timeout, NULL, NULL, 0, NULL},
         {"--filter", NULL, NULL, a->filters, CLI_RELAY_MAX_FILTERS, &a->n_filters},
         {"--follow", NULL, &a->follow, NULL, 0, NULL},
@@ -108,6 +113,12 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     }
     if (cli_ws_parse_url(a->url, &secure, host, sizeof host, &port, path, sizeof path) != 0) {
         return cli_usage_error(usage, "--url must be ws://HOST[:PORT][/PATH] or wss://...");
+    }
+    if (a->ca_file != NULL && access(a->ca_file, R_OK) != 0) {
+        return cli_usage_error(usage, "--ca-file %s: cannot read it", a->ca_file);
+    }
+    if (a->ca_file != NULL && !secure) {
+        return cli_usage_error(usage, "--ca-file goes with a wss:// URL");
     }
     if (o->timeout != NULL && (parse_uint_arg(o->timeout, 86400, &t) != 0 || t == 0)) {
         return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");

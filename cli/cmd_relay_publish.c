@@ -121,6 +121,7 @@ static int publish_all(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *
     int rc = cli_relay_open(&r, ctx, a->url, who, 0, p->events.n, 0, a->timeout);
 
     r.reconnect = 1;
+    r.ca_file = a->ca_file;
     for (i = 0; rc == CLI_OK && i < p->events.n; i++) {
         sc_status st = sc_relay_session_publish(&r.s, &p->events.ev[i]);
 

@@ -465,6 +465,7 @@ static int sync_run(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who
 
     if (rc == CLI_OK) {
         r.reconnect = 1;
+        r.ca_file = a->ca_file;
         rc = cli_relay_run(&r, sync_handler, s);
     }
     if (rc == CLI_OK) {

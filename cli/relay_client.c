@@ -336,7 +336,7 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
                 nanosleep(&ts, NULL);
                 continue;
             }
-            if (cli_ws_connect(r->ws, r->url) != 0) {
+            if (cli_ws_connect(r->ws, r->url, r->ca_file) != 0) {
                 return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
             }
         }

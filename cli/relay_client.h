@@ -24,6 +24,8 @@ typedef int (*cli_relay_handler)(void *user, cli_relay *r, const sc_relay_msg *m
 struct cli_relay {
     sc_ctx *ctx;
     const char *url;
+    const char *ca_file;    /* wss://: the CAs (PEM) to check the relay's certificate against;
+                            NULL: the system's store */
     const sc_identity *who; /* answers AUTH challenges when set */
     cli_ws *ws;
     sc_relay_session s;

@@ -6,6 +6,7 @@
 #include "ws.h"
 
 #include <libwebsockets.h>
+#include <openssl/x509.h> /* lws's TLS on Debian: the reason a certificate was refused */
 
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             lws_callback_on_writable(wsi);
         }
         break;
+    case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+        if (len == 0 && user != NULL && w->error[0] == '\0') { /* len: OpenSSL's verdict */
+            int err = X509_STORE_CTX_get_error((X509_STORE_CTX *)user);
+
+            /* no retry changes the relay's certificate: the commands stop at once */
+            w->permanent = 1;
+            snprintf(w->error, sizeof w->error, "the relay's certificate was refused: %s",
+                     X509_verify_cert_error_string(err));
+        }
+        return 0; /* OpenSSL's verdict stands */
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         say_redirect(w, wsi);
         set_error(w, in != NULL ? (const char *)in : "connection failed");
@@ -255,7 +266,7 @@ static void drop_context(cli_ws *w)
     w->wsi = NULL;
 }
 
-int cli_ws_connect(cli_ws *w, const char *url)
+int cli_ws_connect(cli_ws *w, const char *url, const char *ca_file)
 {
     struct lws_context_creation_info info;
     struct lws_client_connect_info cc;
@@ -278,6 +289,7 @@ int cli_ws_connect(cli_ws *w, const char *url)
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.client_ssl_ca_filepath = ca_file; /* NULL: the system's store */
     info.user = w;
     info.gid = -1;
     info.uid = -1;

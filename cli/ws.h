@@ -30,13 +30,15 @@ unsigned long cli_ws_dropped(const cli_ws *w);
 int cli_ws_parse_url(const char *url, int *secure, char *host, size_t host_cap, int *port,
                      char *path, size_t path_cap);
 
-/* Starts connecting (closing any earlier connection); 0, or -1 (cli_ws_error says why). */
-int cli_ws_connect(cli_ws *w, const char *url);
+/* Starts connecting (closing any earlier connection); for wss://, the server's certificate
+ * must chain to a CA of ca_file (PEM) when it is not NULL, else of the system's store, and
+ * name the URL's host. 0, or -1 (cli_ws_error says why). */
+int cli_ws_connect(cli_ws *w, const char *url, const char *ca_file);
 int cli_ws_state(const cli_ws *w);
 const char *cli_ws_error(const cli_ws *w);
 
 /* 1 when the connection failed in a way no retry changes (the relay answered with a
- * redirect), else 0. */
+ * redirect, or its certificate was refused), else 0. */
 int cli_ws_permanent(const cli_ws *w);
 
 /* Queues a text frame (sent once the connection is open). 0, or -1 out of memory. */

@@ -30,10 +30,11 @@ void cli_ws_free(cli_ws *w)
     free(w);
 }
 
-int cli_ws_connect(cli_ws *w, const char *url)
+int cli_ws_connect(cli_ws *w, const char *url, const char *ca_file)
 {
     (void)w;
     (void)url;
+    (void)ca_file;
     return -1;
 }
 

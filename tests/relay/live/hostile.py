@@ -22,6 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile_relay as hr  # noqa: E402
+import tls_front  # noqa: E402
 
 CHECKS = []
 GROUPS = set()  # the process groups of every CLI run still alive
@@ -525,6 +526,69 @@ def no_nip77(cli):
     check("no nip77: a relay's NOTICE about NEG-OPEN detected in %.1f s (under 2), the wraps "
           "listed by REQ" % r.took,
           r.rc == 0 and got == want and r.took < 2 and b"unknown message type" in r.err,
+          repr(r))
+
+
+# ---- TLS ------------------------------------------------------------------------------------
+@scenario
+def tls(cli):
+    """wss:// to relays that speak TLS themselves: with --ca-file the test CA's certificate is
+    taken, for the IP and the name it carries, by each command; the system's store does not
+    know that CA; a certificate for another host or a self-signed one is refused."""
+    path = tls_front.make_certs(cli.tmp)
+    ca = path("ca.pem")
+    key, pub = cli.key("bob")
+
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "NEG-OPEN":
+                await c.send(["NEG-MSG", m[1], "61"])  # nothing on the relay
+            elif m[0] == "EVENT":
+                await c.send(["OK", m[1]["id"], True, ""])
+            await answer_req(c, m)
+
+    relays = {name: serve(script, tls=tls_front.server_context(path(name + ".pem"),
+                                                               path(name + ".key")))
+              for name in ("good", "wronghost", "self")}
+    ev = cli.sign(key, {"kind": 1, "content": "over TLS", "tags": []})
+    try:
+        good = relays["good"]
+        by_ip = cli.run(fetch_args(good, "--ca-file", ca, "--timeout", "10"))
+        by_name = cli.run(["relay", "fetch", "--url", "wss://localhost:%d" % good.port, "--filter",
+                           '{"kinds":[1059]}', "--ca-file", ca, "--timeout", "10"])
+        pub_r = cli.run(["relay", "publish", "--url", good.url, "--ca-file", ca, "--timeout",
+                         "10"], (json.dumps(ev) + "\n").encode())
+        sync_r = cli.run(["relay", "sync", "--url", good.url, "--sec-file", key, "--ca-file", ca,
+                          "--timeout", "10"])
+        system = cli.run(fetch_args(good, "--timeout", "10"))
+        wrong = cli.run(fetch_args(relays["wronghost"], "--ca-file", ca, "--timeout", "10"))
+        wrong_name = cli.run(["relay", "fetch", "--url", "wss://localhost:%d" %
+                              relays["wronghost"].port, "--filter", '{"kinds":[1059]}',
+                              "--ca-file", ca, "--timeout", "10"])
+        selfs = cli.run(fetch_args(relays["self"], "--ca-file", ca, "--timeout", "10"))
+        wrong_pub = cli.run(["relay", "publish", "--url", relays["wronghost"].url, "--ca-file",
+                             ca, "--timeout", "20"], (json.dumps(ev) + "\n").encode())
+    finally:
+        for r in relays.values():
+            r.stop()
+    check("tls: the test CA's certificate taken by fetch (IP and name), publish and sync",
+          by_ip.rc == 0 and by_name.rc == 0 and pub_r.rc == 0 and sync_r.rc == 0 and
+          b'"accepted":true' in pub_r.out,
+          "%r / %r / %r / %r" % (by_ip, by_name, pub_r, sync_r))
+    host = good.requests[0].get("host") if good.requests else None
+    check("tls: the Host header is host:port over TLS too (%s)" % host,
+          host == "127.0.0.1:%d" % good.port)
+    check("tls: without --ca-file the system's store does not know the test CA (exit 2)",
+          system.rc == 2, repr(system))
+    check("tls: a certificate for another host is refused (exit 2, by IP and by name, said), "
+          "at once by publish too",
+          wrong.rc == 2 and wrong_name.rc == 2 and wrong_pub.rc == 2 and wrong_pub.took < 5 and
+          b"mismatch" in wrong.err and b"mismatch" in wrong_name.err,
+          "%r / %r / %r" % (wrong, wrong_name, wrong_pub))
+    check("tls: a self-signed certificate is refused (exit 2)", selfs.rc == 2, repr(selfs))
+    r = cli.run(fetch_args(good, "--ca-file", os.path.join(cli.tmp, "none.pem")))
+    check("tls: an unreadable --ca-file is a usage error", r.rc == 2 and b"--ca-file" in r.err,
           repr(r))
 
 

@@ -10,7 +10,9 @@ forks a worker, which outlived a kill of the master alone):
   live.py --cli PATH --make-wraps PATH --relay python --python-relay VENV/bin/nostr-relay
 
 Scenarios (each a numbered check; every one must pass, none is skipped):
-  nip17      alice sends bob a NIP-17 message through the relay; bob fetches and opens it
+  nip17      alice sends bob a NIP-17 message through the relay; bob fetches and opens it;
+             again through a TLS front (tls_front.py: a test CA made at run time, --ca-file;
+             alice connects by IP, bob by name: the certificate is checked for both)
   auth       a relay that requires AUTH: refused without a key, accepted once authenticated
   reject     a relay that refuses an event: the OK reason surfaces (exit 1, stdout, stderr)
   reconnect  bob follows a subscription; the relay is killed (its whole process group: the
@@ -34,6 +36,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tls_front  # noqa: E402
 
 CHECKS = []
 
@@ -210,17 +215,22 @@ def ids_of(lines):
     return [json.loads(l)["id"] for l in lines.decode().splitlines() if l.strip()]
 
 
-def scenario_nip17(cli, relay, tag):
+def scenario_nip17(cli, relay, tag, urls=None, extra=()):
+    """alice sends bob a NIP-17 message; urls: the URLs alice publishes to and bob fetches
+    from (both relay.url by default), extra: options for both (--ca-file)."""
     alice, alice_pub, _ = cli.key("alice")
     bob, bob_pub, _ = cli.key("bob")
+    pub_url, fetch_url = urls or (relay.url, relay.url)
     text = "hello bob, via the %s relay" % tag
     w = cli.run(["nip17", "send", "--sec-file", alice, "--to", bob_pub], text.encode())
     check("%s nip17: alice makes the message" % tag, w.returncode == 0, w.stderr.decode())
-    p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], w.stdout)
+    p = cli.run(["relay", "publish", "--url", pub_url, "--sec-file", alice] + list(extra),
+                w.stdout)
     check("%s nip17: publish" % tag, p.returncode == 0 and p.stdout.count(b'"accepted":true') == 2,
           p.stderr.decode() + p.stdout.decode())
     flt = json.dumps({"kinds": [1059], "#p": [bob_pub]})
-    f = cli.run(["relay", "fetch", "--url", relay.url, "--sec-file", bob, "--filter", flt])
+    f = cli.run(["relay", "fetch", "--url", fetch_url, "--sec-file", bob, "--filter", flt] +
+                list(extra))
     check("%s nip17: bob fetches" % tag, f.returncode == 0 and len(f.stdout.splitlines()) >= 1,
           f.stderr.decode())
     rcv = cli.run(["nip17", "receive", "--sec-file", bob], f.stdout)
@@ -456,7 +466,7 @@ def main():
             o.relay, exe))
         print("0 passed, 1 failed")
         return 1
-    relays = []
+    relays, fronts = [], []
     with tempfile.TemporaryDirectory() as tmp:
         cli = Cli(o, tmp)
         try:
@@ -469,6 +479,13 @@ def main():
             plain = relay()
             scenario_errors(cli, plain, o.relay)
             scenario_nip17(cli, plain, o.relay)
+            # the same relay behind a TLS front with a test CA: alice by IP, bob by name
+            path = tls_front.make_certs(tmp)
+            front = tls_front.TlsFront(plain.port, path("good.pem"), path("good.key"))
+            fronts.append(front)
+            scenario_nip17(cli, plain, o.relay + " over TLS",
+                           (front.url, front.url.replace("127.0.0.1", "localhost")),
+                           ("--ca-file", path("ca.pem")))
             scenario_reconnect(cli, plain, o.relay)
             if o.relay == "rust":
                 scenario_auth(cli, relay(["--auth"]), o.relay)
@@ -483,6 +500,8 @@ def main():
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError) as e:
             check("%s: scenario could not finish" % o.relay, False, repr(e))
         finally:
+            for f in fronts:
+                f.stop()
             for r in relays:
                 r.stop()
             left = [g for g in list(GROUPS) if not kill_group(g)]

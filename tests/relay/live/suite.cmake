@@ -4,8 +4,11 @@
 #           the relay, AUTH required (NIP-42), an event refused (the OK reason), a restart in
 #           the middle of a subscription, and a Negentropy sync (NIP-77) of 10,000 gift wraps
 #           of which bob holds 9,000, with and without a frame limit
-#   python  nostr-relay (PyPI) over SQLite: NIP-17 through the relay, AUTH, and the restart
-#           (it keeps its events: the resumed REQ sends some again and the CLI drops them)
+#   python  nostr-relay (PyPI) over SQLite: NIP-17 through the relay, the restart (it keeps
+#           its events: the resumed REQ sends some again and the CLI drops them), its
+#           refusals (an OK with an empty id) and a sync without NIP-77 (listed by REQ)
+# Both also carry NIP-17 through a TLS front with a test CA (tests/relay/live/tls_front.py,
+# made at run time with the openssl command, a test dependency like python3).
 # The fixtures relay.live.setup.* build / install the relays (network: crates.io, PyPI).
 # cargo and python3 are test dependencies: without them the entries fail, never skip.
 option(SOFTCHAT_RELAY_LIVE "Run the CLI against real relays (builds and installs them)" ON)
