@@ -1,13 +1,31 @@
 #!/usr/bin/env python3
 """The softchat CLI against hostile relays on loopback (tests/relay/live/hostile_relay.py: a
-relay scripted frame by frame), one numbered check per defect a hostile relay could exploit:
+relay scripted frame by frame; tests/relay/live/tls_front.py: its TLS), one scenario per way
+a relay can hurt the client, each with the checks of the bound or behaviour the CLI keeps:
 
-  hostile.py --cli PATH [--backend NAME] [--only NAME[,NAME...]] [--measure]
+  neg_msg_memory  a NEG-MSG of 100,000 ids: peak memory a small multiple of the message
+  neg_endless     a reconciliation that never ends, fresh ids every round: the ids to fetch
+                  stop at their bound
+  auth_flood      AUTH challenges as fast as the relay can: the send queue stays bounded (a
+                  relay that never reads), answers at most one a second (one that reads)
+  big_messages    a 20 MB NOTICE, a 2 MB EVENT: over their type's limit, dropped unstored;
+                  a message dripped slowly: --timeout holds
+  sync_filter     sync's fetch by id keeps kinds and #p: an event of another kind is dropped
+  terminal_text   C0, C1 and bidi controls in an OK reason: none reaches the terminal
+  stderr_flood    100,000 malformed messages: a few lines of stderr and a count
+  handshake       a redirect is not followed; the Host header carries the port
+  unnamed_ok      refusals whose OK id is empty (nostr-relay's): each shown for its event
+  no_nip77        a relay without NIP-77, silent or saying so: sync lists by REQ in seconds
+  tls             wss:// with a test CA (--ca-file); other hosts' and self-signed
+                  certificates refused
+
+  hostile.py --cli PATH [--backend NAME] [--only NAME[,NAME...]] [--measure] [--sanitized]
 
 Every CLI run is its own process group, killed whole when the run ends (passed, failed or timed
 out) and again, for any still alive, when the driver exits. The memory checks read each run's
-peak resident size (wait4's ru_maxrss); --measure prints the numbers of every run.
-Python standard library only (and the openssl command, for the TLS cases' certificates)."""
+peak resident size (wait4's ru_maxrss); --measure prints the numbers of every run;
+--sanitized (a sanitizer build) leaves them unjudged, saying so. Python standard library
+only, and the openssl command for the TLS certificates."""
 
 import argparse
 import asyncio
@@ -49,6 +67,16 @@ _, status, ru = os.wait4(pid, 0)
 with open(sys.argv[1], "w") as f:
     f.write("%d %d" % (os.waitstatus_to_exitcode(status), ru.ru_maxrss))
 """
+
+
+def check_memory(cli, name, r, limit_mib):
+    """The peak RSS of run r under limit_mib; not judged in a sanitizer build (--sanitized),
+    whose shadow memory and quarantine of freed blocks are in the RSS: said, not counted."""
+    if cli.o.sanitized:
+        print("skip %s: peak %d MiB not judged in a sanitizer build" % (name, r.maxrss // 1024))
+        return
+    check("%s: peak %d MiB, under %d" % (name, r.maxrss // 1024, limit_mib),
+          r.maxrss < limit_mib * 1024, repr(r))
 
 
 def kill_group(pgid):
@@ -182,9 +210,9 @@ def neg_msg_memory(cli):
     finally:
         relay.stop()
     mib = len(msg) / 2 / 1048576.0
-    check("neg-msg memory: a NEG-MSG of %d ids (%.1f MiB of ids) peaks at %d MiB, under 64" % (
-        n, mib, r.maxrss // 1024),
-          r.rc == 1 and b"did not send %d" % n in r.err and r.maxrss < 64 * 1024, repr(r))
+    check("neg-msg memory: a NEG-MSG of %d ids (%.1f MiB of ids) read, its ids asked for" % (
+        n, mib), r.rc == 1 and b"did not send %d" % n in r.err, repr(r))
+    check_memory(cli, "neg-msg memory", r, 64)
 
 
 # ---- 2. the ids to fetch -----------------------------------------------------------------------
@@ -211,9 +239,9 @@ def neg_endless(cli):
         r = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", key, "--timeout", "60"])
     finally:
         relay.stop()
-    check("neg endless: the ids to fetch stop at 1,000,000 (%d rounds, %d MiB peak)" % (
-        rounds[0], r.maxrss // 1024),
-          r.rc == 1 and b"1000000" in r.err and r.maxrss < 160 * 1024 and r.took < 50, repr(r))
+    check("neg endless: the ids to fetch stop at 1,000,000 (%d rounds, %.1f s)" % (
+        rounds[0], r.took), r.rc == 1 and b"1000000" in r.err and r.took < 50, repr(r))
+    check_memory(cli, "neg endless", r, 160)
 
 
 # ---- 3. an AUTH flood ---------------------------------------------------------------------------
@@ -236,8 +264,9 @@ def auth_flood(cli):
         r = cli.run(fetch_args(relay, "--sec-file", key, "--timeout", str(seconds)))
     finally:
         relay.stop()
-    check("auth flood: a relay that never reads: %d MiB peak after %d s, under 20" % (
-        r.maxrss // 1024, seconds), r.rc == 2 and r.maxrss < 20 * 1024, repr(r))
+    check("auth flood: a relay that never reads: the command ends at its timeout (%d s)" %
+          seconds, r.rc == 2 and b"timed out" in r.err, repr(r))
+    check_memory(cli, "auth flood: a relay that never reads, after %d s" % seconds, r, 20)
 
     answers = [0]
 
@@ -287,8 +316,9 @@ def big_messages(cli):
         r = cli.run(fetch_args(relay, "--timeout", "30"))
     finally:
         relay.stop()
-    check("big messages: a 20 MB NOTICE and a 2 MB EVENT dropped (%d MiB peak, under 32)" % (
-        r.maxrss // 1024), r.rc == 0 and b"limit" in r.err and r.maxrss < 32 * 1024, repr(r))
+    check("big messages: a 20 MB NOTICE and a 2 MB EVENT dropped, said; the EOSE ends the fetch",
+          r.rc == 0 and b"limit" in r.err, repr(r))
+    check_memory(cli, "big messages", r, 32)
 
     async def drip(c):
         while True:
@@ -598,6 +628,8 @@ def main():
     ap.add_argument("--backend")
     ap.add_argument("--only", help="comma-separated scenario names")
     ap.add_argument("--measure", action="store_true", help="print every run's numbers")
+    ap.add_argument("--sanitized", action="store_true",
+                    help="a sanitizer build: peak memory is not judged")
     o = ap.parse_args()
     only = set(o.only.split(",")) if o.only else None
     with tempfile.TemporaryDirectory() as tmp:

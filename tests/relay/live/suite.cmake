@@ -29,9 +29,13 @@ find_package(Python3 COMPONENTS Interpreter)
 # library only): what a hostile relay can send (floods, huge or malformed messages, text
 # meant for the terminal, redirects) and the deviations of real relays, each a check of a
 # bound or behaviour the CLI keeps. It needs no relay built, only SOFTCHAT_CLI_RELAY.
+set(_sc_hostile_args "")
+if(CMAKE_C_FLAGS MATCHES "-fsanitize")
+  set(_sc_hostile_args --sanitized) # shadow memory and quarantine: peak RSS is not judged
+endif()
 add_test(NAME relay.live.hostile
          COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/hostile.py"
-                 --cli "$<TARGET_FILE:softchat_cli>")
+                 --cli "$<TARGET_FILE:softchat_cli>" ${_sc_hostile_args})
 set_tests_properties(relay.live.hostile PROPERTIES TIMEOUT 600 LABELS "relay-live")
 
 if(NOT SOFTCHAT_RELAY_LIVE)
