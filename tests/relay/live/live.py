@@ -109,6 +109,23 @@ def kill_group(pgid, sig=signal.SIGKILL, wait=10, leader=None):
     return gone
 
 
+def run_group(argv, stdin, timeout):
+    """subprocess.run in a process group of its own, killed whole when the run ends or times
+    out (TimeoutExpired raised as subprocess.run does)."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    GROUPS.add(p.pid)
+    try:
+        out, err = p.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(p.pid, leader=p)
+        p.communicate()
+        raise
+    finally:
+        kill_group(p.pid, leader=p)
+    return subprocess.CompletedProcess(argv, p.returncode, out, err)
+
+
 class Relay:
     """One relay process; restartable on the same port."""
 
@@ -184,7 +201,7 @@ class Cli:
 
     def run(self, args, stdin=b"", timeout=120):
         argv = [self.o.cli] + (["--backend", self.o.backend] if self.o.backend else []) + args
-        return subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout)
+        return run_group(argv, stdin, timeout)
 
     def popen(self, args):
         argv = [self.o.cli] + (["--backend", self.o.backend] if self.o.backend else []) + args
@@ -205,8 +222,7 @@ class Cli:
 
 
 def wraps_for(o, sec, to, n):
-    r = subprocess.run([o.make_wraps, sec, to, str(n)] + ([o.backend] if o.backend else []),
-                       capture_output=True, timeout=600)
+    r = run_group([o.make_wraps, sec, to, str(n)] + ([o.backend] if o.backend else []), b"", 600)
     assert r.returncode == 0, r.stderr
     return r.stdout
 
