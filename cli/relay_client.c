@@ -302,7 +302,7 @@ static int wake(cli_relay *r, cli_relay_handler fn, void *user)
 
 static void dropped(cli_relay *r, int64_t now)
 {
-    int64_t at = 0;
+    int64_t at = 0, wall;
 
     r->drops++;
     if (r->open && cli_relay_may_note(r)) {
@@ -312,7 +312,10 @@ static void dropped(cli_relay *r, int64_t now)
     r->auth_due = 0; /* the session forgets the challenge: the next connection brings one */
     r->auth_seq = 0;
     r->auth_waiting = 0;
-    r->retry_at_ms = sc_relay_session_disconnected(&r->s, now, &at) == SC_OK ? at : now + 1000;
+    /* the session counts in wall-clock time; the retry waits on the monotonic one */
+    wall = cli_ws_wall_ms();
+    r->retry_at_ms =
+        sc_relay_session_disconnected(&r->s, wall, &at) == SC_OK ? now + (at - wall) : now + 1000;
     cli_ws_close(r->ws);
 }
 
@@ -344,7 +347,7 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
         state = cli_ws_state(r->ws);
         now = cli_ws_now_ms();
         if (state == CLI_WS_OPEN && !r->open) {
-            if (sc_relay_session_connected(&r->s, now) != SC_OK) {
+            if (sc_relay_session_connected(&r->s, cli_ws_wall_ms()) != SC_OK) {
                 return cli_fail(CLI_ERROR, "relay session in the wrong state");
             }
             r->open = 1;

@@ -61,7 +61,11 @@ int cli_ws_take(cli_ws *w, cli_buf *into);
 
 void cli_ws_close(cli_ws *w);
 
-/* A monotonic clock in milliseconds. */
+/* A monotonic clock in milliseconds: deadlines, waits and rate limits. */
 int64_t cli_ws_now_ms(void);
+
+/* The wall clock in unix milliseconds: the relay session's now_ms (it caps resume points at
+ * its seconds, so an event dated in the future cannot move a resume past the present). */
+int64_t cli_ws_wall_ms(void);
 
 #endif
