@@ -469,8 +469,7 @@ void test_parse_need(void **state)
         "[\"NEG-MSG\",\"n\",\"6100ff\"]",
         "[\"NEG-MSG\",\"negentropy-sub\",\"61000102030405060708090a0b0c0d0e0f\"]",
         "[\"OK\",\"abababababababababababababababababababababababababababababababab\",true,\"\"]",
-        "[\"OK\",\"abababababababababababababababababababababababababababababababab\",false,\"x: "
-        "y\"]",
+        "[\"OK\",\"abababababababababababababababababababababababababababababababab\",false,\"x: y\"]",
         "[\"EOSE\",\"s\"]",
         "[\"CLOSED\",\"s\",\"error: gone\"]",
         "[\"NOTICE\",\"\"]",
