@@ -18,6 +18,7 @@ export interface Exports {
   scw_version_secp256k1(): number;
   scw_status_name(code: number): number;
   scw_backend(w: number): number;
+  scw_heap_used(): number;
   scw_identity_new(w: number, sec: number): number;
   scw_identity_free(id: number): void;
   scw_identity_secret(w: number, id: number): number;

@@ -4,6 +4,7 @@ import { Core, toHex } from './core.js';
 import { Status } from './errors.js';
 import type { Identity } from './identity.js';
 import type { Key } from './types.js';
+import { textBound } from './native.js';
 
 const TYPES = ['', 'npub', 'nsec', 'note', 'nprofile', 'nevent', 'naddr'] as const;
 const decoder = new TextDecoder();
@@ -100,17 +101,11 @@ export class Nip19 {
   private decodeRaw<T>(s: string | Uint8Array, read: (type: number) => T): T {
     const c = this.#c;
     c.live();
+    const v = typeof s === 'string' ? c.text(s, 'entity', 5000) : c.bytes(s, 'entity', undefined, 5000);
     const n = c.n;
-    const inp = c.in.begin(typeof s === 'string' ? s.length * 3 + 8 : s.length + 8);
+    const inp = c.in.begin(typeof v === 'string' ? textBound(v) : v.length + 8);
     try {
-      let p: number;
-      let l: number;
-      if (typeof s === 'string') {
-        [p, l] = inp.text(c.text(s, 'entity', 5000));
-      } else {
-        p = inp.bytes(c.bytes(s, 'entity', undefined, 5000));
-        l = s.length;
-      }
+      const [p, l] = typeof v === 'string' ? inp.text(v) : [inp.bytes(v), v.length];
       n.check(n.x.scw_nip19_decode(n.w, p, l));
       return read(n.resU32(0));
     } finally {

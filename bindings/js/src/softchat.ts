@@ -57,6 +57,11 @@ export class Softchat {
     return this.#c.n.heapBytes();
   }
 
+  /** Bytes of the wasm heap in use (malloc'd, not freed): for leak checks. */
+  heapInUse(): number {
+    return this.#c.n.x.scw_heap_used();
+  }
+
   /** Imports a 32-byte secret key (copied into wasm memory: the caller wipes its array). */
   importIdentity(secret: Uint8Array): Identity {
     const c = this.#c;

@@ -24,6 +24,7 @@ SCW_EXPORT const char *scw_version(void);
 SCW_EXPORT const char *scw_status_name(int code);
 SCW_EXPORT const char *scw_backend(scw *w);
 SCW_EXPORT const char *scw_version_secp256k1(void);
+SCW_EXPORT uint32_t scw_heap_used(void);
 /* keys.c */
 SCW_EXPORT int scw_identity_new(scw *w, uint8_t *sec);
 SCW_EXPORT void scw_identity_free(sc_identity *id);

@@ -2,6 +2,7 @@
  * calls that need no protocol (version, status names, the backend). */
 #include "exports.h"
 
+#include <malloc.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,4 +227,13 @@ sc_status scw_event_out(scw *w, const sc_event *ev, size_t extra, uint8_t **tail
         *tail = out + len;
     }
     return scw_result(w, len + extra);
+}
+
+/* Bytes of the wasm heap in use (malloc'd and not freed): what the tests compare before and
+ * after many failing calls. */
+SCW_EXPORT uint32_t scw_heap_used(void)
+{
+    struct mallinfo mi = mallinfo();
+
+    return (uint32_t)mi.uordblks;
 }
