@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package in bindings/js/dist: the dependencies for the web toolchain
 # (libsecp256k1 and mbed TLS from the pinned sources, scripts/deps.sh, once), softchat.wasm
-# (preset wasm32-web), the TypeScript (ESM + .d.ts), and the sizes (dist/sizes.json).
+# (preset wasm32-web), the TypeScript (ESM + .d.ts, and a CommonJS bundle), and the sizes
+# (dist/sizes.json).
 # npm ci installs the pinned dev dependencies (package-lock.json) when node_modules is absent.
 #   bindings/js/build.sh [--pack]   (--pack: also npm pack into build/js/)
 # libsecp256k1's tables: window 10 (a 32 KiB verification table) and the 22 KiB signing
@@ -19,11 +20,16 @@ cd "$here"
 [ -d node_modules ] || npm ci --no-audit --no-fund
 rm -rf dist
 npx tsc -p tsconfig.json
+# CommonJS for require() users: one bundle of the ESM build, import.meta.url replaced by the
+# file's URL (bindings/js/scripts/cjs-shim.js)
+npx esbuild dist/index.js --bundle --format=cjs --platform=node --outfile=dist/index.cjs \
+  --define:import.meta.url=softchatModuleUrl --inject:scripts/cjs-shim.js --log-level=warning
 cp "$root/build/wasm32-web/bindings/js/wasm/softchat.wasm" dist/softchat.wasm
+cp "$root/LICENSE" LICENSE
 node scripts/sizes.mjs dist >dist/sizes.json
 cat dist/sizes.json
 if [ "${1:-}" = "--pack" ]; then
   mkdir -p "$root/build/js"
-  npm pack --pack-destination "$root/build/js" >/dev/null
+  npm pack --silent --pack-destination "$root/build/js" >/dev/null
   ls -l "$root"/build/js/softchat-*.tgz
 fi

@@ -1,5 +1,6 @@
-// Prints the package's sizes as JSON: the wasm module and the JavaScript of dist/ (the .js
-// files an app loads; .d.ts excluded), raw and gzip (level 9), bytes.
+// Prints the package's sizes as JSON: the wasm module and the JavaScript of dist/ (the ES
+// module files an app loads; the CommonJS bundle, the same code again, and .d.ts excluded),
+// raw and gzip (level 9, file by file), bytes.
 //   node bindings/js/scripts/sizes.mjs DIST
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,10 +1,17 @@
-// The shared cases (test/cases.mjs) and the hostile-input checks (test/hostile.mjs) in Node,
-// through the built package (dist/), with node:test.
+// The shared cases (test/cases.mjs), the hostile-input checks (test/hostile.mjs) and the
+// nostr-tools interop (test/interop.mjs) in Node, through the built package (dist/), with
+// node:test.
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import * as lib from '../dist/index.js';
 import { cases } from './cases.mjs';
 import { hostile } from './hostile.mjs';
+import { interop } from './interop.mjs';
+import * as pure from 'nostr-tools/pure';
+import * as nip44 from 'nostr-tools/nip44';
+import * as nip59 from 'nostr-tools/nip59';
+import * as nip17 from 'nostr-tools/nip17';
+import * as nip19 from 'nostr-tools/nip19';
 
 export function loadVectors(root) {
   const j = (p) => JSON.parse(readFileSync(new URL(p, root), 'utf8'));
@@ -28,6 +35,9 @@ for (const [name, fn] of cases(sc, lib, data, counts)) {
   test(name, fn);
 }
 for (const [name, fn] of hostile(sc, lib)) {
+  test(name, fn);
+}
+for (const [name, fn] of interop(sc, { pure, nip44, nip59, nip17, nip19 })) {
   test(name, fn);
 }
 test('vector counts', () => {
