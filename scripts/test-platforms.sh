@@ -8,7 +8,10 @@
 #      assembled from the Kotlin facade's jar with the arm64 library standing in for Android's,
 #      and the NEON base64 kernel against the portable one;
 #   2. wasm32 (Emscripten): the dependencies from source, the library and every cmocka suite
-#      under node, on the same backends (the Negentropy peers on sodium+mbedtls).
+#      under node, on the same backends (the Negentropy peers on sodium+mbedtls); then the
+#      web package (bindings/js/test.sh): softchat.wasm and the TypeScript API built and
+#      packed, tested in Node, in headless Chromium (a page, a Worker, interop with
+#      nostr-tools, two pages through a relay) and installed by a consumer.
 # The x86-64 build (scripts/test.sh) runs the module map and iOS header checks.
 # What the cross builds leave out, and why, is in CMakePresets.json and in the suite files
 # (configure prints it): under emulation the suites that drive a program from a script run on
@@ -92,6 +95,8 @@ for t in "${targets[@]}"; do
       cmake --build --preset $p
       stage "$p: ctest under node"
       (cd build/$p && ctest --output-on-failure -j "$jobs" --timeout 900)
+      stage "wasm32-web: the npm package (bindings/js/test.sh)"
+      bindings/js/test.sh
       ;;
     *) echo "test-platforms: unknown target $t (aarch64, wasm32)" >&2; exit 2 ;;
   esac
