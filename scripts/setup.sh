@@ -24,9 +24,10 @@ fi
 pkgs+=("${backend_pkgs[@]}")
 if [ "${1:-}" = "--with-tools" ]; then
   # valgrind for the memcheck pass
-  # python3 drives the CLI tests; node and npm run the nostr-tools interop checks and the
-  # independent AES-GCM reference (Debian's nodejs is used only when no node is installed)
-  pkgs+=(valgrind python3)
+  # python3 drives the CLI tests and the audit (scripts/audit), whose charts python3-matplotlib
+  # draws; node and npm run the nostr-tools interop checks and the independent AES-GCM
+  # reference (Debian's nodejs is used only when no node is installed)
+  pkgs+=(valgrind python3 python3-matplotlib)
   # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
   pkgs+=(abigail-tools)
   # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and

@@ -66,8 +66,7 @@ stage "Kotlin facade: mvn verify (JUnit through the facade against the JNI glue)
 # JMH module is packaged too. Then the JVM benchmarks' smoke profile and its report section.
 SOFTCHAT_JNI=build/test/bindings/kotlin/jni/libsoftchat_jni.so bindings/kotlin/mvn.sh
 stage "JVM benchmarks: JMH smoke profile, object counts, report (build/test/jvm-audit)"
-build/test/bench/softchat-bench audit --jvm-only --jvm quick --out build/test/jvm-audit \
-    --build-dir build/test
+python3 scripts/audit build/test/jvm-audit --jvm-only --jvm quick --build-dir build/test
 grep -q '^| nip44_encrypt | 1024 |' build/test/jvm-audit/report.md
 
 if [ "${1:-}" = "--quick" ]; then
