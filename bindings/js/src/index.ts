@@ -7,5 +7,6 @@ export { Nip19, type Nip19Entity } from './nip19.js';
 export { Attachments, type AttachmentStream, type EncryptedAttachment, type DecryptedAttachment } from './attachments.js';
 export { Negentropy, type NegentropyItem, type ReconcileResult } from './negentropy.js';
 export { RelaySession, type RelaySessionOptions, type Filter, type SubscriptionHandlers, type PublishResult } from './relay.js';
+export { RelayPool, type RelayPoolOptions, type PoolPublishResult, type PoolSubscriptionHandlers, type PoolSubscribeOptions } from './pool.js';
 export { toHex, fromHex } from './core.js';
 export type * from './types.js';

@@ -70,6 +70,22 @@ export interface Exports {
   scw_relay_next(w: number, r: number): number;
   scw_relay_handle(w: number, r: number, json: number, len: number): number;
   scw_relay_auth(w: number, r: number, id: number, now: number): number;
+  scw_pool_new(w: number, opts: number): number;
+  scw_pool_free(g: number): void;
+  scw_pool_relay_add(w: number, g: number, url: number, len: number): number;
+  scw_pool_relay_remove(g: number, relay: number): number;
+  scw_pool_connected(g: number, relay: number, nowMs: number): number;
+  scw_pool_disconnected(g: number, relay: number, nowMs: number): number;
+  scw_pool_next(w: number, g: number, relay: number): number;
+  scw_pool_receive(w: number, g: number, relay: number, text: number, len: number, nowMs: number): number;
+  scw_pool_poll(w: number, g: number, nowMs: number): number;
+  scw_pool_wakeup(g: number): number;
+  scw_pool_auth_identity(g: number, id: number): number;
+  scw_pool_publish(w: number, g: number, json: number, len: number, relays: number, n: number): number;
+  scw_pool_subscribe(w: number, g: number, id: number, len: number, blob: number, blen: number,
+    relays: number, n: number, opts: number, saved: number, slen: number): number;
+  scw_pool_unsubscribe(g: number, sub: number): number;
+  scw_pool_cursor_save(w: number, g: number, sub: number): number;
 }
 
 /** Where the module comes from: by default the package's own softchat.wasm. */

@@ -9,6 +9,7 @@ import { Nip19 } from './nip19.js';
 import { Attachments } from './attachments.js';
 import { Negentropy, type NegentropyItem } from './negentropy.js';
 import { RelaySession, type RelaySessionOptions } from './relay.js';
+import { RelayPool, type RelayPoolOptions } from './pool.js';
 
 export interface LoadOptions {
   /** the module: bytes, a compiled module, a URL or a Response (default: the package's own
@@ -239,6 +240,12 @@ export class Softchat {
   relay(url: string, opts?: RelaySessionOptions): RelaySession {
     this.#c.live();
     return new RelaySession(this.#c, url, opts);
+  }
+
+  /** A pool of relays over the platform's WebSockets (see RelayPool). */
+  pool(opts?: RelayPoolOptions): RelayPool {
+    this.#c.live();
+    return new RelayPool(this.#c, opts);
   }
 
   /** Frees the module's state (every identity and conversation of this instance stops

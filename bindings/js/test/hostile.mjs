@@ -67,6 +67,23 @@ export function hostile(sc, lib) {
     await F(() => id.sign({ kind: 70000, content: '' }), 'SC_ERR_EVENT_RANGE', 'kind range');
     id.dispose();
   });
+  t('hostile: relay sessions and pools refuse bad input with the typed error', async () => {
+    const pool = sc.pool({ WebSocket: class { constructor() { throw new Error('no sockets in this test'); } } });
+    await F(() => pool.addRelay('http://not-a-relay'), 'SC_ERR_ENCODING', 'scheme');
+    await F(() => pool.addRelay(42), 'SC_ERR_ARG', 'url type');
+    await F(() => pool.subscribe('s', [{ kinds: ['x'] }], ['wss://r.example'], { onEvent() {} }), 'SC_ERR_FILTER', 'filter');
+    await F(() => pool.subscribe('s', 'nope', ['wss://r.example'], { onEvent() {} }), 'SC_ERR_ARG', 'filters type');
+    await F(() => pool.subscribe('x'.repeat(65), [{}], ['wss://r.example'], { onEvent() {} }), 'SC_ERR_TOO_LARGE', 'sub id');
+    await F(() => pool.publish({ kind: 1 }, ['wss://r.example']), 'SC_ERR_EVENT_FIELD', 'unsigned event');
+    await F(() => pool.publish('{}', []), 'SC_ERR_ARG', 'no relay');
+    await F(() => sc.pool({ auth: 'sometimes' }), undefined, 'auth policy');
+    const s = sc.relay('ws://127.0.0.1:1');
+    await F(() => s.subscribe('s', [{ ids: ['zz'] }], { onEvent() {} }), 'SC_ERR_FILTER', 'session filter');
+    s.dispose();
+    pool.dispose();
+    await F(() => pool.addRelay('wss://r.example'), 'SC_ERR_STATE', 'disposed pool');
+    await F(() => s.subscribe('s', [{}], { onEvent() {} }), 'SC_ERR_STATE', 'disposed session');
+  });
   t('hostile: disposed objects are SC_ERR_STATE', async () => {
     const id = sc.generateIdentity();
     const conv = id.conversation(id.publicKey);

@@ -13,6 +13,7 @@ typedef struct scw_fenc scw_fenc;
 typedef struct scw_fdec scw_fdec;
 typedef struct scw_neg scw_neg;
 typedef struct scw_relay scw_relay;
+typedef struct scw_pool scw_pool;
 
 /* scw.c */
 SCW_EXPORT void scw_done(scw *w);
@@ -94,5 +95,26 @@ SCW_EXPORT uint32_t scw_relay_pending(scw_relay *r);
 SCW_EXPORT int scw_relay_next(scw *w, scw_relay *r);
 SCW_EXPORT int scw_relay_handle(scw *w, scw_relay *r, const char *json, uint32_t len);
 SCW_EXPORT int scw_relay_auth(scw *w, scw_relay *r, const sc_identity *id, double now);
+/* pool.c */
+SCW_EXPORT void scw_pool_free(scw_pool *g);
+SCW_EXPORT int scw_pool_new(scw *w, const uint32_t *opt);
+SCW_EXPORT int scw_pool_relay_add(scw *w, scw_pool *g, const char *url, uint32_t len);
+SCW_EXPORT int scw_pool_relay_remove(scw_pool *g, uint32_t relay);
+SCW_EXPORT int scw_pool_connected(scw_pool *g, uint32_t relay, double now_ms);
+SCW_EXPORT int scw_pool_disconnected(scw_pool *g, uint32_t relay, double now_ms);
+SCW_EXPORT int scw_pool_next(scw *w, scw_pool *g, uint32_t relay);
+SCW_EXPORT int scw_pool_receive(scw *w, scw_pool *g, uint32_t relay, const char *text, uint32_t len,
+                                double now_ms);
+SCW_EXPORT int scw_pool_poll(scw *w, scw_pool *g, double now_ms);
+SCW_EXPORT double scw_pool_wakeup(const scw_pool *g);
+SCW_EXPORT int scw_pool_auth_identity(scw_pool *g, const sc_identity *id);
+SCW_EXPORT int scw_pool_publish(scw *w, scw_pool *g, const char *json, uint32_t len,
+                                const uint32_t *relays, uint32_t n);
+SCW_EXPORT int scw_pool_subscribe(scw *w, scw_pool *g, const char *id, uint32_t len,
+                                  const uint8_t *blob, uint32_t blen, const uint32_t *relays,
+                                  uint32_t n, const uint32_t *opt, const uint8_t *saved,
+                                  uint32_t slen);
+SCW_EXPORT int scw_pool_unsubscribe(scw_pool *g, uint32_t sub);
+SCW_EXPORT int scw_pool_cursor_save(scw *w, scw_pool *g, uint32_t sub);
 
 #endif

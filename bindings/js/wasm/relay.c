@@ -112,9 +112,7 @@ static scw_sub *find_sub(scw_relay *r, const char *id, size_t len)
     return NULL;
 }
 
-/* Parses the filters blob (u32 count, then per filter u32 length + its JSON object) into
- * one block: the sc_relay_filter array, then each filter's arena. */
-static sc_status filters_parse(void **mem, size_t *n_out, const uint8_t *b, size_t blen)
+sc_status scw_filters_parse(void **mem, size_t *n_out, const uint8_t *b, size_t blen)
 {
     uint32_t n = 0, l, i;
     size_t need, off = 4, used;
@@ -174,7 +172,7 @@ SCW_EXPORT int scw_relay_subscribe(scw_relay *r, const char *id, uint32_t len, c
     if (s == NULL) {
         return SC_ERR_FULL;
     }
-    if ((st = filters_parse(&mem, &n, b, blen)) != SC_OK) {
+    if ((st = scw_filters_parse(&mem, &n, b, blen)) != SC_OK) {
         return st;
     }
     st = sc_relay_session_subscribe(&r->s, sid, (const sc_relay_filter *)mem, n);

@@ -89,6 +89,11 @@ int scw_time(double t, int64_t *out);
 /* What unwrap learned, into res (the layout is in event.c). */
 void scw_put_info(scw *w, const sc_nip59_info *i);
 
+/* Parses a filters blob (u32 count, then per filter u32 length + its JSON object, at most
+ * 64 filters) into one malloc'd block: the sc_relay_filter array, then each filter's arena.
+ * *mem is the block (the caller frees it), *n_out the count. */
+sc_status scw_filters_parse(void **mem, size_t *n_out, const uint8_t *b, size_t blen);
+
 /* The facade's cap on JSON it parses (events, wraps, relay messages) before anything is
  * allocated, as the Kotlin facade's default. */
 #define SCW_MAX_INPUT (1024u * 1024u)

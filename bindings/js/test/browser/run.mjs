@@ -1,6 +1,7 @@
 // The package in headless Chromium: the cases and the hostile-input checks in a page and in
-// a module Worker, interop with nostr-tools in the page, and an end-to-end NIP-17 exchange
-// between two pages through a real relay on loopback. Every server and browser it starts is
+// a module Worker, interop with nostr-tools in the page, an end-to-end NIP-17 exchange
+// between two pages through a real relay on loopback, and one through relay pools (a Node
+// sender, a page receiver, two relays and a dead one: test/pool-e2e.mjs). Every server and browser it starts is
 // stopped, with what it spawned, on success and on failure.
 //   node test/browser/run.mjs --pkg DIR --relay NOSTR_RELAY_BIN [--out DIR]
 // DIR: the package to test (its dist/, or the unpacked npm tarball's package/dist).
@@ -11,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { bundlePeers, launch } from './chromium.mjs';
 import { startRelay } from './relay.mjs';
 import { serve } from './serve.mjs';
+import { createServer } from 'node:net';
+import WebSocket from 'ws';
+import * as lib from '../../dist/index.js';
+import { send } from '../pool-e2e.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkgRoot = resolve(here, '../..');
@@ -92,6 +97,44 @@ async function endToEnd(ctx, base, relayUrl) {
   }
 }
 
+/** The pool: a sender in Node through two live relays and a dead one, a receiver's pool in
+ *  a page on the two live ones (test/pool-e2e.mjs). */
+async function poolEndToEnd(ctx, base, urls, dead) {
+  const name = 'NIP-17 through relay pools: Node sender, page receiver, two relays and a dead one';
+  try {
+    const page = await ctx.newPage();
+    await page.goto(`${base}/test/browser/page.html`);
+    await page.waitForFunction(() => window.ready === true);
+    const to = await page.evaluate(async (u) => (await import('/test/pool-e2e.mjs')).startReceiver(u), urls);
+    const sent = await send(lib, WebSocket, [...urls, dead], to, 'hello through the pool ✓');
+    for (const r of sent.results) {
+      const by = Object.fromEntries(r.map((x) => [x.relay, x.result]));
+      if (by[urls[0]] !== 'accepted' || by[urls[1]] !== 'accepted' || by[dead] !== 'failed') {
+        throw new Error(`publish results ${JSON.stringify(r)}`);
+      }
+    }
+    const got = await page.evaluate(() => window.poolGot);
+    if (got.content !== 'hello through the pool ✓' || got.sender !== sent.sender || got.deliveries !== 1) {
+      throw new Error(`received ${JSON.stringify({ ...got, cursor: got.cursor.length })}`);
+    }
+    const again = await page.evaluate((c) => window.poolAgain(c), got.cursor);
+    if (again !== 0) throw new Error(`a pool resumed from the cursor delivered ${again} events again`);
+    await page.close();
+    report('e2e', { name, ok: true });
+  } catch (e) {
+    report('e2e', { name, ok: false, error: String(e && e.stack || e) });
+  }
+}
+
+function deadUrl() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = s.address().port;
+      s.close(() => resolve(`ws://127.0.0.1:${p}`));
+    });
+  });
+}
+
 async function main() {
   await mkdir(out, { recursive: true });
   const peers = join(out, 'peers.js');
@@ -108,7 +151,10 @@ async function main() {
     } else {
       const relay = await startRelay(relayBin);
       stops.push(relay.stop);
+      const second = await startRelay(relayBin);
+      stops.push(second.stop);
       await endToEnd(browser.ctx, srv.url, relay.url);
+      await poolEndToEnd(browser.ctx, srv.url, [relay.url, second.url], await deadUrl());
     }
   } finally {
     for (const stop of stops.reverse()) {
