@@ -67,8 +67,7 @@ export class Attachments {
     c.track(key, h, (x) => n.x.scw_fenc_free(x));
     const free = () => {
       if (h !== 0) {
-        c.untrack(key);
-        n.x.scw_fenc_free(h);
+        c.untrack(key, h);
         h = 0;
       }
     };
@@ -135,8 +134,7 @@ export class Attachments {
     c.track(owner, h, (x) => n.x.scw_fdec_free(x));
     const free = () => {
       if (h !== 0) {
-        c.untrack(owner);
-        n.x.scw_fdec_free(h);
+        c.untrack(owner, h);
         h = 0;
       }
     };

@@ -21,34 +21,52 @@ const wellFormed = (s: string): boolean =>
 export class Core {
   readonly n: Native;
   readonly in: Inputs;
-  private registry: FinalizationRegistry<{ h: number; free: Freer }>;
+  private registry: FinalizationRegistry<number>;
+  /** every native object not yet freed, by handle: close() wipes and frees them all */
+  private objects = new Map<number, Freer>();
   private closed = false;
 
   constructor(n: Native) {
     this.n = n;
     this.in = new Inputs(n);
-    this.registry = new FinalizationRegistry(({ h, free }) => {
+    this.registry = new FinalizationRegistry((h) => this.release(h));
+  }
+
+  /** Registers a native object: freed when `owner` is collected undisposed, or when the
+   *  instance is disposed. */
+  track(owner: object, h: number, free: Freer): void {
+    this.objects.set(h, free);
+    this.registry.register(owner, h, owner);
+  }
+
+  /** Frees a tracked object now (its owner's dispose). */
+  untrack(owner: object, h: number): void {
+    this.registry.unregister(owner);
+    this.release(h);
+  }
+
+  private release(h: number): void {
+    const free = this.objects.get(h);
+    if (free !== undefined) {
+      this.objects.delete(h);
       if (!this.closed) {
         free(h);
       }
-    });
-  }
-
-  /** Registers a native object: freed when `owner` is collected undisposed. */
-  track(owner: object, h: number, free: Freer): void {
-    this.registry.register(owner, { h, free }, owner);
-  }
-
-  untrack(owner: object): void {
-    this.registry.unregister(owner);
+    }
   }
 
   get disposed(): boolean {
     return this.closed;
   }
 
+  /** Wipes and frees every native object still alive (identities' keys, conversation keys,
+   *  streams, sessions, pools), then the instance's own state. */
   close(): void {
     if (!this.closed) {
+      for (const [h, free] of this.objects) {
+        free(h);
+      }
+      this.objects.clear();
       this.closed = true;
       this.n.x.scw_free(this.n.w);
     }

@@ -111,10 +111,7 @@ export class Nip44Conversation {
   /** Wipes and frees the key. Idempotent. */
   dispose(): void {
     if (this.#h !== 0) {
-      this.#c.untrack(this);
-      if (!this.#c.disposed) {
-        this.#c.n.x.scw_conv_free(this.#h);
-      }
+      this.#c.untrack(this, this.#h);
       this.#h = 0;
     }
   }
@@ -262,10 +259,7 @@ export class Identity {
   /** Wipes and frees the secret key. Idempotent; later calls fail with SC_ERR_STATE. */
   dispose(): void {
     if (this.#h !== 0) {
-      this.#c.untrack(this);
-      if (!this.#c.disposed) {
-        this.#c.n.x.scw_identity_free(this.#h);
-      }
+      this.#c.untrack(this, this.#h);
       this.#h = 0;
     }
   }

@@ -103,10 +103,7 @@ export class Negentropy {
 
   dispose(): void {
     if (this.#h !== 0) {
-      this.#c.untrack(this);
-      if (!this.#c.disposed) {
-        this.#c.n.x.scw_neg_free(this.#h);
-      }
+      this.#c.untrack(this, this.#h);
       this.#h = 0;
     }
   }

@@ -424,10 +424,7 @@ export class RelayPool {
       for (const ws of sockets) {
         ws.close();
       }
-      this.#c.untrack(this);
-      if (!this.#c.disposed) {
-        this.#c.n.x.scw_pool_free(this.#h);
-      }
+      this.#c.untrack(this, this.#h);
       this.#h = 0;
     }
   }

@@ -345,10 +345,7 @@ export class RelaySession {
   dispose(): void {
     if (this.#h !== 0) {
       this.close();
-      this.#c.untrack(this);
-      if (!this.#c.disposed) {
-        this.#c.n.x.scw_relay_free(this.#h);
-      }
+      this.#c.untrack(this, this.#h);
       this.#h = 0;
     }
   }

@@ -248,8 +248,10 @@ export class Softchat {
     return new RelayPool(this.#c, opts);
   }
 
-  /** Frees the module's state (every identity and conversation of this instance stops
-   *  working: SC_ERR_STATE). The wasm memory goes when the instance is collected. */
+  /** Wipes and frees every native object of this instance still alive (identities,
+   *  conversations, streams, reconciliations, sessions, pools: they fail with SC_ERR_STATE
+   *  from then on), then the library state. The wasm memory goes when the instance is
+   *  collected. */
   dispose(): void {
     this.#c.close();
   }

@@ -329,7 +329,7 @@ export function cases(sc, lib, data, counts = {}) {
     eq(need, ['5'.repeat(64)], 'need');
     count('negentropy');
   });
-  t('identities: dispose, Symbol.dispose, exportSecret, disposed objects', async () => {
+  t('identities: dispose, Symbol.dispose, exportSecret, disposed objects and instances', async () => {
     const sk = unhex(data.events.events[0].sk);
     const id = sc.importIdentity(sk);
     eq(hex(id.exportSecret()), hex(sk), 'export');
@@ -345,6 +345,14 @@ export function cases(sc, lib, data, counts = {}) {
     const scoped = sc.importIdentity(sk);
     scoped[Symbol.dispose]();
     ok(scoped.disposed, 'Symbol.dispose disposes');
+    const other = await lib.Softchat.load();
+    const left = other.importIdentity(sk);
+    const heldConv = left.conversation(left.publicKey);
+    other.dispose();
+    await F(() => left.exportSecret(), 'SC_ERR_STATE', 'an identity of a disposed instance');
+    await F(() => heldConv.encrypt('x'), 'SC_ERR_STATE', 'a conversation of a disposed instance');
+    left.dispose();
+    heldConv.dispose();
     count('lifetimes');
   });
   return list;
