@@ -1,12 +1,14 @@
 // The web section of the audit report from bindings/js/bench/run.mjs's JSON records:
-//   node bindings/js/bench/report.mjs RECORDS.json [> build/js/bench/web.md]
+//   node bindings/js/bench/report.mjs RECORDS.json [--targets TARGETS.json] [> build/js/bench/web.md]
+// (--targets also writes the targets as JSON: [{ target, runtime, met, detail }], for the
+// audit's summary)
 // Per runtime and row: each implementation's median time; per peer, the paired verdict of
 // the benchmark contract: the median of the per-pair ratios softchat / peer with a
 // distribution-free confidence interval (order statistics of the ratios, >= 95 % for >= 9
 // pairs); "faster" when the whole interval lies below 1, "slower" when above, else "no
 // difference shown". Then the targets, met or missed, the package's sizes, the boundary's
 // cost and the wasm heap's growth per call.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const { meta, records } = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const PEERS = ['nostr-tools', 'nostr-tools-wasm', 'rust-nostr'];
@@ -41,6 +43,11 @@ const ours = rowsOf('softchat').filter((r) => !r.startsWith('boundary_'));
 const ns = (impl, rt, row) => records.filter((r) => r.impl === impl && r.runtime === rt && r.rows[row]).map((r) => ({ pair: r.pair, ns: r.rows[row].ns }));
 const lines = [];
 const say = (s = '') => lines.push(s);
+const targets = [];
+const target = (t, runtime, met, detail) => {
+  targets.push({ target: t, runtime, met, detail });
+  say(`| ${t} | ${runtime} | ${met ? 'met' : 'missed'}${detail ? `: ${detail}` : ''} |`);
+};
 const verdicts = {};
 
 say('## Web (bindings/js)');
@@ -89,19 +96,21 @@ for (const rt of runtimes) {
   for (const row of TEN_X) {
     const v = verdicts[`${rt}/${row}/nostr-tools`];
     if (!v) continue;
-    say(`| ≥ 10× nostr-tools on ${row} | ${rt} | ${v.hi <= 0.1 ? 'met' : v.median <= 0.1 ? 'met at the median, not across the interval' : 'missed'} (${(1 / v.median).toFixed(1)}×, interval ${(1 / v.hi).toFixed(1)}–${(1 / v.lo).toFixed(1)}×) |`);
+    target(`≥ 10× nostr-tools on ${row}`, rt, v.hi <= 0.1, `${v.hi > 0.1 && v.median <= 0.1 ? 'at the median, not across the interval: ' : ''}${(1 / v.median).toFixed(1)}×, interval ${(1 / v.hi).toFixed(1)}–${(1 / v.lo).toFixed(1)}×`);
   }
   for (const row of ours) {
     const v = verdicts[`${rt}/${row}/rust-nostr`];
     if (!v) continue;
-    say(`| not slower than rust-nostr on ${row} | ${rt} | ${v.verdict === 'slower' ? 'missed' : 'met'} (${v.verdict}, ratio ${v.median.toFixed(2)}) |`);
+    target(`not slower than rust-nostr on ${row}`, rt, v.verdict !== 'slower', `${v.verdict}, ratio ${v.median.toFixed(2)}`);
   }
 }
 const z = meta.sizes;
-say(`| wasm + JS ≤ 250 KB gzip | — | ${z.total.gzip <= 250000 ? 'met' : 'missed'}: ${kb(z.total.gzip)} (wasm ${kb(z.wasm.raw)} raw / ${kb(z.wasm.gzip)} gzip, JS ${kb(z.js.raw)} / ${kb(z.js.gzip)}) |`);
+target('wasm + JS ≤ 250 KB gzip', '—', z.total.gzip <= 250000, `${kb(z.total.gzip)} (wasm ${kb(z.wasm.raw)} raw / ${kb(z.wasm.gzip)} gzip, JS ${kb(z.js.raw)} / ${kb(z.js.gzip)})`);
 const growth = records.filter((r) => r.impl === 'softchat').flatMap((r) => Object.entries(r.rows).map(([row, x]) => [row, x.heapGrowth, x.calls]));
 const grew = growth.filter(([, g]) => g !== 0 && g !== undefined);
-say(`| no wasm heap growth per call | both | ${grew.length === 0 ? `met: 0 bytes after every row of every sample (${growth.reduce((a, [, , c]) => a + c, 0)} calls)` : `missed: ${grew.map(([r, g, c]) => `${r} +${g} B over ${c} calls`).join(', ')}`} |`);
+target('no wasm heap growth per call', 'both', grew.length === 0, grew.length === 0
+  ? `0 bytes after every row of every sample (${growth.reduce((a, [, , c]) => a + c, 0)} calls)`
+  : grew.map(([r, g, c]) => `${r} +${g} B over ${c} calls`).join(', '));
 say();
 say('### The boundary');
 say();
@@ -113,3 +122,7 @@ for (const row of ['boundary_32', 'boundary_64000']) {
   say(`| ${row.split('_')[1]} B in, its NIP-44 payload's size out | ${runtimes.map((rt) => { const x = ns('softchat', rt, row); return x.length ? us(median(x.map((v) => v.ns))) : '—'; }).join(' | ')} |`);
 }
 process.stdout.write(lines.join('\n') + '\n');
+const ti = process.argv.indexOf('--targets');
+if (ti > 0) {
+  writeFileSync(process.argv[ti + 1], JSON.stringify(targets, null, 1));
+}
