@@ -47,6 +47,9 @@ if [ "${1:-}" = "--with-tools" ]; then
   # headless Chromium for the web package's browser tests (bindings/js/test.sh, driven by
   # playwright-core from npm)
   pkgs+=(chromium)
+  # debootstrap makes the Debian trixie root the Swift package is built and tested in
+  # (scripts/swift-root.sh: Debian 12 has no Swift, and trixie's needs trixie's C library)
+  pkgs+=(debootstrap)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi
