@@ -1,7 +1,8 @@
 // The web section of the audit report from bindings/js/bench/run.mjs's JSON records:
 //   node bindings/js/bench/report.mjs RECORDS.json [--targets TARGETS.json] [> build/js/bench/web.md]
-// (--targets also writes the targets as JSON: [{ target, runtime, met, detail }], for the
-// audit's summary)
+// (--targets also writes the targets as JSON: [{ target, runtime, met, atMedian, detail }]:
+// met when the whole interval meets it, atMedian when its median does; for the audit's
+// summary)
 // Per runtime and row: each implementation's median time; per peer, the paired verdict of
 // the benchmark contract: the median of the per-pair ratios softchat / peer with a
 // distribution-free confidence interval (order statistics of the ratios, >= 95 % for >= 9
@@ -44,9 +45,10 @@ const ns = (impl, rt, row) => records.filter((r) => r.impl === impl && r.runtime
 const lines = [];
 const say = (s = '') => lines.push(s);
 const targets = [];
-const target = (t, runtime, met, detail) => {
-  targets.push({ target: t, runtime, met, detail });
-  say(`| ${t} | ${runtime} | ${met ? 'met' : 'missed'}${detail ? `: ${detail}` : ''} |`);
+const target = (t, runtime, met, detail, atMedian = met) => {
+  targets.push({ target: t, runtime, met, atMedian, detail });
+  const word = met ? 'met' : atMedian ? 'met at the median only' : 'missed';
+  say(`| ${t} | ${runtime} | ${word}${detail ? `: ${detail}` : ''} |`);
 };
 const verdicts = {};
 
@@ -96,7 +98,8 @@ for (const rt of runtimes) {
   for (const row of TEN_X) {
     const v = verdicts[`${rt}/${row}/nostr-tools`];
     if (!v) continue;
-    target(`≥ 10× nostr-tools on ${row}`, rt, v.hi <= 0.1, `${v.hi > 0.1 && v.median <= 0.1 ? 'at the median, not across the interval: ' : ''}${(1 / v.median).toFixed(1)}×, interval ${(1 / v.hi).toFixed(1)}–${(1 / v.lo).toFixed(1)}×`);
+    target(`≥ 10× nostr-tools on ${row}`, rt, v.hi <= 0.1,
+      `${(1 / v.median).toFixed(1)}×, interval ${(1 / v.hi).toFixed(1)}–${(1 / v.lo).toFixed(1)}×`, v.median <= 0.1);
   }
   for (const row of ours) {
     const v = verdicts[`${rt}/${row}/rust-nostr`];
