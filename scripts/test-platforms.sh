@@ -11,7 +11,7 @@
 #      under node, on the same backends (the Negentropy peers on sodium+mbedtls); then the
 #      web package (bindings/js/test.sh): softchat.wasm and the TypeScript API built and
 #      packed, tested in Node, in headless Chromium (a page, a Worker, interop with
-#      nostr-tools, two pages through a relay) and installed by a consumer;
+#      nostr-tools, relay sessions and pools through nostr-relay) and installed by a consumer;
 #   3. swift: SoftchatKit (bindings/swift) built with -strict-concurrency=complete and
 #      -warnings-as-errors, and its XCTest suite, with Debian trixie's Swift 6.0.3 in a root
 #      made by scripts/swift-root.sh (cached in build/swift-root), against libsoftchat built
