@@ -44,6 +44,9 @@ if [ "${1:-}" = "--with-tools" ]; then
   # C library, qemu to run the arm64 suite, Emscripten for wasm32, clang for the module map
   # and iOS header checks, bzip2 to unpack mbed TLS's tarball
   pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static emscripten clang bzip2)
+  # headless Chromium for the web package's browser tests (bindings/js/test.sh, driven by
+  # playwright-core from npm)
+  pkgs+=(chromium)
   # debootstrap makes the Debian trixie root the Swift package is built and tested in
   # (scripts/swift-root.sh: Debian 12 has no Swift, and trixie's needs trixie's C library)
   pkgs+=(debootstrap)

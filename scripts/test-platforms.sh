@@ -8,7 +8,10 @@
 #      assembled from the Kotlin facade's jar with the arm64 library standing in for Android's,
 #      and the NEON base64 kernel against the portable one;
 #   2. wasm32 (Emscripten): the dependencies from source, the library and every cmocka suite
-#      under node, on the same backends (the Negentropy peers on sodium+mbedtls);
+#      under node, on the same backends (the Negentropy peers on sodium+mbedtls); then the
+#      web package (bindings/js/test.sh): softchat.wasm and the TypeScript API built and
+#      packed, tested in Node, in headless Chromium (a page, a Worker, interop with
+#      nostr-tools, relay sessions and pools through nostr-relay) and installed by a consumer;
 #   3. swift: SoftchatKit (bindings/swift) built with -strict-concurrency=complete and
 #      -warnings-as-errors, and its XCTest suite, with Debian trixie's Swift 6.0.3 in a root
 #      made by scripts/swift-root.sh (cached in build/swift-root), against libsoftchat built
@@ -130,6 +133,8 @@ for t in "${targets[@]}"; do
       cmake --build --preset $p
       stage "$p: ctest under node"
       (cd build/$p && ctest --output-on-failure -j "$jobs" --timeout 900)
+      stage "wasm32-web: the npm package (bindings/js/test.sh)"
+      bindings/js/test.sh
       ;;
     swift)
       # libsoftchat has one build, CMake's: the package finds the installed library through
