@@ -48,7 +48,8 @@ typedef enum sc_status {
     SC_ERR_PAYLOAD_SIZE = -32,   /* NIP-44 payload or decoded data of invalid size */
     SC_ERR_MAC = -33,            /* NIP-44 MAC mismatch */
     SC_ERR_PADDING = -34,        /* NIP-44 invalid padding or length prefix */
-    SC_ERR_AUTH = -35,           /* AES-GCM tag mismatch */
+    SC_ERR_AUTH = -35,           /* AEAD tag mismatch (AES-GCM, XChaCha20-Poly1305; NIP-49: a
+                                    wrong password) */
     SC_ERR_MESSAGE = -36,        /* a NIP-17 message lacks a required element */
     SC_ERR_EXPIRED = -37,        /* NIP-40: the event's expiration time has passed */
     SC_ERR_NEGENTROPY = -38,     /* a malformed NIP-77 Negentropy message */
@@ -62,6 +63,8 @@ typedef enum sc_status {
     SC_ERR_AUTH_RELAY = -46,     /* NIP-42: relay tag missing or naming another relay */
     SC_ERR_AUTH_TIME = -47,      /* NIP-42: created_at outside the accepted window */
     SC_ERR_FILTER = -48,         /* a malformed NIP-01 filter */
+    SC_ERR_SCRYPT_COST = -49,    /* scrypt cost out of range: N < 2, or more working memory than
+                                    SC_SCRYPT_MEMORY_MAX (NIP-49: log_n above 22) */
 
     /* NIP-59 unwrap, one per check, in the order they run */
     SC_ERR_WRAP_KIND = -60,    /* outer event is not kind 1059 / 21059 */
