@@ -17,6 +17,7 @@
 #include "nip19.h"
 #include "nip40.h"
 #include "nip44.h"
+#include "nip49.h"
 #include "nip59.h"
 #include "relay.h"
 #include "status.h"
