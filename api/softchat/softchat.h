@@ -19,6 +19,7 @@
 #include "nip44.h"
 #include "nip49.h"
 #include "nip59.h"
+#include "nip98.h"
 #include "relay.h"
 #include "status.h"
 #include "version.h"

@@ -65,6 +65,12 @@ typedef enum sc_status {
     SC_ERR_FILTER = -48,         /* a malformed NIP-01 filter */
     SC_ERR_SCRYPT_COST = -49,    /* scrypt cost out of range: N < 2, or more working memory than
                                     SC_SCRYPT_MEMORY_MAX (NIP-49: log_n above 22) */
+    SC_ERR_NIP98_SCHEME = -50,   /* NIP-98: the Authorization value is not "Nostr <token>" */
+    SC_ERR_NIP98_KIND = -51,     /* NIP-98: not a kind 27235 event */
+    SC_ERR_NIP98_TIME = -52,     /* NIP-98: created_at outside the accepted window */
+    SC_ERR_NIP98_URL = -53,      /* NIP-98: u tag missing, repeated or not the request URL */
+    SC_ERR_NIP98_METHOD = -54,   /* NIP-98: method tag missing, repeated or another method */
+    SC_ERR_NIP98_PAYLOAD = -55,  /* NIP-98: payload tag missing, repeated or another body hash */
 
     /* NIP-59 unwrap, one per check, in the order they run */
     SC_ERR_WRAP_KIND = -60,    /* outer event is not kind 1059 / 21059 */
