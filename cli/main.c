@@ -34,6 +34,10 @@ static const cli_command commands[] = {
      "  softchat nip49 decrypt --password-file FILE [--out FILE] [NCRYPTSEC|-]\n"
      "  softchat nip49 inspect [NCRYPTSEC|-]",
      cmd_nip49},
+    {"nip98",
+     "nip98 sign --sec-file FILE --url URL --method METHOD [--payload-file FILE]\n"
+     "  softchat nip98 verify --url URL --method METHOD [--payload-file FILE] [HEADER|-]",
+     cmd_nip98},
     {"nip59",
      "nip59 wrap --sec-file FILE --to KEY [--ephemeral] < template.json\n"
      "  softchat nip59 unwrap --sec-file FILE < giftwrap.json",

@@ -5,7 +5,8 @@
 #   cli.msg.<backend>  tests/cli/test_cli_msg.py: nip59 wrap/unwrap, nip17 send/receive, file
 #                      encrypt/decrypt (forged layers, atomic output, signals, the spec examples)
 #   cli.auth.<backend> tests/cli/test_cli_auth.py: nip49 encrypt/decrypt/inspect (the NIP's
-#                      example, nostr-tools' strings opened with passwords as typed: NFKC)
+#                      example, nostr-tools' strings opened with passwords as typed: NFKC) and
+#                      nip98 sign/verify (each check's token, the NIP's examples)
 # Python 3 (standard library only) is a test dependency. Both drivers run the CLI as a child
 # process, so ctest's memcheck stage (which would check the interpreter) leaves "cli." out;
 # run a driver with --wrap "valgrind ..." to check the CLI itself.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """End-to-end tests of the softchat command-line tool's key protection and HTTP auth: NIP-49
-(nip49 encrypt, decrypt, inspect), for one backend.
+(nip49 encrypt, decrypt, inspect) and NIP-98 (nip98 sign, verify), for one backend.
 
     test_cli_auth.py --cli PATH --backend NAME [--vectors DIR] [--wrap "valgrind -q ..."]
 
@@ -13,9 +13,15 @@ wrong passwords and tampered strings (exit 1), usage errors and unreadable passw
 2), key files written whole, and a backend without NIP-49's primitives (exit 2, with the
 reason; inspect still answers).
 
+NIP-98: headers signed and verified, with and without a body hash (from a file or given);
+each failed check exits 1 with its token (nip98-url, nip98-method, nip98-time, nip98-payload,
+nip98-scheme, base64, id-mismatch); the NIP's examples (vectors/upstream/nip98.spec-example.json);
+usage errors exit 2.
+
 Python standard library only. Exit status: 0 when no case failed, 1 otherwise.
 """
 
+import hashlib
 import json
 import os
 import stat
@@ -27,6 +33,7 @@ from test_cli import (SEC3, CURVE_N, CaseFailure, check, expect_ok, expect_inval
 
 OWN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "vectors")
 NIP49_SPEC = "nip49.spec-example.json"
+NIP98_SPEC = "nip98.spec-example.json"
 
 
 def nip49_supported(s):
@@ -191,8 +198,104 @@ def test_nip49(s):
     s.case(g, "usage errors exit 2; bad passwords, keys and strings exit 1", refusals)
 
 
+# ==== nip98 ===================================================================================
+URL = "https://media.example/api/v1/upload?name=a%20b&size=3"
+T0 = 1700000000
+
+
+def test_nip98(s):
+    g = "nip98"
+    body = s.write("body.json", '{"name":"a b","size":3}')
+    with open(body, "rb") as f:
+        body_hash = hashlib.sha256(f.read()).hexdigest()
+    pub3 = s.pub_of(SEC3)
+
+    def sign(*extra, sec=SEC3):
+        return s.run("nip98", "sign", "--sec-file", s.key_file(sec), *extra)
+
+    def verify(header, *extra):
+        return s.run("nip98", "verify", *extra, stdin=header)
+
+    def round_trip():
+        for payload in ([], ["--payload-file", body], ["--payload-sha256", body_hash]):
+            r = sign("--url", URL, "--method", "PUT", "--created-at", str(T0), *payload)
+            expect_ok(r, lambda o: o.startswith(b"Nostr ") and o.endswith(b"\n"))
+            h = r.out.decode()
+            check(len(h.strip()[6:]) % 4 == 0, "the base64 is padded")
+            for method in ("PUT", "put"):
+                v = verify(h, "--url", URL, "--method", method, "--now", str(T0 + 60), *payload)
+                expect_ok(v)
+                ev = json.loads(v.out)
+                check(ev["pubkey"] == pub3 and ev["kind"] == 27235 and ev["content"] == ""
+                      and ev["created_at"] == T0, "the event printed: %r" % ev)
+                tags = [t[:2] for t in ev["tags"]]
+                check(tags[:2] == [["u", URL], ["method", "PUT"]], "tags %r" % tags)
+                check((["payload", body_hash] in tags) == bool(payload), "payload tag %r" % tags)
+            # the value as given to a server, with its header name, and as an operand
+            expect_ok(verify("Authorization: " + h, "--url", URL, "--method", "PUT", "--now",
+                             str(T0), *payload))
+            expect_ok(s.run("nip98", "verify", "--url", URL, "--method", "PUT", "--now", str(T0),
+                            *payload, h.strip()))
+        # created_at is now by default, and the default window accepts it
+        r = sign("--url", URL, "--method", "GET")
+        expect_ok(verify(r.out.decode(), "--url", URL, "--method", "GET"))
+    s.case(g, "sign and verify: u, method, payload from a file or given; the signer", round_trip)
+
+    def each_check():
+        h = sign("--url", URL, "--method", "POST", "--created-at", str(T0), "--payload-file",
+                 body).out.decode()
+        base = ["--now", str(T0)]
+        expect_invalid(verify(h, "--url", URL + "&x", "--method", "POST", *base), "nip98-url",
+                       "SC_ERR_NIP98_URL")
+        expect_invalid(verify(h, "--url", URL, "--method", "GET", *base), "nip98-method")
+        expect_invalid(verify(h, "--url", URL, "--method", "POST", "--now", str(T0 + 61)),
+                       "nip98-time")
+        expect_invalid(verify(h, "--url", URL, "--method", "POST", "--now", str(T0 + 100),
+                              "--window", "99"), "nip98-time")
+        expect_ok(verify(h, "--url", URL, "--method", "POST", "--now", str(T0 + 100),
+                         "--window", "100"))
+        expect_invalid(verify(h, "--url", URL, "--method", "POST", "--payload-sha256", "0" * 64,
+                              *base), "nip98-payload")
+        h2 = sign("--url", URL, "--method", "POST", "--created-at", str(T0)).out.decode()
+        expect_invalid(verify(h2, "--url", URL, "--method", "POST", "--payload-file", body,
+                              *base), "nip98-payload")
+        expect_invalid(verify("Bearer abc", "--url", URL, "--method", "POST", *base),
+                       "nip98-scheme")
+        expect_invalid(verify("Nostr !!!!", "--url", URL, "--method", "POST", *base), "base64")
+        expect_invalid(verify("Nostr " + h.strip()[6:-4] + "AAAA", "--url", URL, "--method",
+                              "POST", *base))
+    s.case(g, "each failed check: exit 1 with its token", each_check)
+
+    def spec_examples():
+        c = s.vector(NIP98_SPEC)
+        if c is None:
+            s.missing_file(NIP98_SPEC)
+            return
+        args = ["--url", c["url"], "--method", c["method"], "--now", str(c["now"])]
+        expect_invalid(verify(c["header"], *args), "id-mismatch", "SC_ERR_ID_MISMATCH")
+        expect_invalid(verify(c["header_original"], *args), "nip98-url")
+    s.case(g, "the NIP's example header (stale id) and the original one (no u tag)",
+           spec_examples)
+
+    def usage_errors():
+        expect_usage(sign("--method", "GET"), "--url")
+        expect_usage(s.run("nip98", "sign", "--url", URL, "--method", "GET"), "--sec-file")
+        expect_usage(sign("--url", URL, "--method", "GET", "--payload-file", body,
+                          "--payload-sha256", body_hash), "exclude")
+        expect_usage(sign("--url", URL, "--method", "GET", "--payload-sha256", "xyz"),
+                     "--payload-sha256")
+        expect_usage(sign("--url", URL, "--method", "GET", "--created-at", "soon"),
+                     "--created-at")
+        expect_usage(sign("--url", "", "--method", "GET"), "must not be empty")
+        expect_usage(s.run("nip98", "verify", "--url", URL, stdin="x"), "--method")
+        expect_usage(s.run("nip98", "notarise"), "unknown nip98 subcommand")
+        expect_error(sign("--url", URL, "--method", "GET", "--payload-file",
+                          s.path("no-such-body")), "cannot open")
+    s.case(g, "usage errors: exit 2", usage_errors)
+
+
 def main():
-    return run_suite(__doc__, (test_nip49,), "the NIP-49 example")
+    return run_suite(__doc__, (test_nip49, test_nip98), "the NIP-49 and NIP-98 examples")
 
 
 if __name__ == "__main__":
