@@ -31,8 +31,9 @@ void n49_need_backend(n49_env *env, const char *what)
     skip();
 }
 
-/* The one ncryptsec of the NIP, decrypted, inspected and re-made. */
-static void spec_case(n49_env *env, const cJSON *c)
+/* The one ncryptsec of the NIP, decrypted, inspected and re-made; 0 when its cost is above
+ * what this run pays (only inspected then). */
+static int spec_case(n49_env *env, const cJSON *c)
 {
     const char *text = vt_json_str(c, "ncryptsec"), *pw = vt_json_str(c, "password");
     long log_n = 0, ksb = -1;
@@ -52,7 +53,7 @@ static void spec_case(n49_env *env, const cJSON *c)
         printf("[%s] %s: decryption skipped (log_n %ld above SOFTCHAT_NIP49_LOG_N_MAX=%u)\n",
                env->backend, SPEC_FILE, log_n, env->max_cost);
         vt_bytes_free(&want);
-        skip();
+        return 0;
     }
     security = SC_NIP49_KEY_UNKNOWN;
     VT_ASSERT_STATUS(
@@ -88,6 +89,7 @@ static void spec_case(n49_env *env, const cJSON *c)
     assert_memory_equal(again, text, SC_NIP49_LEN);
     sc_mem_wipe(sec, sizeof sec);
     vt_bytes_free(&want);
+    return 1;
 }
 
 void test_spec_vector(void **state)
@@ -97,14 +99,16 @@ void test_spec_vector(void **state)
     cJSON *root;
     size_t cases = 0;
 
-    root = vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, SPEC_FILE);
     n49_need_backend(env, SPEC_FILE);
+    root = vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, SPEC_FILE);
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "decrypt"))
     {
-        spec_case(env, c);
-        cases++;
+        cases += (size_t)spec_case(env, c);
     }
     cJSON_Delete(root);
+    if (cases == 0) {
+        skip(); /* the cost is above this run's limit (printed) */
+    }
     assert_int_equal(cases, 1);
     printf("[%s] %s: %zu case: decrypted, inspected, sealed again to the same text\n", env->backend,
            SPEC_FILE, cases);
@@ -122,8 +126,8 @@ void test_spec_nfkc(void **state)
     char text[SC_NIP49_LEN];
     size_t n = 0;
 
-    root = vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, SPEC_FILE);
     n49_need_backend(env, SPEC_FILE " nfkc");
+    root = vt_upstream_json(env->backend, env->vectors_dir, env->vectors_present, SPEC_FILE);
     memset(sec, 7, sizeof sec);
     memset(salt, 8, sizeof salt);
     memset(nonce, 9, sizeof nonce);
