@@ -617,12 +617,27 @@ function categoryF() {
     skip('f', 'both ways', `backend ${BACKEND} has no scrypt (softchat backends says why)`, 2 * PASSWORDS.length);
     return;
   }
+  // a CLI built without a Unicode normaliser (SOFTCHAT_CLI_NFKC=OFF: the cross presets) takes
+  // ASCII passwords only and must refuse the others, saying so
+  const version = cli(['--version']).out.toString();
+  const nfkc = !version.includes('normaliser: none');
+  const ascii = (pw) => /^[\x00-\x7f]*$/.test(pw);
   const pwFile = (pw) => {
     const p = join(work, `pw-${dirs++}`);
     writeFileSync(p, pw, { mode: 0o600 });
     return p;
   };
   PASSWORDS.forEach(([label, pw], i) => {
+    if (!nfkc && !ascii(pw)) {
+      kase('f', `${label}: refused by a CLI without a normaliser, both ways`, () => {
+        const text = nip49.encrypt(generateSecretKey(), pw, 4, 2);
+        expectInvalid(cli(['nip49', 'decrypt', '--password-file', pwFile(pw)], text), 'cannot be normalised',
+          'decrypt');
+        expectInvalid(cli(['nip49', 'encrypt', '--sec-file', keyFile(generateSecretKey()), '--password-file',
+          pwFile(pw), '--log-n', '4']), 'cannot be normalised', 'encrypt');
+      });
+      return;
+    }
     kase('f', `nip49.encrypt (${label}, log_n ${4 + i}) -> CLI nip49 decrypt`, () => {
       const sk = generateSecretKey();
       const text = nip49.encrypt(sk, pw, 4 + i, i % 3);
