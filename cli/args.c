@@ -12,16 +12,31 @@ static const char *const secret_opts[] = {
     "--nsec", "--priv",   "--privkey", "--private-key", "--key",
 };
 
-static int is_secret_opt(const char *arg, size_t name_len)
+/* And for a password (NIP-49), refused with a pointer to --password-file. */
+static const char *const password_opts[] = {
+    "--password", "--pass", "--passphrase", "--passwd", "--pw",
+};
+
+static int in_list(const char *const *list, size_t n, const char *arg, size_t name_len)
 {
     size_t i;
 
-    for (i = 0; i < sizeof secret_opts / sizeof secret_opts[0]; i++) {
-        if (strlen(secret_opts[i]) == name_len && strncmp(arg, secret_opts[i], name_len) == 0) {
+    for (i = 0; i < n; i++) {
+        if (strlen(list[i]) == name_len && strncmp(arg, list[i], name_len) == 0) {
             return 1;
         }
     }
     return 0;
+}
+
+static int is_secret_opt(const char *arg, size_t name_len)
+{
+    return in_list(secret_opts, sizeof secret_opts / sizeof secret_opts[0], arg, name_len);
+}
+
+static int is_password_opt(const char *arg, size_t name_len)
+{
+    return in_list(password_opts, sizeof password_opts / sizeof password_opts[0], arg, name_len);
 }
 
 static const cli_opt *find_opt(const cli_opt *opts, size_t n, const char *arg, size_t name_len)
@@ -90,6 +105,12 @@ int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts
                                    "secret keys are never taken on the command line (visible "
                                    "in ps and shell history); put the key in a file and pass "
                                    "--sec-file FILE");
+        }
+        if (o == NULL && is_password_opt(a, name_len)) {
+            return cli_usage_error(usage,
+                                   "passwords are never taken on the command line (visible in "
+                                   "ps and shell history); put it in a file and pass "
+                                   "--password-file FILE");
         }
         if (o == NULL) {
             return cli_usage_error(usage, "unknown option '%.*s'", (int)name_len, a);

@@ -238,6 +238,12 @@ void cli_progress_end(cli_progress *p);
  * Returns CLI_OK; CLI_INVALID (the file holds no valid secret key); CLI_ERROR (I/O). */
 int cli_load_identity(sc_ctx *ctx, sc_identity *id, const char *path);
 
+/* Writes a secret key file p[0..n) at path: it appears whole or not at all (outfile.c:
+ * written and synced under a temporary name, mode 0600, in the same directory, then linked
+ * into place); an existing file, or a symlink in its place, is never replaced. Returns CLI_OK
+ * or CLI_ERROR (message printed). */
+int cli_write_key_file(const char *path, const uint8_t *p, size_t n);
+
 /* Parses a public key given on the command line as option `opt`: 64 hex characters or an
  * npub. Returns CLI_OK or CLI_ERROR (usage error printed, with `usage`). */
 int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *opt,
@@ -251,6 +257,23 @@ int cli_parse_pubkey_list(uint8_t (*keys)[SC_PUBKEY_BYTES], size_t cap, size_t *
 
 /* Parses exactly 64 hex characters (either case) into 32 bytes. Returns 0 or -1. */
 int cli_hex32(uint8_t out[32], const char *arg);
+
+/* ---- passwords (password.c; nfkc.c or nfkc_none.c) -------------------------------------- */
+
+/* Reads the password in file `path` (NIP-49): its bytes less one final newline (LF or CRLF),
+ * which must be UTF-8, normalised to NFKC into pw (a wiping buffer). Never echoed. Returns
+ * CLI_OK; CLI_INVALID (not UTF-8, over 4095 bytes, or not normalisable by this build);
+ * CLI_ERROR (I/O; message printed). On failure pw is freed. */
+int cli_read_password(cli_buf *pw, const char *path);
+
+/* NFKC of the UTF-8 text s[0..n) into out (emptied first): libunistring's u8_normalize
+ * (nfkc.c), or, in a build without it (SOFTCHAT_CLI_NFKC=OFF: nfkc_none.c), the text itself
+ * when it is ASCII, which is its own NFKC form. Returns CLI_OK; CLI_INVALID (cannot
+ * normalise it); CLI_ERROR (out of memory). Prints nothing. */
+int cli_nfkc(cli_buf *out, const char *s, size_t n);
+
+/* Which normaliser this build has, for messages and `softchat nip49 --help`. */
+const char *cli_nfkc_impl(void);
 
 /* ---- JSON output (json_out.c) -------------------------------------------------------------- */
 
@@ -346,6 +369,8 @@ int cmd_nip59(const cli_globals *g, int argc, char **argv);
 int cmd_nip17(const cli_globals *g, int argc, char **argv);
 int cmd_file(const cli_globals *g, int argc, char **argv);
 int cmd_relay(const cli_globals *g, int argc, char **argv);
+int cmd_nip49(const cli_globals *g, int argc, char **argv);
+int cmd_nip98(const cli_globals *g, int argc, char **argv);
 
 /* event verify, in its own file (the streaming splitter); usage is the event group's text. */
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage);

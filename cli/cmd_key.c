@@ -17,25 +17,6 @@ static const char usage[] =
     "A secret key file holds 64 hex characters or an nsec; surrounding whitespace is ignored.\n"
     "Secret keys are never taken on the command line.\n";
 
-/* The key file appears whole or not at all (cli/outfile.c): written and synced under a
- * temporary name (mode 0600) in the same directory, then linked into place; an existing
- * file, or a symlink in its place, is never replaced. */
-static int write_key_file(const char *path, const uint8_t *p, size_t n)
-{
-    cli_outfile f;
-    int rc = cli_outfile_open(&f, path);
-
-    if (rc != CLI_OK) {
-        return rc;
-    }
-    rc = cli_outfile_write(&f, p, n);
-    if (rc != CLI_OK) {
-        cli_outfile_discard(&f);
-        return rc;
-    }
-    return cli_outfile_commit(&f);
-}
-
 static int key_new(const cli_globals *g, int argc, char **argv)
 {
     const char *out_path = NULL;
@@ -71,7 +52,7 @@ static int key_new(const cli_globals *g, int argc, char **argv)
         rc = cli_buf_addc(&out, '\n');
     }
     if (rc == CLI_OK) {
-        rc = out_path != NULL ? write_key_file(out_path, out.p, out.len)
+        rc = out_path != NULL ? cli_write_key_file(out_path, out.p, out.len)
                               : cli_write_all(1, out.p, out.len);
     }
 out:

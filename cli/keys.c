@@ -116,6 +116,22 @@ out:
     return rc;
 }
 
+int cli_write_key_file(const char *path, const uint8_t *p, size_t n)
+{
+    cli_outfile f;
+    int rc = cli_outfile_open(&f, path);
+
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    rc = cli_outfile_write(&f, p, n);
+    if (rc != CLI_OK) {
+        cli_outfile_discard(&f);
+        return rc;
+    }
+    return cli_outfile_commit(&f);
+}
+
 int cli_parse_pubkey(uint8_t pub[SC_PUBKEY_BYTES], const char *arg, const char *opt,
                      const char *usage)
 {

@@ -29,6 +29,15 @@ static const cli_command commands[] = {
      "  softchat nip19 encode nevent HEX [--relay URL]... [--author KEY] [--kind N]\n"
      "  softchat nip19 encode naddr --identifier S --author KEY --kind N [--relay URL]...",
      cmd_nip19},
+    {"nip49",
+     "nip49 encrypt --sec-file FILE --password-file FILE [--log-n N] [--key-security S]\n"
+     "  softchat nip49 decrypt --password-file FILE [--out FILE] [NCRYPTSEC|-]\n"
+     "  softchat nip49 inspect [NCRYPTSEC|-]",
+     cmd_nip49},
+    {"nip98",
+     "nip98 sign --sec-file FILE --url URL --method METHOD [--payload-file FILE]\n"
+     "  softchat nip98 verify --url URL --method METHOD [--payload-file FILE] [HEADER|-]",
+     cmd_nip98},
     {"nip59",
      "nip59 wrap --sec-file FILE --to KEY [--ephemeral] < template.json\n"
      "  softchat nip59 unwrap --sec-file FILE < giftwrap.json",
@@ -95,7 +104,8 @@ static int run(int argc, char **argv)
         return CLI_OK;
     }
     if (strcmp(argv[0], "--version") == 0) {
-        printf("softchat %s (libsecp256k1 %s)\n", sc_version(), sc_version_secp256k1());
+        printf("softchat %s (libsecp256k1 %s; NIP-49 password normaliser: %s)\n", sc_version(),
+               sc_version_secp256k1(), cli_nfkc_impl());
         return CLI_OK;
     }
     for (i = 0; i < N_COMMANDS; i++) {

@@ -6,7 +6,7 @@
 # sanitizer report fails the run: the input is kept as BUILD/crashes/<target>/crash-* (make it
 # a regression: tests/fuzz/regressions/<target>/, see docs/fuzzing.md).
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: event nip44 nip59 nip19 file base64
-#        diff relay negentropy nip17; default all)
+#        diff relay negentropy nip17 nip49 nip98; default all)
 # Environment: FUZZ_BUILD (build dir, default build/fuzz), FUZZ_RUNS (stop each target after
 #   this many executions, or SECONDS, whichever comes first), FUZZ_NO_BUILD=1 (reuse the build
 #   and its seeds: lets two runs share one build, e.g. one per core),
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-all=(event nip44 nip59 nip19 file base64 diff relay negentropy nip17)
+all=(event nip44 nip59 nip19 file base64 diff relay negentropy nip17 nip49 nip98)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 build=${FUZZ_BUILD:-build/fuzz}

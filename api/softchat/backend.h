@@ -29,6 +29,10 @@
  *  - a table or group larger than this header's struct (compiled against a newer minor) is
  *    accepted: core reads only the fields it knows.
  *
+ * Absent groups. A backend whose library lacks a primitive leaves its group NULL and may say
+ * why through the table's optional why_absent (ABI 2.2): sc_backend_has then gives that
+ * reason, e.g. "mbed TLS has no scrypt", rather than a generic one.
+ *
  * Thread safety. Group state belongs to one context; a context is used by one thread at a
  * time. Stateless groups and the tables themselves are immutable and shareable.
  */
@@ -41,7 +45,7 @@
 SC_BEGIN_DECLS
 
 #define SC_BACKEND_ABI_MAJOR 2 /* 2: every group starts with its size */
-#define SC_BACKEND_ABI_MINOR 1 /* 2.1: stream.probe_counter */
+#define SC_BACKEND_ABI_MINOR 2 /* 2.1: stream.probe_counter; 2.2: xaead, scrypt, why_absent */
 #define SC_BACKEND_ABI_VERSION ((SC_BACKEND_ABI_MAJOR << 16) | SC_BACKEND_ABI_MINOR)
 
 #define SC_SHA256_BYTES 32
@@ -57,6 +61,9 @@ SC_BEGIN_DECLS
 #define SC_AUX_RAND_BYTES 32   /* BIP-340 auxiliary randomness */
 #define SC_CURVE_SEED_BYTES 32 /* randomisation (blinding) seed of a curve context */
 #define SC_ECDH_X_BYTES 32     /* the shared x coordinate NIP-44 hashes */
+#define SC_XCHACHA20_KEY_BYTES 32
+#define SC_XCHACHA20_NONCE_BYTES 24
+#define SC_POLY1305_TAG_BYTES 16
 
 /** Opaque per-context state of one group. Each backend converts it to its own type. */
 typedef struct sc_bstate sc_bstate;
@@ -86,11 +93,24 @@ typedef struct sc_iov {
     size_t len;
 } sc_iov;
 
+/** Primitive groups, in table order. */
+typedef enum sc_group {
+    SC_GROUP_HASH = 0,
+    SC_GROUP_MAC = 1,
+    SC_GROUP_STREAM = 2,
+    SC_GROUP_AEAD = 3,
+    SC_GROUP_RNG = 4,
+    SC_GROUP_CURVE = 5,
+    SC_GROUP_XAEAD = 6, /* ABI 2.2 */
+    SC_GROUP_SCRYPT = 7 /* ABI 2.2 */
+} sc_group;
+#define SC_GROUP_COUNT 8
+
 /* Every group sub-table starts with these two fields:
  *   uint32_t size;    sizeof the group's struct as the backend was compiled
  *   const char *lib;  the library that implements the group, e.g. "openssl"
- * then optional setup/teardown (both or neither; NULL = stateless), then its functions, all
- * required unless marked optional. */
+ * then optional setup/teardown (both or neither; NULL = stateless; the scrypt group must be
+ * stateless), then its functions, all required unless marked optional. */
 
 /** SHA-256 (FIPS 180-4). Stateless groups leave setup/teardown NULL. */
 typedef struct sc_backend_hash {
@@ -214,6 +234,49 @@ typedef struct sc_backend_curve {
                         const uint8_t pub[SC_PUBKEY_BYTES]);
 } sc_backend_curve;
 
+/** XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03 section 2: the HChaCha20 subkey of key and
+ *  nonce[0..16), then the RFC 8439 AEAD under it with the 12-byte nonce 0^4 || nonce[16..24)),
+ *  with a detached 16-byte tag. Core checks every argument first (lengths within
+ *  64 * (2^32 - 1) bytes, no partial overlap), so the functions get well-formed calls only.
+ *  seal writes ct (len bytes) and the tag. open checks the tag in constant time before it
+ *  releases pt (len bytes); on SC_ERR_AUTH or any other failure it zeroes pt. out and in may
+ *  be the same buffer (exact in-place) for both. No key material (the key, the subkey, the
+ *  Poly1305 key) stays in the group's state when a call returns. */
+typedef struct sc_backend_xaead {
+    uint32_t size; /* sizeof(sc_backend_xaead) as the backend was compiled */
+    const char *lib;
+    sc_status (*setup)(sc_bstate **out);
+    void (*teardown)(sc_bstate *st);
+    sc_status (*seal)(sc_bstate *st, uint8_t *ct, uint8_t tag[SC_POLY1305_TAG_BYTES],
+                      const uint8_t key[SC_XCHACHA20_KEY_BYTES],
+                      const uint8_t nonce[SC_XCHACHA20_NONCE_BYTES], const uint8_t *aad,
+                      size_t aad_len, const uint8_t *pt, size_t len);
+    sc_status (*open)(sc_bstate *st, uint8_t *pt, const uint8_t key[SC_XCHACHA20_KEY_BYTES],
+                      const uint8_t nonce[SC_XCHACHA20_NONCE_BYTES], const uint8_t *aad,
+                      size_t aad_len, const uint8_t *ct, size_t len,
+                      const uint8_t tag[SC_POLY1305_TAG_BYTES]);
+} sc_backend_xaead;
+
+/** scrypt (RFC 7914) with N = 2^log_n: out_len bytes of PBKDF2-HMAC-SHA256 output over
+ *  password and salt, after ROMix with block size r and parallelism p. Core checks the
+ *  parameters first (1 <= log_n, r and p >= 1, r * p < 2^30, 1 <= out_len <=
+ *  (2^32 - 1) * 32, working memory within SC_SCRYPT_MEMORY_MAX and size_t: see
+ *  sc_crypto_scrypt_memory in crypto.h).
+ *  The group is stateless (setup and teardown NULL; a table with either is invalid): its
+ *  working memory, about 128 * r * (N + p + 2) bytes, is allocated and freed by the library
+ *  inside each call. That is the one per-call allocation this table allows. scrypt returns
+ *  SC_ERR_NOMEM when the library cannot allocate it, and wipes nothing but what it owns: the
+ *  caller wipes out on failure. */
+typedef struct sc_backend_scrypt {
+    uint32_t size; /* sizeof(sc_backend_scrypt) as the backend was compiled */
+    const char *lib;
+    sc_status (*setup)(sc_bstate **out); /* must be NULL */
+    void (*teardown)(sc_bstate *st);     /* must be NULL */
+    sc_status (*scrypt)(sc_bstate *st, uint8_t *out, size_t out_len, const uint8_t *password,
+                        size_t password_len, const uint8_t *salt, size_t salt_len, unsigned log_n,
+                        uint32_t r, uint32_t p);
+} sc_backend_scrypt;
+
 /** A backend: the header, then one pointer per group (NULL = the group is not provided). */
 typedef struct sc_backend {
     uint32_t abi_version;             /* SC_BACKEND_ABI_VERSION as the backend was compiled */
@@ -226,18 +289,13 @@ typedef struct sc_backend {
     const sc_backend_aead *aead;
     const sc_backend_rng *rng;
     const sc_backend_curve *curve;
+    /* ABI 2.2: */
+    const sc_backend_xaead *xaead;
+    const sc_backend_scrypt *scrypt;
+    /* Optional: why group g is absent from this table (a static string), or NULL for the
+     * generic reason. Called only for a group whose pointer is NULL. */
+    const char *(*why_absent)(sc_group g);
 } sc_backend;
-
-/** Primitive groups, in table order. */
-typedef enum sc_group {
-    SC_GROUP_HASH = 0,
-    SC_GROUP_MAC = 1,
-    SC_GROUP_STREAM = 2,
-    SC_GROUP_AEAD = 3,
-    SC_GROUP_RNG = 4,
-    SC_GROUP_CURVE = 5
-} sc_group;
-#define SC_GROUP_COUNT 6
 
 /** Capabilities, as computed from the table and its probes (never a separate bitmask). */
 typedef enum sc_cap {
@@ -249,9 +307,11 @@ typedef enum sc_cap {
     SC_CAP_AES256GCM_STREAM = 5, /* streaming AES-256-GCM with 12- and 16-byte IVs */
     SC_CAP_RNG = 6,
     SC_CAP_SECP256K1 = 7,
-    SC_CAP_CHACHA20_COUNTER = 8 /* ChaCha20 from any block counter (without it: counter 0) */
+    SC_CAP_CHACHA20_COUNTER = 8,  /* ChaCha20 from any block counter (without it: counter 0) */
+    SC_CAP_XCHACHA20POLY1305 = 9, /* XChaCha20-Poly1305 (NIP-49) */
+    SC_CAP_SCRYPT = 10            /* scrypt (NIP-49) */
 } sc_cap;
-#define SC_CAP_COUNT 9
+#define SC_CAP_COUNT 11
 
 /** Number of backends compiled into this build.
  *  Returns: the count (>= 1). */
@@ -276,11 +336,13 @@ SC_API const sc_backend *sc_backend_find(const char *name);
  *  Calls probe functions only; no state, no allocation. Constant time: n/a. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why);
 
-/** Static name of a group ("hash", "mac", "stream", "aead", "rng", "curve").
+/** Static name of a group ("hash", "mac", "stream", "aead", "rng", "curve", "xaead",
+ *  "scrypt").
  *  Returns: the name, or NULL for a value out of range. */
 SC_API const char *sc_backend_group_name(sc_group g);
 
-/** Static name of a capability ("sha256", ..., "secp256k1", "chacha20-counter").
+/** Static name of a capability ("sha256", ..., "secp256k1", "chacha20-counter",
+ *  "xchacha20-poly1305", "scrypt").
  *  Returns: the name, or NULL for a value out of range. */
 SC_API const char *sc_backend_cap_name(sc_cap cap);
 

@@ -127,6 +127,74 @@ SC_API SC_WARN_UNUSED sc_status sc_crypto_aes256gcm_open(
     size_t iv_len, const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
     const uint8_t tag[SC_AES256GCM_TAG_BYTES]) SC_NONNULL(1, 3, 4, 10);
 
+/** XChaCha20-Poly1305 encryption (draft-irtf-cfrg-xchacha-03: the AEAD NIP-49 uses), with a
+ *  detached 16-byte tag. ct == pt allowed. A 24-byte nonce may be drawn at random.
+ *  Returns: SC_OK; SC_ERR_ARG (key, nonce or tag NULL, aad NULL with aad_len > 0, ct or pt
+ *           NULL with len > 0, a NULL ctx); SC_ERR_OVERLAP (partial overlap of ct and pt);
+ *           SC_ERR_TOO_LARGE (len over 2^38 - 64, the RFC 8439 limit); SC_ERR_STATE (ctx);
+ *           SC_ERR_UNSUPPORTED (no xaead group: sc_backend_has(SC_CAP_XCHACHA20POLY1305)
+ *           says why); SC_ERR_INTERNAL.
+ *  Out: ct[0..len) and tag: SC_POLY1305_TAG_BYTES, zeroed on failure (ct unless it aliases
+ *       pt, or on SC_ERR_TOO_LARGE).
+ *  In: key: SC_XCHACHA20_KEY_BYTES; nonce: SC_XCHACHA20_NONCE_BYTES; aad[0..aad_len);
+ *      pt[0..len).
+ *  Constant time: in the key and the data. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_crypto_xchacha20poly1305_seal(
+    sc_ctx *ctx, uint8_t *ct, uint8_t tag[SC_POLY1305_TAG_BYTES],
+    const uint8_t key[SC_XCHACHA20_KEY_BYTES], const uint8_t nonce[SC_XCHACHA20_NONCE_BYTES],
+    const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len) SC_NONNULL(1, 3, 4, 5);
+
+/** XChaCha20-Poly1305 decryption. The tag is compared in constant time; pt is released only
+ *  when it matches. pt == ct allowed.
+ *  Returns: SC_OK; SC_ERR_AUTH (tag mismatch); SC_ERR_ARG, SC_ERR_OVERLAP, SC_ERR_TOO_LARGE,
+ *           SC_ERR_STATE, SC_ERR_UNSUPPORTED, SC_ERR_INTERNAL (as
+ *           sc_crypto_xchacha20poly1305_seal).
+ *  Out: pt[0..len): the plaintext; zeroed on every failure but SC_ERR_TOO_LARGE (in place,
+ *       so is the ciphertext).
+ *  In: key: SC_XCHACHA20_KEY_BYTES; nonce: SC_XCHACHA20_NONCE_BYTES; aad[0..aad_len);
+ *      ct[0..len); tag: SC_POLY1305_TAG_BYTES.
+ *  Constant time: in the key, the data and the tag comparison. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_crypto_xchacha20poly1305_open(
+    sc_ctx *ctx, uint8_t *pt, const uint8_t key[SC_XCHACHA20_KEY_BYTES],
+    const uint8_t nonce[SC_XCHACHA20_NONCE_BYTES], const uint8_t *aad, size_t aad_len,
+    const uint8_t *ct, size_t len, const uint8_t tag[SC_POLY1305_TAG_BYTES]) SC_NONNULL(1, 3, 4, 9);
+
+/** The most working memory sc_crypto_scrypt accepts to use: 4 GiB for N blocks (NIP-49's
+ *  largest cost, log_n 22 at r = 8) and 1 MiB for the rest. */
+#define SC_SCRYPT_MEMORY_MAX ((((uint64_t)1) << 32) + (((uint64_t)1) << 20))
+
+/** The working memory scrypt needs for N = 2^log_n, block size r and parallelism p:
+ *  128 * r * (N + p + 2) bytes (the N-block array V, the p blocks B and two more). The
+ *  backends' libraries allocate about that much (OpenSSL exactly; libsodium 64 bytes more).
+ *  Returns: the bytes; 0 for parameters scrypt refuses whatever the cap (log_n 0 or above
+ *           62, r or p 0, r * p >= 2^30, a size over 2^64).
+ *  In: log_n, r, p. Constant time: n/a (public parameters). RNG: no. */
+SC_API uint64_t sc_crypto_scrypt_memory(unsigned log_n, uint32_t r, uint32_t p);
+
+/** scrypt (RFC 7914) with N = 2^log_n, block size r and parallelism p: out_len bytes derived
+ *  from password and salt. NIP-49 runs it with r = 8, p = 1 (sc_nip49_encrypt).
+ *  Memory: this is the one call of the library that allocates per call: the backend's
+ *  library allocates the working memory (sc_crypto_scrypt_memory bytes) and frees it before
+ *  returning (OpenSSL: EVP_KDF "SCRYPT", whose memory cap is raised to exactly that need;
+ *  libsodium: crypto_pwhash_scryptsalsa208sha256_ll). Time grows with N * r * p.
+ *  Returns: SC_OK; SC_ERR_SCRYPT_COST (log_n 0 or above 62, r * p >= 2^30, or working memory
+ *           above SC_SCRYPT_MEMORY_MAX or SIZE_MAX); SC_ERR_NOMEM (the library could not
+ *           allocate the working memory); SC_ERR_TOO_LARGE (out_len over (2^32 - 1) * 32);
+ *           SC_ERR_ARG (out NULL, out_len 0, r or p 0, password or salt NULL with a length,
+ *           a NULL ctx); SC_ERR_OVERLAP (out overlaps password or salt: out untouched);
+ *           SC_ERR_STATE (ctx); SC_ERR_UNSUPPORTED (no scrypt group:
+ *           sc_backend_has(SC_CAP_SCRYPT) says why); SC_ERR_INTERNAL.
+ *  Out: out[0..out_len), zeroed on failure (but for SC_ERR_OVERLAP).
+ *  In: password[0..password_len) (any bytes; NIP-49 gives NFKC-normalised UTF-8);
+ *      salt[0..salt_len); log_n; r; p.
+ *  Constant time: no: ROMix reads its memory at addresses derived from the password, as
+ *  scrypt is defined (in every implementation); its PBKDF2 steps are. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_crypto_scrypt(sc_ctx *ctx, uint8_t *out, size_t out_len,
+                                                 const uint8_t *password, size_t password_len,
+                                                 const uint8_t *salt, size_t salt_len,
+                                                 unsigned log_n, uint32_t r, uint32_t p)
+    SC_NONNULL(1, 2);
+
 /** Fills out[0..len) from the backend's CSPRNG (the rng group).
  *  Returns: SC_OK; SC_ERR_RNG (the generator failed); SC_ERR_ARG (out NULL with len > 0, a
  *           NULL ctx); SC_ERR_STATE; SC_ERR_UNSUPPORTED (no rng group).

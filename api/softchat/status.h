@@ -48,7 +48,8 @@ typedef enum sc_status {
     SC_ERR_PAYLOAD_SIZE = -32,   /* NIP-44 payload or decoded data of invalid size */
     SC_ERR_MAC = -33,            /* NIP-44 MAC mismatch */
     SC_ERR_PADDING = -34,        /* NIP-44 invalid padding or length prefix */
-    SC_ERR_AUTH = -35,           /* AES-GCM tag mismatch */
+    SC_ERR_AUTH = -35,           /* AEAD tag mismatch (AES-GCM, XChaCha20-Poly1305; NIP-49: a
+                                    wrong password) */
     SC_ERR_MESSAGE = -36,        /* a NIP-17 message lacks a required element */
     SC_ERR_EXPIRED = -37,        /* NIP-40: the event's expiration time has passed */
     SC_ERR_NEGENTROPY = -38,     /* a malformed NIP-77 Negentropy message */
@@ -64,6 +65,14 @@ typedef enum sc_status {
     SC_ERR_FILTER = -48,         /* a malformed NIP-01 filter */
     SC_ERR_NO_INBOX = -49,       /* the receiver publishes no kind 10050 inbox list (NIP-17:
                                      not ready for private messages) */
+    SC_ERR_SCRYPT_COST = -50,    /* scrypt cost out of range: N < 2, or more working memory than
+                                    SC_SCRYPT_MEMORY_MAX (NIP-49: log_n above 22) */
+    SC_ERR_NIP98_SCHEME = -51,   /* NIP-98: the Authorization value is not "Nostr <token>" */
+    SC_ERR_NIP98_KIND = -52,     /* NIP-98: not a kind 27235 event */
+    SC_ERR_NIP98_TIME = -53,     /* NIP-98: created_at outside the accepted window */
+    SC_ERR_NIP98_URL = -54,      /* NIP-98: u tag missing, repeated or not the request URL */
+    SC_ERR_NIP98_METHOD = -55,   /* NIP-98: method tag missing, repeated or another method */
+    SC_ERR_NIP98_PAYLOAD = -56,  /* NIP-98: payload tag missing, repeated or another body hash */
 
     /* NIP-59 unwrap, one per check, in the order they run */
     SC_ERR_WRAP_KIND = -60,    /* outer event is not kind 1059 / 21059 */

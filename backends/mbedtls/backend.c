@@ -572,6 +572,25 @@ const sc_backend_rng sc_mbedtls_rng = {
     .fill = rng_fill,
 };
 
+/* What mbed TLS lacks for NIP-49 (sc_backend_has gives these reasons). It has ChaCha20 and the
+ * RFC 8439 AEAD, from which XChaCha20-Poly1305 could be derived (an HChaCha20 from one ChaCha20
+ * block, as the openssl backend does), but without scrypt that would serve no protocol: a
+ * table that needs NIP-49 on mbed TLS's platforms is sodium+mbedtls, which takes both from
+ * libsodium. */
+static const char *mbedtls_why_absent(sc_group g)
+{
+    switch (g) {
+    case SC_GROUP_SCRYPT:
+        return "mbed TLS has no scrypt (PBKDF2 only); NIP-49 needs it: use sodium or "
+               "sodium+mbedtls";
+    case SC_GROUP_XAEAD:
+        return "mbed TLS has no XChaCha20-Poly1305 (its ChaCha20-Poly1305 takes 12-byte nonces), "
+               "and without scrypt NIP-49 cannot use one: use sodium or sodium+mbedtls";
+    default:
+        return NULL;
+    }
+}
+
 const sc_backend sc_backend_mbedtls = {
     .abi_version = SC_BACKEND_ABI_VERSION,
     .struct_size = sizeof(sc_backend),
@@ -583,4 +602,7 @@ const sc_backend sc_backend_mbedtls = {
     .aead = &sc_mbedtls_aead,
     .rng = &sc_mbedtls_rng,
     .curve = &sc_curve_secp256k1,
+    .xaead = NULL,
+    .scrypt = NULL,
+    .why_absent = mbedtls_why_absent,
 };

@@ -16,4 +16,7 @@ softchat_backend(mbedtls
   SOURCES backend.c
   LIBRARIES mbedtls
   REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter aes256gcm aes256gcm-iv16
-           aes256gcm-stream rng secp256k1)
+           aes256gcm-stream rng secp256k1
+  OPTIONAL
+    xchacha20-poly1305 "mbed TLS has no XChaCha20-Poly1305 and (without scrypt) no use for one"
+    scrypt "mbed TLS has no scrypt (PBKDF2 only)")

@@ -16,12 +16,16 @@
  * ChaCha20 is the stream group of stream.c: the fetched implementation driven through its
  * provider dispatch table, which re-keys in a third of EVP_CipherInit_ex2's time.
  *
+ * XChaCha20-Poly1305 (xchacha.c: HChaCha20 derived from one ChaCha20 block, then OpenSSL's
+ * ChaCha20-Poly1305) and scrypt (scrypt.c: EVP_KDF "SCRYPT", the one group that allocates per
+ * call: its working memory) are the groups NIP-49 uses.
+ *
  * The rng group reads the kernel's getrandom(2) on Linux, through the vDSO where the kernel
  * has it (rng section: faster per draw than RAND_priv_bytes, fork-safe); its `lib` says so.
  *
- * No call allocates, and no key material stays in a context after a call returns: the
- * reusable cipher contexts are re-keyed with the all-zero key when an operation ends
- * (cipher_forget here, stream_forget in stream.c), and ChaCha20's last partial block is run
+ * No call allocates but scrypt's, and no key material stays in a context after a call
+ * returns: the reusable cipher contexts are re-keyed with the all-zero key when an operation
+ * ends (cipher_forget here, stream_forget in stream.c), and ChaCha20's last partial block is run
  * as a whole block of our own so OpenSSL keeps no keystream. A streaming AES-GCM operation
  * holds its key schedule until final or abort, as file.h states.
  */
@@ -474,4 +478,7 @@ const sc_backend sc_backend_openssl = {
     .aead = &openssl_aead,
     .rng = &openssl_rng,
     .curve = &sc_curve_secp256k1,
+    .xaead = &sc_openssl_xaead,
+    .scrypt = &sc_openssl_scrypt,
+    .why_absent = NULL,
 };

@@ -10,7 +10,8 @@ softchat_backend_library(openssl
   CONFIG_DEPENDENCY "OpenSSL 3.0 COMPONENTS Crypto")
 
 softchat_backend(openssl
-  SOURCES backend.c stream.c ../os/random.c
+  SOURCES backend.c stream.c xchacha.c scrypt.c ../os/random.c
+  TESTS hchacha
   LIBRARIES openssl
   REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter aes256gcm aes256gcm-iv16
-           aes256gcm-stream rng secp256k1)
+           aes256gcm-stream rng secp256k1 xchacha20-poly1305 scrypt)

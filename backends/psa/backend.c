@@ -561,6 +561,22 @@ static const sc_backend_rng psa_rng = {
     .fill = rng_fill,
 };
 
+/* What the PSA Crypto API of mbed TLS 3.6 lacks for NIP-49 (sc_backend_has gives these
+ * reasons). */
+static const char *psa_why_absent(sc_group g)
+{
+    switch (g) {
+    case SC_GROUP_SCRYPT:
+        return "the PSA Crypto API of mbed TLS 3.6 has no scrypt (PBKDF2 only); NIP-49 needs it: "
+               "use sodium or sodium+mbedtls";
+    case SC_GROUP_XAEAD:
+        return "the PSA Crypto API of mbed TLS 3.6 has no XChaCha20-Poly1305, and its ChaCha20 "
+               "starts at block counter 0 only, so HChaCha20 cannot be derived from it";
+    default:
+        return NULL;
+    }
+}
+
 const sc_backend sc_backend_psa = {
     .abi_version = SC_BACKEND_ABI_VERSION,
     .struct_size = sizeof(sc_backend),
@@ -572,4 +588,7 @@ const sc_backend sc_backend_psa = {
     .aead = &psa_aead,
     .rng = &psa_rng,
     .curve = &sc_curve_secp256k1,
+    .xaead = NULL,
+    .scrypt = NULL,
+    .why_absent = psa_why_absent,
 };

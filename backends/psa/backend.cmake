@@ -11,4 +11,6 @@ softchat_backend(psa
     "The psa backend needs the PSA Crypto API of mbed TLS 3.6 LTS: 2.28 (Debian bookworm) has an incomplete one, and before 3.6.6 a forked child inherited the PSA random generator's state (CVE-2026-25835). Build 3.6 with scripts/deps.sh --only mbedtls host PREFIX and configure with -DCMAKE_PREFIX_PATH=PREFIX (on Debian trixie or later: apt-get install libmbedtls-dev)."
   REQUIRED sha256 hmac-sha256 chacha20 aes256gcm aes256gcm-iv16 aes256gcm-stream rng secp256k1
   OPTIONAL
-    chacha20-counter "PSA's ChaCha20 (PSA_ALG_STREAM_CIPHER) takes a 12-byte nonce and always starts at block counter 0 (NIP-44 needs counter 0 only)")
+    chacha20-counter "PSA's ChaCha20 (PSA_ALG_STREAM_CIPHER) takes a 12-byte nonce and always starts at block counter 0 (NIP-44 needs counter 0 only)"
+    xchacha20-poly1305 "the PSA Crypto API of mbed TLS 3.6 has no XChaCha20-Poly1305 and its ChaCha20 starts at counter 0 (no HChaCha20)"
+    scrypt "the PSA Crypto API of mbed TLS 3.6 has no scrypt (PBKDF2 only)")

@@ -20,21 +20,30 @@
  * /dev/random to open, as in a sandbox that blocks both): each setup tries the same sources
  * first and returns SC_ERR_RNG instead (sodium_ready).
  *
- * Nothing here allocates per call: the HMAC state and the AES-GCM key schedule live on the
- * stack and are wiped before returning. The rng group's state (the vDSO generator's page) is
- * set up once per context.
+ * XChaCha20-Poly1305 (the xaead group) is libsodium's crypto_aead_xchacha20poly1305_ietf, and
+ * scrypt (the scrypt group) its crypto_pwhash_scryptsalsa208sha256_ll, the raw RFC 7914
+ * function with N, r and p given as they are.
+ *
+ * Nothing here allocates per call but scrypt, whose working memory (128 * r * (N + p + 2)
+ * bytes and 64 more) libsodium maps for the call and unmaps before returning (mmap, or
+ * malloc where there is no anonymous mmap). The HMAC state, the AES-GCM key schedule and the
+ * XChaCha20 subkey live on the stack and are wiped before returning. The rng group's state
+ * (the vDSO generator's page) is set up once per context.
  */
 #include <softchat/backend.h>
 #include <softchat/mem.h>
 
 #include <sodium/core.h>
 #include <sodium/crypto_aead_aes256gcm.h>
+#include <sodium/crypto_aead_xchacha20poly1305.h>
 #include <sodium/crypto_auth_hmacsha256.h>
 #include <sodium/crypto_hash_sha256.h>
+#include <sodium/crypto_pwhash_scryptsalsa208sha256.h>
 #include <sodium/crypto_stream_chacha20.h>
 #include <sodium/randombytes.h>
 #include <sodium/version.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,14 +66,18 @@
 #define RNG_LIB "libsodium"
 #endif
 
-typedef char sodium_sizes_match[(crypto_hash_sha256_BYTES == SC_SHA256_BYTES &&
-                                 crypto_auth_hmacsha256_BYTES == SC_HMAC_SHA256_BYTES &&
-                                 crypto_stream_chacha20_ietf_KEYBYTES == 32 &&
-                                 crypto_stream_chacha20_ietf_NONCEBYTES == 12 &&
-                                 crypto_aead_aes256gcm_KEYBYTES == SC_AES256GCM_KEY_BYTES &&
-                                 crypto_aead_aes256gcm_ABYTES == SC_AES256GCM_TAG_BYTES)
-                                    ? 1
-                                    : -1];
+typedef char
+    sodium_sizes_match[(crypto_hash_sha256_BYTES == SC_SHA256_BYTES &&
+                        crypto_auth_hmacsha256_BYTES == SC_HMAC_SHA256_BYTES &&
+                        crypto_stream_chacha20_ietf_KEYBYTES == 32 &&
+                        crypto_stream_chacha20_ietf_NONCEBYTES == 12 &&
+                        crypto_aead_aes256gcm_KEYBYTES == SC_AES256GCM_KEY_BYTES &&
+                        crypto_aead_aes256gcm_ABYTES == SC_AES256GCM_TAG_BYTES &&
+                        crypto_aead_xchacha20poly1305_ietf_KEYBYTES == SC_XCHACHA20_KEY_BYTES &&
+                        crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == SC_XCHACHA20_NONCE_BYTES &&
+                        crypto_aead_xchacha20poly1305_ietf_ABYTES == SC_POLY1305_TAG_BYTES)
+                           ? 1
+                           : -1];
 
 /* The SHA-256 state lives in the caller's sc_sha256_state, which must be copyable: check that
  * libsodium's state fits, needs no stricter alignment, and is exactly its three integer arrays
@@ -355,6 +368,94 @@ static void aead_abort(sc_bstate *st)
     (void)st; /* no operation can have started, so there is no key schedule to wipe */
 }
 
+/* ---- xaead ---------------------------------------------------------------------------- */
+
+/* libsodium aborts (sodium_misuse) on a message over its limit: refused here first (core
+ * already caps len at the RFC 8439 limit, which is the same on 64-bit targets). */
+static int xaead_too_large(size_t len)
+{
+    return (unsigned long long)len > crypto_aead_xchacha20poly1305_ietf_MESSAGEBYTES_MAX;
+}
+
+/* libsodium derives the HChaCha20 subkey on its stack and wipes it, as it does the Poly1305
+ * state; exact in-place (ct == pt) is supported: each block is read before it is written. */
+static sc_status xaead_seal(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const uint8_t key[32],
+                            const uint8_t nonce[24], const uint8_t *aad, size_t aad_len,
+                            const uint8_t *pt, size_t len)
+{
+    static const uint8_t no_input[1] = {0};
+    uint8_t no_output[1];
+
+    (void)st;
+    if (xaead_too_large(len)) {
+        return SC_ERR_TOO_LARGE;
+    }
+    if (len == 0) {
+        ct = no_output; /* libsodium declares the buffers non-NULL even when empty */
+        pt = no_input;
+    }
+    return crypto_aead_xchacha20poly1305_ietf_encrypt_detached(
+               ct, tag, NULL, pt, (unsigned long long)len, aad, (unsigned long long)aad_len, NULL,
+               nonce, key) == 0
+               ? SC_OK
+               : SC_ERR_INTERNAL;
+}
+
+static sc_status xaead_open(sc_bstate *st, uint8_t *pt, const uint8_t key[32],
+                            const uint8_t nonce[24], const uint8_t *aad, size_t aad_len,
+                            const uint8_t *ct, size_t len, const uint8_t tag[16])
+{
+    static const uint8_t no_input[1] = {0};
+    uint8_t no_output[1];
+    uint8_t *out = pt;
+
+    (void)st;
+    if (xaead_too_large(len)) {
+        sc_mem_wipe(pt, len);
+        return SC_ERR_TOO_LARGE;
+    }
+    if (len == 0) {
+        out = no_output;
+        ct = no_input;
+    }
+    /* the tag is checked (crypto_verify_16, constant time) before anything is decrypted;
+     * on a mismatch libsodium zeroes the output */
+    if (crypto_aead_xchacha20poly1305_ietf_decrypt_detached(out, NULL, ct, (unsigned long long)len,
+                                                            tag, aad, (unsigned long long)aad_len,
+                                                            nonce, key) != 0) {
+        sc_mem_wipe(pt, len);
+        return SC_ERR_AUTH;
+    }
+    return SC_OK;
+}
+
+/* ---- scrypt ---------------------------------------------------------------------------- */
+
+/* crypto_pwhash_scryptsalsa208sha256_ll is RFC 7914's scrypt over raw N, r, p (libsodium's
+ * scryptsalsa208sha256 is scrypt: Salsa20/8 and SHA-256). Core has checked the parameters,
+ * within libsodium's own limits (r * p < 2^30, buflen <= (2^32 - 1) * 32), so a failure is
+ * the allocation (ENOMEM) or, from an implementation out of step, a refusal. */
+static sc_status scrypt_derive(sc_bstate *st, uint8_t *out, size_t out_len, const uint8_t *password,
+                               size_t password_len, const uint8_t *salt, size_t salt_len,
+                               unsigned log_n, uint32_t r, uint32_t p)
+{
+    static const uint8_t empty[1] = {0};
+
+    sc_status s = sodium_ready(); /* idempotent; picks the SIMD Salsa20/8 */
+
+    (void)st;
+    if (s != SC_OK) {
+        return s;
+    }
+    errno = 0;
+    if (crypto_pwhash_scryptsalsa208sha256_ll(password_len != 0 ? password : empty, password_len,
+                                              salt_len != 0 ? salt : empty, salt_len,
+                                              (uint64_t)1 << log_n, r, p, out, out_len) != 0) {
+        return errno == ENOMEM ? SC_ERR_NOMEM : SC_ERR_INTERNAL;
+    }
+    return SC_OK;
+}
+
 /* ---- rng ------------------------------------------------------------------------------- */
 
 /* The group draws from the kernel's generator (backends/os/random.h), as the openssl backend's
@@ -448,6 +549,23 @@ const sc_backend_aead sc_sodium_aead = {
     .abort = aead_abort,
 };
 
+const sc_backend_xaead sc_sodium_xaead = {
+    .size = sizeof(sc_backend_xaead),
+    .lib = "libsodium",
+    .setup = sodium_setup,
+    .teardown = sodium_teardown,
+    .seal = xaead_seal,
+    .open = xaead_open,
+};
+
+const sc_backend_scrypt sc_sodium_scrypt = {
+    .size = sizeof(sc_backend_scrypt),
+    .lib = "libsodium",
+    .setup = NULL,
+    .teardown = NULL,
+    .scrypt = scrypt_derive,
+};
+
 const sc_backend_rng sc_sodium_rng = {
     .size = sizeof(sc_backend_rng),
     .lib = RNG_LIB,
@@ -467,4 +585,7 @@ const sc_backend sc_backend_sodium = {
     .aead = &sc_sodium_aead,
     .rng = &sc_sodium_rng,
     .curve = &sc_curve_secp256k1,
+    .xaead = &sc_sodium_xaead,
+    .scrypt = &sc_sodium_scrypt,
+    .why_absent = NULL,
 };

@@ -14,7 +14,7 @@ softchat_backend(sodium
   SOURCES backend.c ../os/random.c
   TESTS sandbox
   LIBRARIES sodium
-  REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter rng secp256k1
+  REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter rng secp256k1 xchacha20-poly1305 scrypt
   OPTIONAL
     aes256gcm "libsodium's AES-256-GCM runs only on CPUs with hardware AES (AES-NI or ARMv8 crypto)"
     aes256gcm-iv16 "libsodium's AES-256-GCM takes 12-byte IVs only"

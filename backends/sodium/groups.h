@@ -11,5 +11,7 @@ extern const sc_backend_mac sc_sodium_mac;
 extern const sc_backend_stream sc_sodium_stream;
 extern const sc_backend_aead sc_sodium_aead;
 extern const sc_backend_rng sc_sodium_rng;
+extern const sc_backend_xaead sc_sodium_xaead;
+extern const sc_backend_scrypt sc_sodium_scrypt;
 
 #endif

@@ -1,9 +1,10 @@
 /* The "sodium+mbedtls" composite backend.
  *
  * libsodium's AES-256-GCM runs only on CPUs with hardware AES, only with 12-byte IVs and only
- * one-shot. This table takes SHA-256, HMAC-SHA256, ChaCha20 and the RNG from libsodium and
- * AES-256-GCM from mbed TLS (any CPU, 12- and 16-byte IVs, streaming), with the shared
- * libsecp256k1 curve.
+ * one-shot. This table takes SHA-256, HMAC-SHA256, ChaCha20, the RNG, XChaCha20-Poly1305 and
+ * scrypt from libsodium and AES-256-GCM from mbed TLS (any CPU, 12- and 16-byte IVs,
+ * streaming), with the shared libsecp256k1 curve. mbed TLS has no scrypt, so of the mobile
+ * tables this one and plain sodium offer NIP-49.
  *
  * A named composite is the only sanctioned way to mix libraries: the mix is a registry entry
  * of its own, visible in the backend name, never assembled at run time. Each group's `lib`
@@ -37,4 +38,7 @@ const sc_backend sc_backend_sodium_mbedtls = {
     .aead = &sc_mbedtls_aead,
     .rng = &sc_sodium_rng,
     .curve = &sc_curve_secp256k1,
+    .xaead = &sc_sodium_xaead,
+    .scrypt = &sc_sodium_scrypt,
+    .why_absent = NULL,
 };

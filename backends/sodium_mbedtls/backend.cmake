@@ -6,4 +6,4 @@ softchat_backend(sodium+mbedtls
   SOURCES backend.c ../sodium/backend.c ../mbedtls/backend.c ../os/random.c
   LIBRARIES sodium mbedtls
   REQUIRED sha256 hmac-sha256 chacha20 chacha20-counter aes256gcm aes256gcm-iv16
-           aes256gcm-stream rng secp256k1)
+           aes256gcm-stream rng secp256k1 xchacha20-poly1305 scrypt)

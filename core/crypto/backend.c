@@ -6,15 +6,25 @@
 
 #include "crypto/backend.h"
 
-static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac", "stream",
-                                                        "aead", "rng", "curve"};
+static const char *const group_names[SC_GROUP_COUNT] = {"hash", "mac",   "stream", "aead",
+                                                        "rng",  "curve", "xaead",  "scrypt"};
 static const char *const cap_names[SC_CAP_COUNT] = {
-    "sha256",           "hmac-sha256", "chacha20",  "aes256gcm",       "aes256gcm-iv16",
-    "aes256gcm-stream", "rng",         "secp256k1", "chacha20-counter"};
+    "sha256",           "hmac-sha256",        "chacha20", "aes256gcm",
+    "aes256gcm-iv16",   "aes256gcm-stream",   "rng",      "secp256k1",
+    "chacha20-counter", "xchacha20-poly1305", "scrypt"};
 
 static const size_t group_offsets[SC_GROUP_COUNT] = {
-    offsetof(sc_backend, hash), offsetof(sc_backend, mac), offsetof(sc_backend, stream),
-    offsetof(sc_backend, aead), offsetof(sc_backend, rng), offsetof(sc_backend, curve)};
+    offsetof(sc_backend, hash),  offsetof(sc_backend, mac),   offsetof(sc_backend, stream),
+    offsetof(sc_backend, aead),  offsetof(sc_backend, rng),   offsetof(sc_backend, curve),
+    offsetof(sc_backend, xaead), offsetof(sc_backend, scrypt)};
+
+/* The table's optional why_absent (ABI 2.2), or NULL when it lies beyond struct_size. */
+static const char *(*why_absent_of(const sc_backend *b))(sc_group)
+{
+    return (b->struct_size >= offsetof(sc_backend, why_absent) + sizeof b->why_absent)
+               ? b->why_absent
+               : NULL;
+}
 
 const char *sc_backend_group_name(sc_group g)
 {
@@ -58,6 +68,10 @@ const char *sc_backend_group_lib(const sc_backend *b, sc_group g)
         return SC_GROUP_FN(sc_backend_rng, (const sc_backend_rng *)p, lib);
     case SC_GROUP_CURVE:
         return SC_GROUP_FN(sc_backend_curve, (const sc_backend_curve *)p, lib);
+    case SC_GROUP_XAEAD:
+        return SC_GROUP_FN(sc_backend_xaead, (const sc_backend_xaead *)p, lib);
+    case SC_GROUP_SCRYPT:
+        return SC_GROUP_FN(sc_backend_scrypt, (const sc_backend_scrypt *)p, lib);
     }
     return NULL;
 }
@@ -113,6 +127,18 @@ static int group_ok(const sc_backend *b, sc_group g)
                REQ(sc_backend_curve, c, keypair) && REQ(sc_backend_curve, c, sign) &&
                REQ(sc_backend_curve, c, verify) && REQ(sc_backend_curve, c, ecdh_x);
     }
+    case SC_GROUP_XAEAD: {
+        const sc_backend_xaead *x = p;
+        return REQ(sc_backend_xaead, x, lib) && PAIRED(sc_backend_xaead, x) &&
+               REQ(sc_backend_xaead, x, seal) && REQ(sc_backend_xaead, x, open);
+    }
+    case SC_GROUP_SCRYPT: {
+        /* stateless by contract: a context keeps no state for it (ctx/ctx_internal.h) */
+        const sc_backend_scrypt *k = p;
+        return REQ(sc_backend_scrypt, k, lib) && SC_GROUP_FN(sc_backend_scrypt, k, setup) == NULL &&
+               SC_GROUP_FN(sc_backend_scrypt, k, teardown) == NULL &&
+               REQ(sc_backend_scrypt, k, scrypt);
+    }
     }
     return 0;
 }
@@ -137,6 +163,23 @@ sc_status sc_backend_validate(const sc_backend *b)
     return SC_OK;
 }
 
+/* SC_OK when group g is present; otherwise SC_ERR_UNSUPPORTED with the table's own reason
+ * (why_absent) or the generic one. */
+static sc_status need_group(const sc_backend *b, sc_group g, const char *generic, const char **why)
+{
+    const char *(*absent)(sc_group) = why_absent_of(b);
+    const char *reason = NULL;
+
+    if (sc_backend_group_ptr(b, g) != NULL) {
+        return SC_OK;
+    }
+    if (absent != NULL) {
+        reason = absent(g);
+    }
+    *why = reason != NULL ? reason : generic;
+    return SC_ERR_UNSUPPORTED;
+}
+
 static sc_status aead_probe(const sc_backend *b, sc_aead_mode mode, size_t iv_len, const char **why)
 {
     const sc_backend_aead *a = sc_backend_group_ptr(b, SC_GROUP_AEAD);
@@ -144,22 +187,11 @@ static sc_status aead_probe(const sc_backend *b, sc_aead_mode mode, size_t iv_le
     sc_status st;
 
     if (a == NULL) {
-        *why = "the backend has no aead group";
-        return SC_ERR_UNSUPPORTED;
+        return need_group(b, SC_GROUP_AEAD, "the backend has no aead group", why);
     }
     st = a->probe(mode, iv_len, &reason);
     if (st != SC_OK) {
         *why = reason != NULL ? reason : "the aead group reports this mode unsupported";
-        return SC_ERR_UNSUPPORTED;
-    }
-    return SC_OK;
-}
-
-static sc_status need_group(const sc_backend *b, sc_group g, const char *why_absent,
-                            const char **why)
-{
-    if (sc_backend_group_ptr(b, g) == NULL) {
-        *why = why_absent;
         return SC_ERR_UNSUPPORTED;
     }
     return SC_OK;
@@ -173,8 +205,7 @@ static sc_status stream_counter(const sc_backend *b, const char **why)
     const char *reason = NULL;
 
     if (s == NULL) {
-        *why = "the backend has no stream group";
-        return SC_ERR_UNSUPPORTED;
+        return need_group(b, SC_GROUP_STREAM, "the backend has no stream group", why);
     }
     probe = SC_GROUP_FN(sc_backend_stream, s, probe_counter);
     if (probe != NULL && probe(&reason) != SC_OK) {
@@ -216,6 +247,10 @@ sc_status sc_backend_has(const sc_backend *b, sc_cap cap, const char **why)
         return need_group(b, SC_GROUP_CURVE, "the backend has no curve group", why);
     case SC_CAP_CHACHA20_COUNTER:
         return stream_counter(b, why);
+    case SC_CAP_XCHACHA20POLY1305:
+        return need_group(b, SC_GROUP_XAEAD, "the backend has no xaead group", why);
+    case SC_CAP_SCRYPT:
+        return need_group(b, SC_GROUP_SCRYPT, "the backend has no scrypt group", why);
     }
     return SC_ERR_ARG;
 }

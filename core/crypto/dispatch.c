@@ -335,6 +335,141 @@ sc_status sc_crypto_aes256gcm_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[3
     return st;
 }
 
+/* ---- xaead: XChaCha20-Poly1305 --------------------------------------------------------- */
+
+/* The RFC 8439 AEAD counts 64-byte blocks from 1 with a 32-bit counter. */
+#define XAEAD_MAX_BYTES ((((uint64_t)1) << 38) - 64u)
+
+/* The xaead group of c (read from the table: the context keeps no pointer to it). */
+static const sc_backend_xaead *xaead_of(const sc_ctx_impl *c)
+{
+    return sc_backend_group_ptr(c->b, SC_GROUP_XAEAD);
+}
+
+/* The checks seal and open share: SC_OK, or the status to return. */
+static sc_status xaead_args(const sc_ctx *ctx, const sc_ctx_impl *c, const uint8_t *out,
+                            const uint8_t *tag, const uint8_t *key, const uint8_t *nonce,
+                            const uint8_t *aad, size_t aad_len, const uint8_t *in, size_t len)
+{
+    if (key == NULL || nonce == NULL || tag == NULL || (aad == NULL && aad_len != 0) ||
+        ((out == NULL || in == NULL) && len != 0)) {
+        return SC_ERR_ARG;
+    }
+    if (sc_range_overlap_partial(out, in, len)) {
+        return SC_ERR_OVERLAP;
+    }
+    if ((uint64_t)len > XAEAD_MAX_BYTES) {
+        return SC_ERR_TOO_LARGE;
+    }
+    if (c == NULL) {
+        return sc_ctx_error(ctx);
+    }
+    return xaead_of(c) != NULL ? SC_OK : SC_ERR_UNSUPPORTED;
+}
+
+sc_status sc_crypto_xchacha20poly1305_seal(sc_ctx *ctx, uint8_t *ct, uint8_t tag[16],
+                                           const uint8_t key[32], const uint8_t nonce[24],
+                                           const uint8_t *aad, size_t aad_len, const uint8_t *pt,
+                                           size_t len)
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    sc_status st = xaead_args(ctx, c, ct, tag, key, nonce, aad, aad_len, pt, len);
+
+    if (st == SC_OK) {
+        st = xaead_of(c)->seal(c->st[SC_GROUP_XAEAD], ct, tag, key, nonce, aad, aad_len, pt, len);
+    }
+    if (st != SC_OK) {
+        if (tag != NULL) {
+            sc_mem_wipe(tag, SC_POLY1305_TAG_BYTES);
+        }
+        /* a length over the limit names no buffer that could be wiped */
+        if (ct != NULL && ct != pt && !sc_range_overlap_partial(ct, pt, len) &&
+            st != SC_ERR_TOO_LARGE) {
+            sc_mem_wipe(ct, len);
+        }
+    }
+    return st;
+}
+
+sc_status sc_crypto_xchacha20poly1305_open(sc_ctx *ctx, uint8_t *pt, const uint8_t key[32],
+                                           const uint8_t nonce[24], const uint8_t *aad,
+                                           size_t aad_len, const uint8_t *ct, size_t len,
+                                           const uint8_t tag[16])
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    sc_status st = xaead_args(ctx, c, pt, tag, key, nonce, aad, aad_len, ct, len);
+
+    if (st == SC_OK) {
+        st = xaead_of(c)->open(c->st[SC_GROUP_XAEAD], pt, key, nonce, aad, aad_len, ct, len, tag);
+    }
+    /* never release unauthenticated plaintext; in-place, this zeroes the ciphertext too (a
+     * length over the limit names no buffer that could be wiped) */
+    if (st != SC_OK && pt != NULL && !sc_range_overlap_partial(pt, ct, len) &&
+        st != SC_ERR_TOO_LARGE) {
+        sc_mem_wipe(pt, len);
+    }
+    return st;
+}
+
+/* ---- scrypt ---------------------------------------------------------------------------- */
+
+/* RFC 7914: dkLen <= (2^32 - 1) * hLen, and r * p < 2^30. */
+#define SCRYPT_OUT_MAX (((((uint64_t)1) << 32) - 1u) * 32u)
+#define SCRYPT_RP_LIMIT (((uint64_t)1) << 30)
+
+uint64_t sc_crypto_scrypt_memory(unsigned log_n, uint32_t r, uint32_t p)
+{
+    uint64_t blocks;
+
+    /* 128 * r bytes per block: N of them (V), p (B) and 2 (X and Y) */
+    if (log_n < 1 || log_n > 62 || r == 0 || p == 0 ||
+        (uint64_t)r * (uint64_t)p >= SCRYPT_RP_LIMIT) {
+        return 0;
+    }
+    blocks = (((uint64_t)1) << log_n) + (uint64_t)p + 2u;
+    if (blocks > UINT64_MAX / 128u / (uint64_t)r) {
+        return 0;
+    }
+    return blocks * 128u * (uint64_t)r;
+}
+
+sc_status sc_crypto_scrypt(sc_ctx *ctx, uint8_t *out, size_t out_len, const uint8_t *password,
+                           size_t password_len, const uint8_t *salt, size_t salt_len,
+                           unsigned log_n, uint32_t r, uint32_t p)
+{
+    sc_ctx_impl *c = sc_ctx_impl_get(ctx);
+    const sc_backend_scrypt *k;
+    uint64_t mem;
+    sc_status st;
+
+    if (out == NULL || out_len == 0) {
+        return SC_ERR_ARG;
+    }
+    if (sc_range_overlap(out, out_len, password, password_len) ||
+        sc_range_overlap(out, out_len, salt, salt_len)) {
+        return SC_ERR_OVERLAP; /* out is left alone: it holds the caller's input */
+    }
+    mem = sc_crypto_scrypt_memory(log_n, r, p);
+    if ((password == NULL && password_len != 0) || (salt == NULL && salt_len != 0) || r == 0 ||
+        p == 0) {
+        st = SC_ERR_ARG;
+    } else if ((uint64_t)out_len > SCRYPT_OUT_MAX) {
+        st = SC_ERR_TOO_LARGE;
+    } else if (mem == 0 || mem > SC_SCRYPT_MEMORY_MAX || mem > (uint64_t)SIZE_MAX) {
+        st = SC_ERR_SCRYPT_COST;
+    } else if (c == NULL) {
+        st = sc_ctx_error(ctx);
+    } else if ((k = sc_backend_group_ptr(c->b, SC_GROUP_SCRYPT)) == NULL) {
+        st = SC_ERR_UNSUPPORTED;
+    } else {
+        st = k->scrypt(NULL, out, out_len, password, password_len, salt, salt_len, log_n, r, p);
+    }
+    if (st != SC_OK) {
+        sc_mem_wipe(out, out_len);
+    }
+    return st;
+}
+
 sc_status sc_crypto_rng_fill(sc_ctx *ctx, uint8_t *out, size_t len)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
@@ -384,6 +519,7 @@ sc_status sc_crypto_rng_fill(sc_ctx *ctx, uint8_t *out, size_t len)
 sc_status sc_dispatch_setup(sc_ctx *ctx, sc_ctx_impl *c)
 {
     sc_status (*curve_up)(sc_bstate **, const uint8_t *);
+    sc_status (*xaead_up)(sc_bstate **);
     uint8_t seed[SC_CURVE_SEED_BYTES];
     sc_status st;
 
@@ -392,6 +528,13 @@ sc_status sc_dispatch_setup(sc_ctx *ctx, sc_ctx_impl *c)
     SETUP_GROUP(sc_backend_mac, mac, SC_GROUP_MAC);
     SETUP_GROUP(sc_backend_stream, stream, SC_GROUP_STREAM);
     SETUP_GROUP(sc_backend_aead, aead, SC_GROUP_AEAD);
+    xaead_up = xaead_of(c) != NULL ? SC_GROUP_FN(sc_backend_xaead, xaead_of(c), setup) : NULL;
+    if (xaead_up != NULL) {
+        st = xaead_up(&c->st[SC_GROUP_XAEAD]);
+        if (st != SC_OK) {
+            goto fail;
+        }
+    }
     curve_up = c->curve != NULL ? SC_GROUP_FN(sc_backend_curve, c->curve, setup) : NULL;
     if (curve_up != NULL) {
         /* the curve context is blinded with fresh randomness from this context's RNG */
@@ -416,11 +559,18 @@ fail:
 
 void sc_dispatch_teardown(sc_ctx_impl *c)
 {
+    void (*xaead_down)(sc_bstate *) =
+        xaead_of(c) != NULL ? SC_GROUP_FN(sc_backend_xaead, xaead_of(c), teardown) : NULL;
+
     if ((c->flags & SC_CTXF_AEAD_BUSY) != 0 && c->aead != NULL) {
         c->aead->abort(c->st[SC_GROUP_AEAD]);
         c->flags &= ~SC_CTXF_AEAD_BUSY;
     }
     TEARDOWN_GROUP(sc_backend_curve, curve, SC_GROUP_CURVE);
+    if (xaead_down != NULL && c->st[SC_GROUP_XAEAD] != NULL) {
+        xaead_down(c->st[SC_GROUP_XAEAD]);
+        c->st[SC_GROUP_XAEAD] = NULL;
+    }
     TEARDOWN_GROUP(sc_backend_aead, aead, SC_GROUP_AEAD);
     TEARDOWN_GROUP(sc_backend_stream, stream, SC_GROUP_STREAM);
     TEARDOWN_GROUP(sc_backend_mac, mac, SC_GROUP_MAC);

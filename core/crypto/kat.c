@@ -1,7 +1,9 @@
 /* Known-answer checks, one per group, run when a context is created (and by
  * sc_ctx_selftest). They catch a miswired backend: swapped functions, a wrong counter
  * convention, a wrong IV layout, a hashed ECDH output. Values are from FIPS 180-4, RFC 4231,
- * RFC 8439 (A.1 and 2.3.2), NIST GCM test case 14, Wycheproof aes_gcm tcId 240 and BIP-340 row 0.
+ * RFC 8439 (A.1 and 2.3.2), NIST GCM test case 14, Wycheproof aes_gcm tcId 240, BIP-340 row 0,
+ * draft-irtf-cfrg-xchacha-03 A.3.1, and an scrypt case with r != p and distinct password and
+ * salt (computed with Python's hashlib, OpenSSL's scrypt, and matched by libsodium's).
  * */
 #include <softchat/crypto.h>
 #include <softchat/mem.h>
@@ -22,6 +24,18 @@ static int eq_hex(const uint8_t *got, const char *hex, size_t n)
         return 0;
     }
     return sc_mem_ct_compare(got, want, n) == 0;
+}
+
+/* Whether p[0..n) is all zero. */
+static int all_zero(const uint8_t *p, size_t n)
+{
+    uint8_t acc = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        acc |= p[i];
+    }
+    return acc == 0;
 }
 
 static sc_status kat_hash(sc_ctx *ctx)
@@ -291,6 +305,69 @@ out:
     return rc;
 }
 
+/* draft-irtf-cfrg-xchacha-03 A.3.1: the 114-byte "sunscreen" message with 12 bytes of AAD. A
+ * wrong HChaCha20 input layout, a dropped AAD or a swapped nonce half changes the tag. */
+static sc_status kat_xaead(sc_ctx *ctx)
+{
+    static const char pt[] = "Ladies and Gentlemen of the class of '99: If I could offer you "
+                             "only one tip for the future, sunscreen would be it.";
+    static const char ct_hex[] =
+        "bd6d179d3e83d43b9576579493c0e939572a1700252bfaccbed2902c21396cbb731c7f1b0b4aa6440bf3a82f4e"
+        "da7e39ae64c6708c54c216cb96b72e1213b4522f8c9ba40db5d945b11b69b982c1bb9e3f3fac2bc369488f76b2"
+        "383565d3fff921f9664c97637da9768812f615c68b13b52e";
+    uint8_t key[32], nonce[24], aad[12], buf[sizeof pt - 1], tag[16];
+    size_t i;
+
+    for (i = 0; i < 32; i++) {
+        key[i] = (uint8_t)(0x80 + i);
+    }
+    for (i = 0; i < 24; i++) {
+        nonce[i] = (uint8_t)(0x40 + i);
+    }
+    memcpy(aad, "\x50\x51\x52\x53\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7", 12);
+    if (sc_crypto_xchacha20poly1305_seal(ctx, buf, tag, key, nonce, aad, sizeof aad,
+                                         (const uint8_t *)pt, sizeof buf) != SC_OK ||
+        !eq_hex(buf, ct_hex, sizeof buf) || !eq_hex(tag, "c0875924c1c7987947deafd8780acf49", 16) ||
+        sc_crypto_xchacha20poly1305_open(ctx, buf, key, nonce, aad, sizeof aad, buf, sizeof buf,
+                                         tag) != SC_OK ||
+        memcmp(buf, pt, sizeof buf) != 0) {
+        return SC_ERR_BACKEND;
+    }
+    aad[0] ^= 1;
+    if (sc_crypto_xchacha20poly1305_seal(ctx, buf, tag, key, nonce, aad, sizeof aad, buf,
+                                         sizeof buf) != SC_OK ||
+        sc_crypto_xchacha20poly1305_open(ctx, buf, key, nonce, aad, sizeof aad, buf, sizeof buf,
+                                         tag) != SC_OK) {
+        return SC_ERR_BACKEND;
+    }
+    tag[15] ^= 1;
+    if (sc_crypto_xchacha20poly1305_open(ctx, buf, key, nonce, aad, sizeof aad, buf, sizeof buf,
+                                         tag) != SC_ERR_AUTH ||
+        !all_zero(buf, sizeof buf)) {
+        return SC_ERR_BACKEND;
+    }
+    return SC_OK;
+}
+
+/* scrypt with N = 16, r = 2, p = 3 (a swap of r and p, of password and salt, or N taken for
+ * log_n changes the output), then RFC 7914 section 12's first case (empty password and salt). */
+static sc_status kat_scrypt(sc_ctx *ctx)
+{
+    uint8_t out[64];
+
+    if (sc_crypto_scrypt(ctx, out, 32, (const uint8_t *)"pleaseletmein", 13,
+                         (const uint8_t *)"SodiumChloride", 14, 4, 2, 3) != SC_OK ||
+        !eq_hex(out, "f8704c6373807949c687b195f3a823685a23668aff03a1770bcde755442148a4", 32) ||
+        sc_crypto_scrypt(ctx, out, 64, NULL, 0, NULL, 0, 4, 1, 1) != SC_OK ||
+        !eq_hex(out,
+                "77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442"
+                "fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906",
+                64)) {
+        return SC_ERR_BACKEND;
+    }
+    return SC_OK;
+}
+
 sc_status sc_kat_group(sc_ctx *ctx, sc_group g)
 {
     sc_ctx_impl *c = sc_ctx_impl_get(ctx);
@@ -314,6 +391,10 @@ sc_status sc_kat_group(sc_ctx *ctx, sc_group g)
         return kat_rng(ctx);
     case SC_GROUP_CURVE:
         return kat_curve(ctx);
+    case SC_GROUP_XAEAD:
+        return kat_xaead(ctx);
+    case SC_GROUP_SCRYPT:
+        return kat_scrypt(ctx);
     }
     return SC_ERR_ARG;
 }

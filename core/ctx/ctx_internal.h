@@ -10,6 +10,13 @@
 
 #define SC_CTX_MAGIC 0x53436378u /* "SCcx" */
 
+/* The groups that may keep state, each a slot of st[]: every group up to the xaead group. The
+ * context is 128 bytes (sc_ctx, ABI 1.x) and this layout fills it, so the scrypt group, the
+ * last one, is stateless by contract (sc_backend_validate refuses one with a setup): its
+ * working memory is the library's, per call, anyway. A later group with state needs room
+ * made elsewhere first. */
+#define SC_CTX_STATE_SLOTS (SC_GROUP_XAEAD + 1)
+
 /* Flags kept in the context. */
 #define SC_CTXF_AEAD_BUSY 1u /* a streaming AES-GCM operation holds the aead state */
 
@@ -23,7 +30,9 @@ typedef struct sc_ctx_impl {
     const sc_backend_aead *aead;
     const sc_backend_rng *rng;
     const sc_backend_curve *curve;
-    sc_bstate *st[SC_GROUP_COUNT];
+    /* the xaead and scrypt groups are read from b where they are used (there is no room to
+     * keep their pointers): sc_backend_group_ptr normalises them against struct_size */
+    sc_bstate *st[SC_CTX_STATE_SLOTS];
     const void *aead_owner; /* the streaming operation holding SC_CTXF_AEAD_BUSY */
 } sc_ctx_impl;
 

@@ -4,6 +4,9 @@
 #                      status, against the upstream vectors where the CLI can use them)
 #   cli.msg.<backend>  tests/cli/test_cli_msg.py: nip59 wrap/unwrap, nip17 send/receive, file
 #                      encrypt/decrypt (forged layers, atomic output, signals, the spec examples)
+#   cli.auth.<backend> tests/cli/test_cli_auth.py: nip49 encrypt/decrypt/inspect (the NIP's
+#                      example, nostr-tools' strings opened with passwords as typed: NFKC) and
+#                      nip98 sign/verify (each check's token, the NIP's examples)
 # Python 3 (standard library only) is a test dependency. Both drivers run the CLI as a child
 # process, so ctest's memcheck stage (which would check the interpreter) leaves "cli." out;
 # run a driver with --wrap "valgrind ..." to check the CLI itself.
@@ -70,6 +73,11 @@ foreach(b IN LISTS SOFTCHAT_DRIVER_BACKEND_LIST)
                    --seal "$<TARGET_FILE:softchat_seal_blob>"
                    --vectors "${SOFTCHAT_VECTORS_DIR}" ${_sc_cli_wrap})
   set_tests_properties("cli.msg.${b}" PROPERTIES TIMEOUT 600 LABELS "cli")
+  add_test(NAME "cli.auth.${b}"
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_auth.py"
+                   --cli "$<TARGET_FILE:softchat_cli>" --backend "${b}"
+                   --vectors "${SOFTCHAT_VECTORS_DIR}" ${_sc_cli_wrap})
+  set_tests_properties("cli.auth.${b}" PROPERTIES TIMEOUT 600 LABELS "cli")
 endforeach()
 
 # The own-only mode, asked for by pointing at a folder that does not exist: the vector cases

@@ -57,6 +57,13 @@ static const struct {
     ROW(SC_ERR_AUTH_TIME),
     ROW(SC_ERR_FILTER),
     ROW(SC_ERR_NO_INBOX),
+    ROW(SC_ERR_SCRYPT_COST),
+    ROW(SC_ERR_NIP98_SCHEME),
+    ROW(SC_ERR_NIP98_KIND),
+    ROW(SC_ERR_NIP98_TIME),
+    ROW(SC_ERR_NIP98_URL),
+    ROW(SC_ERR_NIP98_METHOD),
+    ROW(SC_ERR_NIP98_PAYLOAD),
     ROW(SC_ERR_WRAP_KIND),
     ROW(SC_ERR_WRAP_ID),
     ROW(SC_ERR_WRAP_SIG),
@@ -129,11 +136,12 @@ static void test_status_strings(void **state)
 
 static void test_names_and_version(void **state)
 {
-    static const char *const groups[SC_GROUP_COUNT] = {"hash", "mac", "stream",
-                                                       "aead", "rng", "curve"};
+    static const char *const groups[SC_GROUP_COUNT] = {"hash", "mac",   "stream", "aead",
+                                                       "rng",  "curve", "xaead",  "scrypt"};
     static const char *const caps[SC_CAP_COUNT] = {
-        "sha256",           "hmac-sha256", "chacha20",  "aes256gcm",       "aes256gcm-iv16",
-        "aes256gcm-stream", "rng",         "secp256k1", "chacha20-counter"};
+        "sha256",           "hmac-sha256",        "chacha20", "aes256gcm",
+        "aes256gcm-iv16",   "aes256gcm-stream",   "rng",      "secp256k1",
+        "chacha20-counter", "xchacha20-poly1305", "scrypt"};
     char want[32];
     size_t i;
 

@@ -12,6 +12,8 @@ softchat_add_test_executable(test_vectors
   test_vectors_hkdf.c
   test_vectors_chacha.c
   test_vectors_aead.c
+  test_vectors_xchacha.c
+  test_vectors_scrypt.c
   test_vectors_ecdh.c
   test_vectors_bip340.c
   test_vectors_misc.c)
@@ -26,11 +28,12 @@ softchat_add_test_executable(test_cross
   test_cross_sym.c
   test_cross_curve.c)
 
-# test_vectors_misc.c passes NULL on purpose to parameters the public headers declare non-NULL,
+# test_vectors_misc.c and test_vectors_scrypt.c pass NULL on purpose to parameters the public headers declare non-NULL,
 # to check the documented SC_ERR_ARG path; UBSan's nonnull-attribute check would report the
 # calls themselves, so it is off for it only.
 if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
   set_source_files_properties("${CMAKE_CURRENT_LIST_DIR}/test_vectors_misc.c"
+                              "${CMAKE_CURRENT_LIST_DIR}/test_vectors_scrypt.c"
                               PROPERTIES COMPILE_OPTIONS "-fno-sanitize=nonnull-attribute")
 endif()
 

@@ -41,6 +41,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_cross_hkdf, &env),
         cmocka_unit_test_prestate(test_cross_chacha20, &env),
         cmocka_unit_test_prestate(test_cross_aesgcm, &env),
+        cmocka_unit_test_prestate(test_cross_xchacha20poly1305, &env),
+        cmocka_unit_test_prestate(test_cross_scrypt, &env),
         cmocka_unit_test_prestate(test_cross_bip340, &env),
         cmocka_unit_test_prestate(test_cross_ecdh, &env),
         cmocka_unit_test_prestate(test_cross_keypair, &env),

@@ -35,6 +35,8 @@ void test_cross_hmac(void **state);
 void test_cross_hkdf(void **state);
 void test_cross_chacha20(void **state);
 void test_cross_aesgcm(void **state);
+void test_cross_xchacha20poly1305(void **state);
+void test_cross_scrypt(void **state);
 void test_cross_bip340(void **state);
 void test_cross_ecdh(void **state);
 void test_cross_keypair(void **state);

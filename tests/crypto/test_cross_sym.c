@@ -1,6 +1,7 @@
 /* Cross-backend agreement of the symmetric primitives: SHA-256 (incl. incremental with random
  * split points), HMAC (random key lengths 0..200, random part splits), HKDF, ChaCha20 (random
- * counters and lengths) and AES-256-GCM (seal with A, open with B, 12- and 16-byte IVs). */
+ * counters and lengths), AES-256-GCM (seal with A, open with B, 12- and 16-byte IVs),
+ * XChaCha20-Poly1305 (seal with A, open with B) and scrypt (small random costs). */
 #include "test_cross.h"
 
 #include <stdio.h>
@@ -260,4 +261,83 @@ void test_cross_aesgcm(void **state)
     }
     report("aes-256-gcm (seal A / open B; pair x IV length)", pairs, cases, skipped,
            "one side lacks that AES-GCM IV length");
+}
+
+void test_cross_xchacha20poly1305(void **state)
+{
+    xc_env *x = (xc_env *)*state;
+    static uint8_t pt[XC_BUF], c1[XC_BUF], c2[XC_BUF], back[XC_BUF];
+    size_t p, a, b, k, cases = 0, pairs = 0, skipped = 0;
+
+    for (p = 0; xc_pair(x, p, &a, &b); p++) {
+        if (!xc_has(x, a, SC_CAP_XCHACHA20POLY1305) || !xc_has(x, b, SC_CAP_XCHACHA20POLY1305)) {
+            skipped++;
+            continue;
+        }
+        pairs++;
+        for (k = 0; k < XC_ROUNDS; k++, cases++) {
+            uint8_t key[32], nonce[24], aad[64], t1[16], t2[16];
+            size_t len = vt_rand_below(700), alen = vt_rand_below(65);
+
+            vt_rand_bytes(key, 32);
+            vt_rand_bytes(nonce, 24);
+            vt_rand_bytes(aad, alen);
+            vt_rand_bytes(pt, len);
+            VT_ASSERT_STATUS(sc_crypto_xchacha20poly1305_seal(&x->ctx[a], c1, t1, key, nonce, aad,
+                                                              alen, pt, len),
+                             SC_OK);
+            VT_ASSERT_STATUS(sc_crypto_xchacha20poly1305_seal(&x->ctx[b], c2, t2, key, nonce, aad,
+                                                              alen, pt, len),
+                             SC_OK);
+            if (memcmp(c1, c2, len) != 0 || memcmp(t1, t2, 16) != 0) {
+                fail_msg("xchacha20-poly1305 len %zu: %s and %s seal differently", len, x->name[a],
+                         x->name[b]);
+            }
+            VT_ASSERT_STATUS(sc_crypto_xchacha20poly1305_open(&x->ctx[b], back, key, nonce, aad,
+                                                              alen, c1, len, t1),
+                             SC_OK);
+            assert_memory_equal(back, pt, len);
+            t1[vt_rand_below(16)] ^= (uint8_t)(1u << vt_rand_below(8));
+            VT_ASSERT_STATUS(sc_crypto_xchacha20poly1305_open(&x->ctx[b], back, key, nonce, aad,
+                                                              alen, c1, len, t1),
+                             SC_ERR_AUTH);
+        }
+    }
+    report("xchacha20-poly1305 (seal A / open B)", pairs, cases, skipped,
+           "one side lacks XChaCha20-Poly1305");
+}
+
+void test_cross_scrypt(void **state)
+{
+    xc_env *x = (xc_env *)*state;
+    size_t p, a, b, k, cases = 0, pairs = 0, skipped = 0;
+
+    for (p = 0; xc_pair(x, p, &a, &b); p++) {
+        if (!xc_has(x, a, SC_CAP_SCRYPT) || !xc_has(x, b, SC_CAP_SCRYPT)) {
+            skipped++;
+            continue;
+        }
+        pairs++;
+        for (k = 0; k < 8; k++, cases++) {
+            uint8_t pw[40], salt[40], d1[80], d2[80];
+            size_t pw_len = vt_rand_below(41), salt_len = vt_rand_below(41),
+                   out_len = 1 + vt_rand_below(80);
+            unsigned log_n = 1 + (unsigned)vt_rand_below(8);
+            uint32_t r = 1 + (uint32_t)vt_rand_below(8), pp = 1 + (uint32_t)vt_rand_below(3);
+
+            vt_rand_bytes(pw, pw_len);
+            vt_rand_bytes(salt, salt_len);
+            VT_ASSERT_STATUS(
+                sc_crypto_scrypt(&x->ctx[a], d1, out_len, pw, pw_len, salt, salt_len, log_n, r, pp),
+                SC_OK);
+            VT_ASSERT_STATUS(
+                sc_crypto_scrypt(&x->ctx[b], d2, out_len, pw, pw_len, salt, salt_len, log_n, r, pp),
+                SC_OK);
+            if (memcmp(d1, d2, out_len) != 0) {
+                fail_msg("scrypt log_n %u r %u p %u: %s and %s differ", log_n, (unsigned)r,
+                         (unsigned)pp, x->name[a], x->name[b]);
+            }
+        }
+    }
+    report("scrypt (log_n 1..8, r 1..8, p 1..3)", pairs, cases, skipped, "one side lacks scrypt");
 }

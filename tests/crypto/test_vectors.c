@@ -33,6 +33,10 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_neg_chacha20, &env),
         cmocka_unit_test_prestate(test_neg_null_args, &env),
         cmocka_unit_test_prestate(test_neg_hkdf, &env),
+        cmocka_unit_test_prestate(test_xchacha20poly1305_wycheproof, &env),
+        cmocka_unit_test_prestate(test_neg_xchacha20poly1305, &env),
+        cmocka_unit_test_prestate(test_scrypt_rfc7914, &env),
+        cmocka_unit_test_prestate(test_neg_scrypt, &env),
         cmocka_unit_test_prestate(test_rng, &env),
         cmocka_unit_test_prestate(test_rng_fork, &env),
     };

@@ -69,6 +69,10 @@ void test_neg_curve(void **state);
 void test_neg_chacha20(void **state);
 void test_neg_null_args(void **state);
 void test_neg_hkdf(void **state);
+void test_xchacha20poly1305_wycheproof(void **state);
+void test_neg_xchacha20poly1305(void **state);
+void test_scrypt_rfc7914(void **state);
+void test_neg_scrypt(void **state);
 void test_rng(void **state);
 void test_rng_fork(void **state);
 

@@ -31,7 +31,8 @@ endif()
 # The worked examples of docs/api.md, built as a user would (the public headers only, the
 # static library) and run on every backend. An example exits 77 when the backend lacks a
 # capability it needs; that skip is allowed only where the backend's backend.cmake declares
-# the capability OPTIONAL (file_sink: aes256gcm-stream), and fails everywhere else.
+# the capability OPTIONAL (file_sink: aes256gcm-stream; nip49: scrypt), and fails everywhere
+# else.
 file(GLOB _sc_examples CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/examples/*.c")
 foreach(src IN LISTS _sc_examples)
   get_filename_component(ex "${src}" NAME_WE)
@@ -41,7 +42,8 @@ foreach(src IN LISTS _sc_examples)
     add_test(NAME docs.example.${ex}.${b} COMMAND example_${ex} "${b}")
     set_tests_properties(docs.example.${ex}.${b} PROPERTIES LABELS "docs")
     get_property(_sc_opt GLOBAL PROPERTY SOFTCHAT_BACKEND_${b}_OPTIONAL)
-    if(ex STREQUAL "file_sink" AND "aes256gcm-stream" IN_LIST _sc_opt)
+    if((ex STREQUAL "file_sink" AND "aes256gcm-stream" IN_LIST _sc_opt) OR
+       (ex STREQUAL "nip49" AND "scrypt" IN_LIST _sc_opt))
       set_tests_properties(docs.example.${ex}.${b} PROPERTIES SKIP_RETURN_CODE 77)
     endif()
   endforeach()

@@ -350,6 +350,49 @@ def seeds_nip17(c, up, notes):
             c.add("nip17", bytes([mode]) + event_text(r).encode())
 
 
+def seeds_nip49(c, up, own, notes):
+    """nip49: mode 0 (selector, ncryptsec, newline, password) for the NIP's example and the
+    strings of vectors/nostr-tools.nip49.json; mode 1 (selector, key, password length and
+    bytes, salt, nonce, cost, security, where to change a character)."""
+    spec = load(up, "nip49.spec-example.json", notes)
+    texts = []
+    if spec is not None:
+        texts += [(d["ncryptsec"], d["password"].encode()) for d in spec["decrypt"]]
+    tools = load(own, "nostr-tools.nip49.json", notes)
+    if tools is not None:
+        texts += [(v["ncryptsec"], bytes.fromhex(v["password_nfkc_utf8"])) for v in tools["valid"]]
+        texts += [(r["ncryptsec"], bytes.fromhex(r["password_nfkc_utf8"])) for r in tools["rejects"]]
+    for text, pw in texts:
+        c.add("nip49", b"\x00\x00" + text.encode() + b"\n" + pw)
+    for i in range(8):
+        key = hashlib.sha256(b"nip49 seed %d" % i).digest()
+        pw = ("pw%d \u00e9" % i).encode()
+        c.add("nip49", b"\x01" + bytes([i]) + key + bytes([len(pw)]) + pw + bytes(range(40)) +
+              bytes([i, i, 17 * i]))
+
+
+def seeds_nip98(c, up, notes):
+    """nip98: mode 0 (selector, header) for the NIP's example headers; mode 1 (selector, kind
+    selector, created_at offset, tags); mode 2 (selector, URL, newline, method)."""
+    spec = load(up, "nip98.spec-example.json", notes)
+    if spec is not None:
+        for k in ("header", "header_original"):
+            c.add("nip98", b"\x00\x00" + spec[k].encode())
+            c.add("nip98", b"\x04\x01" + spec[k].encode())
+    c.add("nip98", b"\x00\x01Bearer abc")
+    c.add("nip98", b"\x00\x00Nostr e30")
+    url = b"https://a.example/up?x=1"
+    for mode in (1, 5, 9, 13):
+        for kind_sel, off in ((0, 0), (2, 0), (0, 61), (0, 0xC3)):
+            tags = b"u=" + url + b"\nmethod=POST"
+            if mode & 4:
+                tags += b"\npayload=" + hashlib.sha256(b"{}").hexdigest().encode()
+            c.add("nip98", bytes([mode, 0, kind_sel, off]) + tags)
+    c.add("nip98", bytes([1, 1, 0, 0]) + b"u=" + url + b"\nu=" + url + b"\nmethod=POST")
+    for body in (url + b"\nPOST", url + b"\nget", b"\nPOST", url + b"\n", b"x\xff\nPUT"):
+        c.add("nip98", b"\x02\x00" + body)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -374,8 +417,11 @@ def main():
     seeds_relay(c, event_texts)
     seeds_negentropy(c)
     seeds_nip17(c, up, notes)
+    seeds_nip49(c, up, own, notes)
+    seeds_nip98(c, up, notes)
     # inputs every target should survive
-    for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff", "relay", "negentropy", "nip17"):
+    for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff", "relay", "negentropy", "nip17",
+              "nip49", "nip98"):
         c.add(t, b"")
         c.add(t, b"\x00")
         c.add(t, b"\xff" * 64)

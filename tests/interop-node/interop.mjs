@@ -12,6 +12,11 @@
 //      CLI with the token of that layer
 //   d  kind 15 attachments: CLI blobs opened by node's AES-256-GCM and node blobs (12- and
 //      16-byte IVs, the legacy ASCII IV) opened by the CLI; tampered blobs refused, no output
+//   e  NIP-98 HTTP auth both ways: headers signed by the CLI accepted by nip98.validateToken /
+//      validateEvent (with a body), tokens made by nip98.getToken accepted by `nip98 verify`,
+//      and nostr-tools-signed events failing one check refused with its token
+//   f  NIP-49 both ways: nip49.encrypt strings (passwords not in NFKC among them) opened by
+//      `nip49 decrypt`, CLI strings opened by nip49.decrypt (on backends with scrypt)
 // Exit 0 when every case passed, 1 otherwise (2 on a setup error).
 
 import { spawnSync } from 'node:child_process';
@@ -23,6 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 import * as nip17 from 'nostr-tools/nip17';
+import * as nip49 from 'nostr-tools/nip49';
+import * as nip98 from 'nostr-tools/nip98';
 import * as nip59 from 'nostr-tools/nip59';
 import { v2 as nip44 } from 'nostr-tools/nip44';
 import { finalizeEvent, generateSecretKey, getEventHash, getPublicKey, verifyEvent } from 'nostr-tools/pure';
@@ -141,6 +148,8 @@ const CATEGORIES = {
   b: 'b: softchat -> nostr-tools (nip59/nip17 unwrapEvent)',
   c: 'c: forged layers refused with their token',
   d: 'd: kind 15 attachments with node AES-256-GCM',
+  e: 'e: NIP-98 HTTP auth (nip98.getToken / validateToken) both ways',
+  f: 'f: NIP-49 ncryptsec (nip49.encrypt / decrypt) both ways',
 };
 const counts = Object.fromEntries(Object.keys(CATEGORIES).map((c) => [c, { pass: 0, fail: 0, skip: 0 }]));
 const failures = [];
@@ -156,6 +165,28 @@ function kase(cat, name, fn) {
     const msg = e instanceof Failure ? e.message : (e.stack || String(e));
     failures.push(`${cat} / ${name}: ${msg}`);
     console.log(`FAIL [${BACKEND}] ${cat} / ${name}: ${msg}`);
+  }
+}
+// kase for a check that awaits nostr-tools (its nip98 functions are async).
+async function kaseAsync(cat, name, fn) {
+  const start = Date.now();
+  try {
+    await fn();
+    counts[cat].pass++;
+    console.log(`ok   [${BACKEND}] ${cat} / ${name} (${((Date.now() - start) / 1000).toFixed(1)}s)`);
+  } catch (e) {
+    counts[cat].fail++;
+    const msg = e instanceof Failure ? e.message : (e.stack || String(e));
+    failures.push(`${cat} / ${name}: ${msg}`);
+    console.log(`FAIL [${BACKEND}] ${cat} / ${name}: ${msg}`);
+  }
+}
+async function rejects(promise) {
+  try {
+    await promise;
+    return false;
+  } catch {
+    return true;
   }
 }
 function skip(cat, name, why, n = 1) {
@@ -498,6 +529,136 @@ function categoryD() {
   });
 }
 
+// ---- e: NIP-98 HTTP auth ------------------------------------------------------------------
+
+const AUTH_URL = 'https://media.example/api/v1/upload?name=a%20b&size=3';
+// nostr-tools hashes a body as the SHA-256 of JSON.stringify(body): a body file holding exactly
+// that text gives both sides the same hash
+const BODY = { name: 'a b', size: 3, tags: ['\u00e9', 'x'] };
+
+async function categoryE() {
+  const bodyPath = join(work, 'body.json');
+  writeFileSync(bodyPath, JSON.stringify(BODY));
+  const signCli = (method, extra = []) => cli(['nip98', 'sign', '--sec-file', keyFile(alice), '--url', AUTH_URL,
+    '--method', method, ...extra]);
+  const verifyCli = (header, method, extra = []) => cli(['nip98', 'verify', '--url', AUTH_URL, '--method', method,
+    ...extra], header);
+
+  await kaseAsync('e', 'CLI nip98 sign -> nip98.validateToken (and a wrong URL or method refused)', async () => {
+    const r = signCli('GET');
+    expectOk(r, 'sign');
+    const header = r.out.toString().trim();
+    check(header.startsWith('Nostr '), 'the scheme');
+    check(await nip98.validateToken(header, AUTH_URL, 'GET') === true, 'validateToken');
+    check(await nip98.validateToken(header, AUTH_URL, 'get') === true, 'validateToken, method in lower case');
+    check(await rejects(nip98.validateToken(header, AUTH_URL + 'x', 'GET')), 'another URL is refused');
+    check(await rejects(nip98.validateToken(header, AUTH_URL, 'POST')), 'another method is refused');
+    const ev = await nip98.unpackEventFromToken(header);
+    check(ev.pubkey === alicePk && verifyEvent(ev), 'the signer');
+  });
+
+  await kaseAsync('e', 'CLI nip98 sign --payload-file -> nip98.validateEvent with the body', async () => {
+    const r = signCli('POST', ['--payload-file', bodyPath]);
+    expectOk(r, 'sign');
+    const ev = await nip98.unpackEventFromToken(r.out.toString().trim());
+    check(await nip98.validateEvent(ev, AUTH_URL, 'POST', BODY) === true, 'validateEvent with the body');
+    check(await rejects(nip98.validateEvent(ev, AUTH_URL, 'POST', { ...BODY, size: 4 })), 'another body is refused');
+    same(ev.tags.find((t) => t[0] === 'payload')[1], nip98.hashPayload(BODY), 'the payload tag');
+  });
+
+  await kaseAsync('e', 'nip98.getToken -> CLI nip98 verify (with and without a body)', async () => {
+    const sign = (e) => finalizeEvent(e, bob);
+    const get = await nip98.getToken(AUTH_URL, 'GET', sign, true);
+    const r = verifyCli(get, 'GET');
+    expectOk(r, 'verify');
+    const ev = JSON.parse(r.out.toString());
+    check(ev.pubkey === bobPk && ev.kind === 27235, 'the signer and kind');
+    const post = await nip98.getToken(AUTH_URL, 'POST', sign, true, BODY);
+    expectOk(verifyCli(post, 'POST', ['--payload-file', bodyPath]), 'verify with the body');
+    writeFileSync(join(work, 'other-body.json'), JSON.stringify({ ...BODY, size: 4 }));
+    expectInvalid(verifyCli(post, 'POST', ['--payload-file', join(work, 'other-body.json')]), 'nip98-payload',
+      'another body');
+    expectInvalid(verifyCli(get, 'DELETE'), 'nip98-method', 'another method');
+    // getToken without the scheme gives the bare token; an Authorization value needs "Nostr "
+    const bare = await nip98.getToken(AUTH_URL, 'GET', sign, false);
+    expectInvalid(verifyCli(bare, 'GET'), 'nip98-scheme', 'a token without its scheme');
+    expectOk(verifyCli('Nostr ' + bare, 'GET'), 'the same token with the scheme');
+  });
+
+  await kaseAsync('e', 'events nostr-tools signed that fail one check: refused with its token', async () => {
+    const tags = [['u', AUTH_URL], ['method', 'GET']];
+    const token = (t) => 'Nostr ' + Buffer.from(JSON.stringify(finalizeEvent(t, carol))).toString('base64');
+    const now = nowSec();
+    expectOk(verifyCli(token({ kind: 27235, created_at: now, tags, content: '' }), 'GET'), 'the control');
+    expectInvalid(verifyCli(token({ kind: 1, created_at: now, tags, content: '' }), 'GET'), 'nip98-kind', 'kind 1');
+    expectInvalid(verifyCli(token({ kind: 27235, created_at: now - 3600, tags, content: '' }), 'GET'),
+      'nip98-time', 'an hour old');
+    expectInvalid(verifyCli(token({ kind: 27235, created_at: now, tags: [['url', AUTH_URL], ['method', 'GET']],
+      content: '' }), 'GET'), 'nip98-url', 'the old tag name');
+    const forged = finalizeEvent({ kind: 27235, created_at: now, tags, content: '' }, carol);
+    forged.tags = [['u', AUTH_URL + '&admin=1'], ['method', 'GET']];
+    expectInvalid(cli(['nip98', 'verify', '--url', AUTH_URL + '&admin=1', '--method', 'GET'],
+      'Nostr ' + Buffer.from(JSON.stringify(forged)).toString('base64')), 'id-mismatch', 'a tag changed after signing');
+  });
+}
+
+// ---- f: NIP-49 ncryptsec -------------------------------------------------------------------
+
+const PASSWORDS = [
+  ['ascii', 'correct horse battery staple'],
+  ['NIP-49 example (not NFKC)', '\u212b\u2126\u1e9b\u0323'],
+  ['ligature and full width (not NFKC)', '\ufb01 \uff21\uff22'],
+  ['emoji', '\u{1f511} key'],
+];
+
+function categoryF() {
+  const b = cli(['backends', '--backend', BACKEND]);
+  if (!b.out.toString().split('\n').includes('  + scrypt')) {
+    skip('f', 'both ways', `backend ${BACKEND} has no scrypt (softchat backends says why)`, 2 * PASSWORDS.length);
+    return;
+  }
+  // a CLI built without a Unicode normaliser (SOFTCHAT_CLI_NFKC=OFF: the cross presets) takes
+  // ASCII passwords only and must refuse the others, saying so
+  const version = cli(['--version']).out.toString();
+  const nfkc = !version.includes('normaliser: none');
+  const ascii = (pw) => /^[\x00-\x7f]*$/.test(pw);
+  const pwFile = (pw) => {
+    const p = join(work, `pw-${dirs++}`);
+    writeFileSync(p, pw, { mode: 0o600 });
+    return p;
+  };
+  PASSWORDS.forEach(([label, pw], i) => {
+    if (!nfkc && !ascii(pw)) {
+      kase('f', `${label}: refused by a CLI without a normaliser, both ways`, () => {
+        const text = nip49.encrypt(generateSecretKey(), pw, 4, 2);
+        expectInvalid(cli(['nip49', 'decrypt', '--password-file', pwFile(pw)], text), 'cannot be normalised',
+          'decrypt');
+        expectInvalid(cli(['nip49', 'encrypt', '--sec-file', keyFile(generateSecretKey()), '--password-file',
+          pwFile(pw), '--log-n', '4']), 'cannot be normalised', 'encrypt');
+      });
+      return;
+    }
+    kase('f', `nip49.encrypt (${label}, log_n ${4 + i}) -> CLI nip49 decrypt`, () => {
+      const sk = generateSecretKey();
+      const text = nip49.encrypt(sk, pw, 4 + i, i % 3);
+      const r = cli(['nip49', 'decrypt', '--password-file', pwFile(pw)], text);
+      expectOk(r, 'decrypt');
+      same(r.out.toString(), hex(sk) + '\n', 'the key');
+      const ins = cli(['nip49', 'inspect', text]);
+      expectOk(ins, 'inspect');
+      same(JSON.parse(ins.out.toString()).log_n, 4 + i, 'log_n');
+      expectInvalid(cli(['nip49', 'decrypt', '--password-file', pwFile(pw + 'x')], text), 'wrong password',
+        'a wrong password');
+    });
+    kase('f', `CLI nip49 encrypt (${label}) -> nip49.decrypt`, () => {
+      const sk = generateSecretKey();
+      const r = cli(['nip49', 'encrypt', '--sec-file', keyFile(sk), '--password-file', pwFile(pw), '--log-n', '5']);
+      expectOk(r, 'encrypt');
+      same(hex(nip49.decrypt(r.out.toString().trim(), pw)), hex(sk), 'the key');
+    });
+  });
+}
+
 // ---- run -----------------------------------------------------------------------------------
 
 console.log(`interop-node: ${CLI} on backend ${BACKEND}; nostr-tools ${loaded}; node ${process.version}` +
@@ -506,6 +667,8 @@ categoryA();
 categoryB();
 categoryC();
 categoryD();
+await categoryE();
+categoryF();
 
 let pass = 0;
 let fail = 0;

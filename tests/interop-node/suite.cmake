@@ -1,7 +1,8 @@
 # interop-node.<backend> (SOFTCHAT_DRIVER_BACKENDS, tests/CMakeLists.txt): the CLI against
 # nostr-tools, the other way round from the static vectors of interop.<backend>: gift wraps and NIP-17 messages exchanged in both directions,
-# forged layers refused with their token, and kind 15 blobs exchanged with node's built-in
-# AES-256-GCM (tests/interop-node/interop.mjs). The fixture interop-node.setup copies the
+# forged layers refused with their token, kind 15 blobs exchanged with node's built-in
+# AES-256-GCM, NIP-98 auth headers and NIP-49 ncryptsec strings in both directions
+# (tests/interop-node/interop.mjs). The fixture interop-node.setup copies the
 # folder into the build tree and installs the pinned nostr-tools there with `npm ci` (network:
 # the npm registry). node and npm are test dependencies: without them the entries are
 # registered anyway and fail, loudly, never skip.

@@ -1,7 +1,8 @@
 /* The residue test: after each call of each primitive group and of the protocol operations,
  * the process's writable memory must hold no copy of the secrets the call was handed or
- * derived (scan.h). Shared by test_residue.c (the harness and the primitive groups) and
- * residue_proto.c (identity, NIP-44, NIP-59, files).
+ * derived (scan.h). Shared by test_residue.c (the harness and the primitive groups),
+ * residue_proto.c (identity, NIP-44, NIP-59, files) and residue_nip49.c (XChaCha20-Poly1305,
+ * scrypt, NIP-49).
  *
  * Each case: fresh random secrets; the needles (the secrets and what a backend could hold of
  * them: padded HMAC keys, inner digests, SHA-256 state words, the keystream of a last partial
@@ -112,5 +113,9 @@ void rt_identity_cases(rt *t);
 void rt_nip44_cases(rt *t);
 void rt_nip59_cases(rt *t);
 void rt_file_cases(rt *t);
+
+/* ---- XChaCha20-Poly1305, scrypt and NIP-49 (residue_nip49.c) -------------------------------- */
+
+void rt_nip49_cases(rt *t);
 
 #endif

@@ -1,5 +1,5 @@
 # Key material left behind (tests/residue): after each call of each primitive group and of the
-# identity, NIP-44, NIP-59 and file operations, the process's writable memory (heap, anonymous
+# identity, NIP-44, NIP-59, file and NIP-49 operations, the process's writable memory (heap, anonymous
 # mappings, the data of every library; not the stack) must hold no copy of the call's secrets
 # or of what a backend could keep of them; once per compiled backend (residue.<backend>).
 # The scan reads freed and poisoned memory on purpose: it runs outside AddressSanitizer's
@@ -14,6 +14,7 @@ endif()
 softchat_add_test_executable(test_residue
   test_residue.c
   residue_proto.c
+  residue_nip49.c
   scan.c)
 
 foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)

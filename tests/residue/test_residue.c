@@ -787,6 +787,7 @@ int main(int argc, char **argv)
     rt_nip44_cases(t);
     rt_nip59_cases(t);
     rt_file_cases(t);
+    rt_nip49_cases(t);
     final_scan(t);
 
     printf("%s: %d failure%s\n", t->failures == 0 ? "PASS" : "FAIL", t->failures,

@@ -196,6 +196,15 @@ static void test_malformed_groups(void **state)
         EXPECT_REFUSED_WITHOUT(sc_backend_curve, curve, verify);
         EXPECT_REFUSED_WITHOUT(sc_backend_curve, curve, ecdh_x);
     }
+    if (d->xaead != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_xaead, xaead, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_xaead, xaead, seal);
+        EXPECT_REFUSED_WITHOUT(sc_backend_xaead, xaead, open);
+    }
+    if (d->scrypt != NULL) {
+        EXPECT_REFUSED_WITHOUT(sc_backend_scrypt, scrypt, lib);
+        EXPECT_REFUSED_WITHOUT(sc_backend_scrypt, scrypt, scrypt);
+    }
     printf("%zu tables with one function missing were refused\n", refused);
     assert_true(refused >= 10);
 }
@@ -241,6 +250,8 @@ static void test_malformed_groups(void **state)
 #define SC_GROUP_aead_ID SC_GROUP_AEAD
 #define SC_GROUP_rng_ID SC_GROUP_RNG
 #define SC_GROUP_curve_ID SC_GROUP_CURVE
+#define SC_GROUP_xaead_ID SC_GROUP_XAEAD
+#define SC_GROUP_scrypt_ID SC_GROUP_SCRYPT
 
 static sc_status never_called(sc_bstate *st)
 {
@@ -285,6 +296,16 @@ static void test_group_sizes(void **state)
         EXPECT_REFUSED_SHORT(sc_backend_curve, curve, lib);
         EXPECT_REFUSED_SHORT(sc_backend_curve, curve, ecdh_x);
         EXPECT_ACCEPTED_LONGER(sc_backend_curve, curve);
+    }
+    if (d->xaead != NULL) {
+        EXPECT_REFUSED_SHORT(sc_backend_xaead, xaead, lib);
+        EXPECT_REFUSED_SHORT(sc_backend_xaead, xaead, open);
+        EXPECT_ACCEPTED_LONGER(sc_backend_xaead, xaead);
+    }
+    if (d->scrypt != NULL) {
+        EXPECT_REFUSED_SHORT(sc_backend_scrypt, scrypt, lib);
+        EXPECT_REFUSED_SHORT(sc_backend_scrypt, scrypt, scrypt);
+        EXPECT_ACCEPTED_LONGER(sc_backend_scrypt, scrypt);
     }
     printf("%zu short groups refused, %zu longer (newer minor) groups accepted\n", refused,
            accepted);
@@ -379,6 +400,18 @@ static void test_malformed_state(void **state)
     m.setup = NULL;
     m.teardown = dummy_teardown;
     expect_refused(&t, "mac teardown without setup");
+    if (d->scrypt != NULL) {
+        /* the scrypt group has no state slot in a context: a setup is refused, paired or not */
+        sc_backend_scrypt k = *d->scrypt;
+
+        t = *d;
+        t.scrypt = &k;
+        k.setup = dummy_setup;
+        k.teardown = dummy_teardown;
+        expect_refused(&t, "scrypt with setup and teardown");
+        k.setup = NULL;
+        expect_refused(&t, "scrypt with a teardown");
+    }
 }
 
 /* Fields beyond struct_size count as absent: point them at garbage to prove they are unread. */
@@ -419,6 +452,69 @@ static void test_short_struct_size(void **state)
     VT_ASSERT_STATUS(sc_ctx_selftest(&ctx, SC_GROUP_CURVE), SC_ERR_UNSUPPORTED);
     VT_ASSERT_STATUS(sc_ctx_selftest(&ctx, SC_GROUP_HASH), SC_OK);
     sc_ctx_clear(&ctx);
+}
+
+/* A table compiled against ABI 2.1 ends before the xaead group: whatever lies beyond its
+ * struct_size (here garbage) is never read, and the 2.2 capabilities are absent with the
+ * generic reason. */
+static void test_abi_2_1_table(void **state)
+{
+    static const sc_backend_xaead broken_xaead; /* all NULL: refused if it were read */
+    static const sc_backend_scrypt broken_scrypt;
+    const sc_backend *d = sc_backend_default();
+    uint8_t key[32], nonce[24], buf[16], tag[16];
+    const char *why = NULL;
+    sc_backend t = *d;
+    sc_ctx ctx;
+
+    (void)state;
+    t.struct_size = (uint32_t)offsetof(sc_backend, xaead);
+    t.xaead = &broken_xaead;
+    t.scrypt = &broken_scrypt;
+    t.why_absent = (const char *(*)(sc_group))vt_null(); /* would crash if called */
+    VT_ASSERT_STATUS(sc_backend_validate(&t), SC_OK);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_XCHACHA20POLY1305, &why), SC_ERR_UNSUPPORTED);
+    assert_string_equal(why, "the backend has no xaead group");
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_SCRYPT, &why), SC_ERR_UNSUPPORTED);
+    assert_string_equal(why, "the backend has no scrypt group");
+    assert_null(sc_backend_group_lib(&t, SC_GROUP_XAEAD));
+    VT_ASSERT_STATUS(sc_ctx_init_table(&ctx, &t), SC_OK);
+    memset(key, 1, sizeof key);
+    memset(nonce, 2, sizeof nonce);
+    memset(buf, 3, sizeof buf);
+    VT_ASSERT_STATUS(
+        sc_crypto_xchacha20poly1305_seal(&ctx, buf, tag, key, nonce, NULL, 0, buf, sizeof buf),
+        SC_ERR_UNSUPPORTED);
+    VT_ASSERT_STATUS(sc_crypto_scrypt(&ctx, buf, sizeof buf, key, 3, nonce, 4, 4, 1, 1),
+                     SC_ERR_UNSUPPORTED);
+    assert_true(vt_all_zero(buf, sizeof buf));
+    VT_ASSERT_STATUS(sc_ctx_selftest(&ctx, SC_GROUP_SCRYPT), SC_ERR_UNSUPPORTED);
+    sc_ctx_clear(&ctx);
+}
+
+static const char *says_why(sc_group g)
+{
+    return g == SC_GROUP_SCRYPT ? "test double: no scrypt here" : NULL;
+}
+
+/* why_absent gives the reason of an absent group; NULL from it means the generic reason. */
+static void test_why_absent(void **state)
+{
+    const sc_backend *d = sc_backend_default();
+    const char *why = NULL;
+    sc_backend t = *d;
+
+    (void)state;
+    t.scrypt = NULL;
+    t.xaead = NULL;
+    t.why_absent = says_why;
+    VT_ASSERT_STATUS(sc_backend_validate(&t), SC_OK);
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_SCRYPT, &why), SC_ERR_UNSUPPORTED);
+    assert_string_equal(why, "test double: no scrypt here");
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_XCHACHA20POLY1305, &why), SC_ERR_UNSUPPORTED);
+    assert_string_equal(why, "the backend has no xaead group");
+    VT_ASSERT_STATUS(sc_backend_has(&t, SC_CAP_SHA256, &why), SC_OK);
+    assert_null(why);
 }
 
 /* ---- coexistence ----------------------------------------------------------------------- */
@@ -506,12 +602,16 @@ int main(void)
         cmocka_unit_test(test_group_sizes),
         cmocka_unit_test(test_appended_function),
         cmocka_unit_test(test_short_struct_size),
+        cmocka_unit_test(test_abi_2_1_table),
+        cmocka_unit_test(test_why_absent),
         cmocka_unit_test(test_miswired_stream),
         cmocka_unit_test_setup_teardown(test_miswired_curve, tt_hash_helper_setup,
                                         tt_hash_helper_teardown),
         cmocka_unit_test(test_miswired_mac),
         cmocka_unit_test(test_miswired_hash),
         cmocka_unit_test(test_miswired_aead),
+        cmocka_unit_test(test_miswired_xaead),
+        cmocka_unit_test(test_miswired_scrypt),
         cmocka_unit_test(test_rng_failures),
         cmocka_unit_test(test_teardown_on_failure),
         cmocka_unit_test(test_contexts_coexist),

@@ -26,6 +26,8 @@ void test_miswired_curve(void **state);
 void test_miswired_mac(void **state);
 void test_miswired_hash(void **state);
 void test_miswired_aead(void **state);
+void test_miswired_xaead(void **state);
+void test_miswired_scrypt(void **state);
 void test_rng_failures(void **state);
 void test_teardown_on_failure(void **state);
 

@@ -547,3 +547,137 @@ void test_teardown_on_failure(void **state)
     assert_int_equal(hash_setups, 1);
     assert_int_equal(hash_teardowns, 1);
 }
+
+/* ---- xaead and scrypt (ABI 2.2) --------------------------------------------------------- */
+
+static sc_status xseal_faithful(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const uint8_t key[32],
+                                const uint8_t nonce[24], const uint8_t *aad, size_t aad_len,
+                                const uint8_t *pt, size_t len)
+{
+    return real->xaead->seal(st, ct, tag, key, nonce, aad, aad_len, pt, len);
+}
+
+static sc_status xseal_drops_aad(sc_bstate *st, uint8_t *ct, uint8_t tag[16], const uint8_t key[32],
+                                 const uint8_t nonce[24], const uint8_t *aad, size_t aad_len,
+                                 const uint8_t *pt, size_t len)
+{
+    (void)aad;
+    (void)aad_len;
+    return real->xaead->seal(st, ct, tag, key, nonce, NULL, 0, pt, len);
+}
+
+/* The IETF nonce's 8 bytes taken from the front: HChaCha20 input and AEAD nonce overlap. */
+static sc_status xseal_wrong_nonce_half(sc_bstate *st, uint8_t *ct, uint8_t tag[16],
+                                        const uint8_t key[32], const uint8_t nonce[24],
+                                        const uint8_t *aad, size_t aad_len, const uint8_t *pt,
+                                        size_t len)
+{
+    uint8_t n[24];
+
+    memcpy(n, nonce, 16);
+    memcpy(n + 16, nonce, 8);
+    return real->xaead->seal(st, ct, tag, key, n, aad, aad_len, pt, len);
+}
+
+static sc_status xopen_accepts_any_tag(sc_bstate *st, uint8_t *pt, const uint8_t key[32],
+                                       const uint8_t nonce[24], const uint8_t *aad, size_t aad_len,
+                                       const uint8_t *ct, size_t len, const uint8_t tag[16])
+{
+    uint8_t t[16];
+
+    (void)tag;
+    return real->xaead->seal(st, pt, t, key, nonce, aad, aad_len, ct, len); /* XOR: decrypts */
+}
+
+static void with_xaead(const sc_backend_xaead *g, sc_status want, const char *what)
+{
+    sc_backend t = *real;
+
+    t.xaead = g;
+    if (want == SC_OK) {
+        expect_init_ok(&t, what);
+    } else {
+        tt_expect_init_fails(&t, want, what);
+    }
+}
+
+void test_miswired_xaead(void **state)
+{
+    sc_backend_xaead g;
+
+    (void)state;
+    use_default();
+    if (real->xaead == NULL) {
+        printf("skipped: the default backend has no xaead group\n");
+        skip();
+    }
+    g = *real->xaead;
+    g.seal = xseal_faithful;
+    with_xaead(&g, SC_OK, "xaead: faithful wrapper");
+    g.seal = xseal_drops_aad;
+    with_xaead(&g, SC_ERR_BACKEND, "xaead: seal drops the AAD");
+    g.seal = xseal_wrong_nonce_half;
+    with_xaead(&g, SC_ERR_BACKEND, "xaead: seal takes the wrong nonce bytes");
+    g = *real->xaead;
+    g.open = xopen_accepts_any_tag;
+    with_xaead(&g, SC_ERR_BACKEND, "xaead: open accepts any tag");
+}
+
+static sc_status scrypt_faithful(sc_bstate *st, uint8_t *out, size_t out_len, const uint8_t *pw,
+                                 size_t pw_len, const uint8_t *salt, size_t salt_len,
+                                 unsigned log_n, uint32_t r, uint32_t p)
+{
+    return real->scrypt->scrypt(st, out, out_len, pw, pw_len, salt, salt_len, log_n, r, p);
+}
+
+static sc_status scrypt_swaps_r_p(sc_bstate *st, uint8_t *out, size_t out_len, const uint8_t *pw,
+                                  size_t pw_len, const uint8_t *salt, size_t salt_len,
+                                  unsigned log_n, uint32_t r, uint32_t p)
+{
+    return real->scrypt->scrypt(st, out, out_len, pw, pw_len, salt, salt_len, log_n, p, r);
+}
+
+static sc_status scrypt_swaps_inputs(sc_bstate *st, uint8_t *out, size_t out_len, const uint8_t *pw,
+                                     size_t pw_len, const uint8_t *salt, size_t salt_len,
+                                     unsigned log_n, uint32_t r, uint32_t p)
+{
+    return real->scrypt->scrypt(st, out, out_len, salt, salt_len, pw, pw_len, log_n, r, p);
+}
+
+static sc_status scrypt_log_n_off_by_one(sc_bstate *st, uint8_t *out, size_t out_len,
+                                         const uint8_t *pw, size_t pw_len, const uint8_t *salt,
+                                         size_t salt_len, unsigned log_n, uint32_t r, uint32_t p)
+{
+    return real->scrypt->scrypt(st, out, out_len, pw, pw_len, salt, salt_len, log_n + 1, r, p);
+}
+
+typedef sc_status (*scrypt_fn)(sc_bstate *, uint8_t *, size_t, const uint8_t *, size_t,
+                               const uint8_t *, size_t, unsigned, uint32_t, uint32_t);
+
+static void with_scrypt(scrypt_fn f, sc_status want, const char *what)
+{
+    sc_backend_scrypt g = *real->scrypt;
+    sc_backend t = *real;
+
+    g.scrypt = f;
+    t.scrypt = &g;
+    if (want == SC_OK) {
+        expect_init_ok(&t, what);
+    } else {
+        tt_expect_init_fails(&t, want, what);
+    }
+}
+
+void test_miswired_scrypt(void **state)
+{
+    (void)state;
+    use_default();
+    if (real->scrypt == NULL) {
+        printf("skipped: the default backend has no scrypt group\n");
+        skip();
+    }
+    with_scrypt(scrypt_faithful, SC_OK, "scrypt: faithful wrapper");
+    with_scrypt(scrypt_swaps_r_p, SC_ERR_BACKEND, "scrypt: r and p swapped");
+    with_scrypt(scrypt_swaps_inputs, SC_ERR_BACKEND, "scrypt: password and salt swapped");
+    with_scrypt(scrypt_log_n_off_by_one, SC_ERR_BACKEND, "scrypt: N = 2^(log_n + 1)");
+}
