@@ -6,13 +6,13 @@ package org.softchat.internal
  * loads. Internal to the SDK: apps use the org.softchat facade. Handles are native pointers
  * (slots: pooled contexts; identities, conversations, streams: wiped native memory).
  *
- * Loading: System.loadLibrary("softchat_jni") (on Android, from the APK's lib/<abi>/), unless
- * the system property "softchat.jni.path" names the library file to load instead.
+ * Loading: [NativeLoader] (the file named by the system property "softchat.jni.path"; on
+ * Android the APK's lib/<abi>/; on a desktop JVM the library this jar carries, checked
+ * against its recorded SHA-256; else java.library.path).
  */
 internal object NativeBridge {
     init {
-        val path = System.getProperty("softchat.jni.path")
-        if (path != null && path.isNotEmpty()) System.load(path) else System.loadLibrary("softchat_jni")
+        NativeLoader.load()
     }
 
     /** Forces loading (the object's initializer). */
