@@ -44,10 +44,11 @@ mvnc() { mvn -B -ntp -s "$work/settings.xml" -Dmaven.repo.local="$repo" "$@"; }
 fail() { echo "consumer: FAIL $*" >&2; exit 1; }
 
 echo "consumer: 1. install-file $jar into an empty repository"
-if unzip -p "$jar" "META-INF/maven/org.softchat/softchat-kotlin/pom.xml" | grep -q '<parent>'; then
-  fail "the jar's POM names a parent"
-fi
-unzip -l "$jar" | grep -q 'org/softchat/native/linux-x86_64/libsoftchat_jni.so.sha256' ||
+# (into files first: grep -q ending a pipe early would fail unzip under pipefail)
+unzip -p "$jar" "META-INF/maven/org.softchat/softchat-kotlin/pom.xml" >"$work/pom.xml"
+unzip -l "$jar" >"$work/entries"
+! grep -q '<parent>' "$work/pom.xml" || fail "the jar's POM names a parent"
+grep -q 'org/softchat/native/linux-x86_64/libsoftchat_jni.so.sha256' "$work/entries" ||
   fail "the jar carries no linux-x86_64 library with its digest"
 (cd "$work" && mvnc -q "$install_plugin:install-file" -Dfile="$jar")
 ls "$repo/org/softchat/softchat-kotlin/$version/softchat-kotlin-$version.pom" >/dev/null
@@ -55,7 +56,9 @@ ls "$repo/org/softchat/softchat-kotlin/$version/softchat-kotlin-$version.pom" >/
 
 echo "consumer: 2. a separate project built against it (mvn verify; the example runs in its test)"
 cp -r "$here/maven" "$work/app"
-mvnc -f "$work/app/pom.xml" verify | grep -E 'Tests run:|BUILD|ERROR' || fail "the consumer project did not build"
+mvnc -f "$work/app/pom.xml" verify >"$work/app.log" 2>&1 || {
+  tail -40 "$work/app.log" >&2; fail "the consumer project did not build"; }
+grep -E 'Tests run:' "$work/app.log" | tail -1
 [ -f "$work/app/target/softchat-consumer-1.jar" ] || fail "the consumer project produced no jar"
 
 echo "consumer: 3. the AAR and its POM, installed and resolved by type aar"
