@@ -10,7 +10,7 @@
 #                  libsoftchat_jni.so, the CMake target softchat_jni of scripts/test.sh)
 #   SOFTCHAT_JNI_PACKAGE  the libraries the jar carries, space-separated (default: the
 #                  stripped copy beside SOFTCHAT_JNI's build, BUILD/dist/libsoftchat_jni.so,
-#                  else SOFTCHAT_JNI itself; and build/aarch64-linux-gnu/dist/libsoftchat_jni.so
+#                  unless older than SOFTCHAT_JNI, else SOFTCHAT_JNI itself; and build/aarch64-linux-gnu/dist/libsoftchat_jni.so
 #                  when the aarch64 preset built it). Each goes to org/softchat/native/
 #                  linux-<cpu>/ by its ELF machine (x86-64 or aarch64), with its SHA-256.
 #   SOFTCHAT_M2    the local Maven repository (default: build/m2 in the source tree)
@@ -48,9 +48,8 @@ rm -rf "$native"
 if [ -z "${SOFTCHAT_JNI_PACKAGE+x}" ]; then # what exists of the defaults
   SOFTCHAT_JNI_PACKAGE=""
   dist=$(dirname "$jni")/../../../dist/libsoftchat_jni.so
-  for lib in "$dist" "$jni"; do
-    if [ -f "$lib" ]; then SOFTCHAT_JNI_PACKAGE=$lib; break; fi
-  done
+  [ -f "$dist" ] && [ ! "$jni" -nt "$dist" ] || dist=$jni # a stale stripped copy is skipped
+  [ -f "$dist" ] && SOFTCHAT_JNI_PACKAGE=$dist
   arm=$root/build/aarch64-linux-gnu/dist/libsoftchat_jni.so
   [ -f "$arm" ] && SOFTCHAT_JNI_PACKAGE="$SOFTCHAT_JNI_PACKAGE $arm"
   [ -n "$SOFTCHAT_JNI_PACKAGE" ] || echo "mvn.sh: no JNI library built: the jar carries none" >&2

@@ -1,5 +1,6 @@
 package example
 
+import org.softchat.PublicKey
 import org.softchat.Receiver
 import org.softchat.Softchat
 
@@ -12,9 +13,9 @@ fun roundTrip(text: String): String {
     sc.generateIdentity().use { alice ->
         sc.generateIdentity().use { bob ->
             val wraps = alice.sendMessage(listOf(Receiver(bob.publicKey)), text, System.currentTimeMillis() / 1000)
-            val toBob = wraps.first { it.recipient == bob.publicKeyHex }
+            val toBob = wraps.first { it.recipient == bob.publicKey }
             bob.receive(toBob.json).use { msg ->
-                check(msg.sender == alice.publicKeyHex) { "sender" }
+                check(msg.sender == PublicKey.parse(alice.publicKey.toNpub())) { "sender" }
                 return msg.content
             }
         }

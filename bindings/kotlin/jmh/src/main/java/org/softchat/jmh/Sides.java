@@ -34,7 +34,9 @@ final class Sides {
             String pt = Inputs.text(bytes);
             SoftchatIdentity alice = sc.importIdentity(Inputs.ALICE);
             SoftchatIdentity bob = sc.importIdentity(Inputs.BOB);
-            byte[] alicePub = alice.getPublicKey(), bobPub = bob.getPublicKey();
+            // the facade's keys are PublicKey values: their hex Strings, as Java sees them
+            String alicePub = alice.getPublicKey(), bobPub = bob.getPublicKey();
+            byte[] alicePubBytes = alice.publicKeyBytes(), bobPubBytes = bob.publicKeyBytes();
             String payload = alice.nip44Encrypt(bobPub, pt); // the same payload for every side
             switch (side) {
                 case "softchat" -> {
@@ -48,12 +50,12 @@ final class Sides {
                 case "bouncycastle" -> {
                     Nip44Vectors.checkBouncyCastle();
                     byte[] as = Inputs.ALICE, bs = Inputs.BOB;
-                    byte[] ck = BcNip44.conversationKey(as, bobPub);
+                    byte[] ck = BcNip44.conversationKey(as, bobPubBytes);
                     if (!BcNip44.decrypt(ck, payload).equals(pt) || !bob.nip44Decrypt(alicePub, BcNip44.encrypt(ck, pt)).equals(pt)) {
                         throw new IllegalStateException("Bouncy Castle and softchat payloads do not interoperate");
                     }
-                    encrypt = () -> BcNip44.encrypt(BcNip44.conversationKey(as, bobPub), pt);
-                    decrypt = () -> BcNip44.decrypt(BcNip44.conversationKey(bs, alicePub), payload);
+                    encrypt = () -> BcNip44.encrypt(BcNip44.conversationKey(as, bobPubBytes), pt);
+                    decrypt = () -> BcNip44.decrypt(BcNip44.conversationKey(bs, alicePubBytes), payload);
                     encryptHeld = () -> BcNip44.encrypt(ck, pt);
                     decryptHeld = () -> BcNip44.decrypt(ck, payload);
                 }
@@ -113,10 +115,10 @@ final class Sides {
             Softchat sc = Softchat.getDefault();
             SoftchatIdentity alice = sc.importIdentity(Inputs.ALICE);
             SoftchatIdentity bob = sc.importIdentity(Inputs.BOB);
-            byte[] bobPub = bob.getPublicKey();
+            String bobPub = bob.getPublicKey();
             String text = Inputs.text(15);
             List<List<String>> p = List.of(List.of("p", bob.getPublicKeyHex()));
-            List<Receiver> to = List.of(new Receiver(bobPub, null));
+            List<Receiver> to = List.of(new Receiver(bob.publicKeyBytes(), null));
             Rumor r = alice.rumor(14, CREATED_AT, p, text);
             List<String> wraps = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
