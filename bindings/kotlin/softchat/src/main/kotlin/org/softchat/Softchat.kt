@@ -57,7 +57,7 @@ class Softchat private constructor(backend: String?, val limits: Limits, maxIdle
         }
     }
 
-    private val cleanerRef: NativeCleaner.Ref = pool.let { p -> NativeCleaner.register(this) { p.close() } }
+    private val cleanerRef = pool.let { p -> NativeCleaner.register(this) { p.close() } }
 
     /**
      * Runs block with a native context of this instance (one thread at a time). The fence

@@ -3,7 +3,6 @@ package org.softchat
 import org.softchat.internal.BlobWriter
 import org.softchat.internal.Hex
 import org.softchat.internal.NativeBridge
-import org.softchat.internal.NativeCleaner
 import org.softchat.internal.NativeHandle
 
 /**
@@ -21,8 +20,7 @@ class SoftchatIdentity internal constructor(
     handle: Long,
     private val pub: ByteArray,
 ) : AutoCloseable {
-    private val h = NativeHandle(NativeHandle.KIND_IDENTITY, handle)
-    private val cleanerRef = NativeCleaner.register(this, h::close)
+    private val h = NativeHandle(this, NativeHandle.KIND_IDENTITY, handle)
 
     /** The x-only public key (its hex made once, on first use). */
     @get:JvmName("getPublicKey")
@@ -329,10 +327,7 @@ class SoftchatIdentity internal constructor(
     private fun clock(now: Long): Long = if (now == 0L) System.currentTimeMillis() / 1000 else now
 
     /** Wipes the secret key; later calls give SC_ERR_STATE. */
-    fun erase() {
-        cleanerRef.unregister()
-        h.close()
-    }
+    fun erase() = h.closeOwner()
 
     val isErased: Boolean get() = h.isClosed
 
