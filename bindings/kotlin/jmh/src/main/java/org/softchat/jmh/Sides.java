@@ -16,8 +16,10 @@ import org.softchat.SoftchatIdentity;
 /**
  * Every measured operation of every side, as a Supplier over fixed inputs, shared by the JMH
  * benchmarks and the object counter (AllocCount) so both measure exactly the same call.
- * Sides: "softchat" (the facade), "bouncycastle" (NIP-44 baseline) and "bc-acinq" (the
- * baseline's events: ACINQ secp256k1-kmp for keys and BIP-340, Bouncy Castle SHA-256, Gson).
+ * Sides: "softchat" (the facade), "bouncycastle" (NIP-44 baseline), "bc-acinq" (the
+ * baseline's events: ACINQ secp256k1-kmp for keys and BIP-340, Bouncy Castle SHA-256, Gson)
+ * and "rust-nostr" (rust-nostr's JVM binding, RustNostr.kt) on every operation it offers: a
+ * Supplier a side does not offer is null.
  */
 final class Sides {
     private Sides() {}
@@ -58,6 +60,13 @@ final class Sides {
                     decrypt = () -> BcNip44.decrypt(BcNip44.conversationKey(bs, alicePubBytes), payload);
                     encryptHeld = () -> BcNip44.encrypt(ck, pt);
                     decryptHeld = () -> BcNip44.decrypt(ck, payload);
+                }
+                case "rust-nostr" -> { // no held conversation in the binding
+                    RustNostr.Nip44 r = new RustNostr.Nip44(bytes);
+                    encrypt = r.getEncrypt();
+                    decrypt = r.getDecrypt();
+                    encryptHeld = null;
+                    decryptHeld = null;
                 }
                 default -> throw new IllegalArgumentException(side);
             }
@@ -101,17 +110,23 @@ final class Sides {
                     sign = () -> BcEvents.sign(sec, pub, CREATED_AT, 1, NO_TAGS, content);
                     parseVerify = () -> BcEvents.parseVerify(events[next++ & 15]);
                 }
+                case "rust-nostr" -> {
+                    RustNostr.Events r = new RustNostr.Events(events);
+                    importIdentity = r.getImportIdentity();
+                    sign = r.getSign();
+                    parseVerify = r.getParseVerify();
+                }
                 default -> throw new IllegalArgumentException(side);
             }
         }
     }
 
-    /** NIP-59, NIP-17 and attachments (the facade only: no peer offers them here). */
+    /** NIP-59, NIP-17 and attachments; rust-nostr offers gift wrap, NIP-17 and unwrap. */
     static final class Messaging {
         final Supplier<Object> rumor, nip17Message, giftWrap, unwrap, attachmentEncrypt;
         private int next;
 
-        Messaging() {
+        Messaging(String side) {
             Softchat sc = Softchat.getDefault();
             SoftchatIdentity alice = sc.importIdentity(Inputs.ALICE);
             SoftchatIdentity bob = sc.importIdentity(Inputs.BOB);
@@ -126,6 +141,18 @@ final class Sides {
             }
             byte[] file = new byte[64000];
             OutputStream sink = OutputStream.nullOutputStream();
+            if (side.equals("rust-nostr")) {
+                RustNostr.Messaging rn = new RustNostr.Messaging(wraps);
+                nip17Message = rn.getNip17Message();
+                giftWrap = rn.getGiftWrap();
+                unwrap = rn.getUnwrap();
+                rumor = null;
+                attachmentEncrypt = null;
+                return;
+            }
+            if (!side.equals("softchat")) {
+                throw new IllegalArgumentException(side);
+            }
             rumor = () -> alice.rumor(14, CREATED_AT, p, text);
             nip17Message = () -> alice.sendMessage(to, text, CREATED_AT);
             giftWrap = () -> alice.giftWrap(r, bobPub);
