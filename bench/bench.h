@@ -1,5 +1,5 @@
-/* softchat-bench: the benchmark and audit harness of libsoftchat (docs/benchmarks.md), an
- * executable of its own, apart from the softchat CLI. Its commands (argv[0] is the command's
+/* softchat-bench: the benchmark harness of libsoftchat (docs/benchmarks.md), an executable of
+ * its own, apart from the softchat CLI. Its commands (argv[0] is the command's
  * name) return the exit status: 0 success, 1 a confirmed regression (compare), 2 a usage or
  * environment error. */
 #ifndef SOFTCHAT_BENCH_BENCH_H
@@ -19,12 +19,8 @@ int bench_cmd_worker(int argc, char **argv);
 /* softchat-bench compare: the markdown table of two records and the regression gate. */
 int bench_cmd_compare(int argc, char **argv);
 
-/* softchat-bench audit: self-test, conformance, benchmark, peers, footprint, report.md. */
-int bench_cmd_audit(int argc, char **argv);
-
 extern const char bench_run_usage[];
 extern const char bench_compare_usage[];
-extern const char bench_audit_usage[];
 
 /* ---- shared by the commands (tool.c) ------------------------------------------------------ */
 

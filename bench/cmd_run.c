@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lanes.h"
 #include "results_io.h"
@@ -20,7 +19,7 @@
 const char bench_run_usage[] =
     "usage: softchat-bench run [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
     "                          [--quick] [--no-floors] [--peers NAME[,NAME...]]\n"
-    "                          [--secp-build DIR] [--clock wall|cpu]\n"
+    "                          [--secp-build DIR] [--lanes FILE] [--clock wall|cpu]\n"
     "\n"
     "  Measures every operation (or those named by --only) on every compiled backend\n"
     "  (--backend all, the default) or one, each measurement in its own process: warm-up, a\n"
@@ -32,7 +31,9 @@ const char bench_run_usage[] =
     "  (libsecp256k1 alone, each backend's primitives) unless --no-floors. --peers: also the\n"
     "  peers named (bench/peers: rust-nostr, nostr-tools), installed first, their processes\n"
     "  interleaved with ours (A B A B); --secp-build DIR: also the first backend of another\n"
-    "  build of this tool (the like-for-like libsecp256k1), interleaved the same way. --clock\n"
+    "  build of this tool (the like-for-like libsecp256k1), interleaved the same way; --lanes\n"
+    "  FILE: also the lanes FILE lists, one a line (LABEL, then the worker command's words,\n"
+    "  tab-separated: what a peer's run.sh --prepare prints), interleaved the same way. --clock\n"
     "  cpu: time samples with the measuring thread's CPU time instead of the wall clock (for a\n"
     "  machine shared with other work; operations on several threads keep the wall clock, and\n"
     "  so does a peer without such a clock). --quick: shorter warm-up and 1 run (a smoke test,\n"
@@ -46,23 +47,11 @@ typedef struct run_opts {
     const char *json;
     const char *peers;      /* comma-separated peer names, or NULL */
     const char *secp_build; /* another build directory, or NULL */
+    const char *lanes;      /* a file of lane lines, or NULL */
     bench_clock clock;
     unsigned long long runs;
     int quick, floors;
 } run_opts;
-
-static void fmt_ns(char *buf, size_t cap, double ns)
-{
-    if (ns < 0) {
-        snprintf(buf, cap, "-");
-    } else if (ns < 1e3) {
-        snprintf(buf, cap, "%.0f ns", ns);
-    } else if (ns < 1e6) {
-        snprintf(buf, cap, "%.2f us", ns / 1e3);
-    } else {
-        snprintf(buf, cap, "%.2f ms", ns / 1e6);
-    }
-}
 
 static void print_table(const bench_row *rows, size_t n)
 {
@@ -80,15 +69,17 @@ static void print_table(const bench_row *rows, size_t n)
         const bench_row *r = &rows[i];
         char m[32], p[32], a[32];
 
-        fmt_ns(m, sizeof m, r->failed ? -1 : r->median_ns);
-        fmt_ns(p, sizeof p, r->failed ? -1 : r->p95_ns);
-        if (r->failed || r->allocs < 0) {
+        bench_fmt_ns(m, sizeof m, r->failed || r->unsupported ? -1 : r->median_ns, "-");
+        bench_fmt_ns(p, sizeof p, r->failed || r->unsupported ? -1 : r->p95_ns, "-");
+        if (r->failed || r->unsupported || r->allocs < 0) {
             snprintf(a, sizeof a, "-");
         } else {
             snprintf(a, sizeof a, "%.2f", r->allocs);
         }
-        printf("%-*s %-22s %8zu %4u %11s %11s %9s %8ld%s\n", w, r->backend, r->operation, r->bytes,
-               r->threads, m, p, a, r->failed ? 0L : r->rss_kb,
+        /* the width in bytes: "µ" takes two */
+        printf("%-*s %-22s %8zu %4u %*s %*s %9s %8ld%s\n", w, r->backend, r->operation, r->bytes,
+               r->threads, strstr(m, "µ") ? 12 : 11, m, strstr(p, "µ") ? 12 : 11, p, a,
+               r->failed || r->unsupported ? 0L : r->rss_kb,
                r->unsupported ? "  unsupported on this backend"
                : r->failed    ? "  FAILED"
                               : "");
@@ -177,40 +168,6 @@ static int write_record(const char *path, const bench_row *rows, size_t n, const
     return 0;
 }
 
-/* The lanes of --peers and --secp-build into lanes[0..cap). Returns how many, or -1
- * (message printed). */
-static long pick_lanes(const run_opts *o, const char *backend, bench_lane *lanes, size_t cap)
-{
-    char list[512], why[1024], secp[64], meta[64], log[64];
-    size_t n = 0;
-    char *name, *save = NULL;
-
-    if (o->secp_build != NULL) {
-        if (bench_build_lane(o->secp_build, backend, &lanes[n], secp, sizeof secp, why,
-                             sizeof why) != 0) {
-            bench_fail("--secp-build: %s", why);
-            return -1;
-        }
-        n++;
-    }
-    snprintf(list, sizeof list, "%s", o->peers != NULL ? o->peers : "");
-    for (name = strtok_r(list, ",", &save); name != NULL; name = strtok_r(NULL, ",", &save)) {
-        if (strlen(name) > 24 || strchr(name, '/') != NULL || strchr(name, '\'') != NULL) {
-            bench_fail("--peers: '%s' is not a peer name (bench/peers)", name);
-            return -1;
-        }
-        snprintf(meta, sizeof meta, "/tmp/softchat-bench-%ld-%s.json", (long)getpid(), name);
-        snprintf(log, sizeof log, "/tmp/softchat-bench-%ld-%s.log", (long)getpid(), name);
-        if (bench_peer_lanes(name, meta, log, lanes, cap, &n, why, sizeof why) != 0) {
-            bench_fail("peer %s: %s", name, why);
-            return -1;
-        }
-        remove(meta);
-        remove(log);
-    }
-    return (long)n;
-}
-
 /* Runs the measurement of o into *rows (and o->json if set). Returns 0 or 2. */
 static int measure(const run_opts *o, const char *command, bench_row **rows, size_t *n_rows)
 {
@@ -225,7 +182,7 @@ static int measure(const run_opts *o, const char *command, bench_row **rows, siz
     if (cfg.n_backends == 0) {
         return 2;
     }
-    n_lanes = pick_lanes(o, names[0], lanes, RUN_MAX_LANES);
+    n_lanes = bench_lanes_pick(o->secp_build, o->peers, o->lanes, names[0], lanes, RUN_MAX_LANES);
     if (n_lanes < 0) {
         return 2;
     }
@@ -239,7 +196,7 @@ static int measure(const run_opts *o, const char *command, bench_row **rows, siz
     cfg.runs = (unsigned)o->runs;
     cfg.floors = o->floors;
     cfg.self = self;
-    cfg.progress = isatty(2);
+    cfg.progress = 1; /* redrawn on a terminal, else a line about every 5% */
     cfg.params.warmup_ns = o->quick ? 10000000u : 100000000u;
     cfg.params.min_sample_ns = 1000000u;
     cfg.params.samples = 20;
@@ -284,6 +241,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o)
             o->peers = argv[++i];
         } else if (strcmp(argv[i], "--secp-build") == 0 && i + 1 < argc) {
             o->secp_build = argv[++i];
+        } else if (strcmp(argv[i], "--lanes") == 0 && i + 1 < argc) {
+            o->lanes = argv[++i];
         } else if (strcmp(argv[i], "--clock") == 0 && i + 1 < argc) {
             int c = bench_clock_parse(argv[++i]);
             if (c < 0) {

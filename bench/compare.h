@@ -26,9 +26,10 @@ typedef struct compare_opts {
 size_t bench_compare(FILE *out, const bench_file *base, const bench_file *cur,
                      const compare_opts *opts, char (*regressed)[160], size_t max_keys);
 
-/* The footprint gate on two footprint.tsv files (bench/footprint.sh): a compressed artifact
- * (variant *.gz) regresses only when it grows by more than both 5% and 100 KiB. Writes a
- * markdown table; returns the number of regressions, or (size_t)-1 if a file is unreadable. */
+/* The footprint gate on two footprint.tsv files (written by the audit's
+ * scripts/audit/footprint.py): a compressed artifact (variant *.gz) regresses only when it
+ * grows by more than both 5% and 100 KiB. Writes a markdown table; returns the number of
+ * regressions, or (size_t)-1 if a file is unreadable. */
 size_t bench_compare_footprint(FILE *out, const char *base_tsv, const char *cur_tsv);
 
 #endif

@@ -1,27 +1,24 @@
-/* Lanes (runner.h): the programs measured beside this build's backends, process by process.
- * A peer (bench/peers/NAME/run.sh --prepare) or another build of this tool (the like-for-like
- * libsecp256k1 build). */
+/* Lanes (runner.h): the programs measured beside this build's backends, process by process: a
+ * peer (bench/peers/NAME/run.sh --prepare prints its lanes), another build of this tool (the
+ * like-for-like libsecp256k1), or any lane a file lists (run --lanes FILE: the audit's). A
+ * lane line is the label, then the worker command's words, tab-separated. */
 #ifndef SOFTCHAT_BENCH_LANES_H
 #define SOFTCHAT_BENCH_LANES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "runner.h"
 
-/* Installs or builds peer `name` (bench/peers/NAME/run.sh --prepare META, its output in
- * log_path) and fills lanes[*n..cap) with the lanes it prints (one per configuration of the
- * peer: label TAB command TAB arguments...); META receives the peer's record without results.
- * Returns 0, or -1 with the reason in why (the peer "could not be installed"). */
-int bench_peer_lanes(const char *name, const char *meta_path, const char *log_path,
-                     bench_lane *lanes, size_t cap, size_t *n, char *why, size_t why_cap);
+/* Reads lane lines from f (blank lines and lines starting with '#' left out) into
+ * lanes[*n..cap), advancing *n. Returns 0, or -1 on a bad line or more than cap lanes. */
+int bench_lanes_read(FILE *f, bench_lane *lanes, size_t cap, size_t *n);
 
-/* The lane of another build's softchat-bench (BUILD/bench/softchat-bench worker BACKEND op),
- * labelled "BACKEND@libsecp256k1-VERSION" with the libsecp256k1 release it was built
- * against (its --version); secp receives that release. Returns 0, or -1 with why. */
-int bench_build_lane(const char *build_dir, const char *backend, bench_lane *lane, char *secp,
-                     size_t secp_cap, char *why, size_t why_cap);
-
-/* Fills lane from a tab-separated line (label, then the command's words). Returns 0 or -1. */
-int bench_lane_parse(bench_lane *lane, const char *line);
+/* The lanes of run's --secp-build BUILD_DIR (its softchat-bench worker running `backend`,
+ * labelled BACKEND@libsecp256k1-VERSION from its --version), --peers NAME[,NAME...] (each
+ * installed first; its messages on stderr) and --lanes FILE, in that order, each NULL when
+ * not asked for, into lanes[0..cap). Returns how many, or -1 (message printed). */
+long bench_lanes_pick(const char *secp_build, const char *peers, const char *file,
+                      const char *backend, bench_lane *lanes, size_t cap);
 
 #endif

@@ -50,7 +50,8 @@ static int cpuinfo(const char *key, char *buf, size_t cap)
     return found;
 }
 
-void bench_cpu_model(char *buf, size_t cap)
+/* The CPU model name ("unknown" if unavailable) into buf. */
+static void cpu_model(char *buf, size_t cap)
 {
     if (!cpuinfo("model name", buf, cap)) {
         snprintf(buf, cap, "unknown");
@@ -86,13 +87,13 @@ static void write_flags(FILE *f)
     fputc(']', f);
 }
 
-void bench_write_environment(FILE *f, const char *secp)
+void bench_write_environment(FILE *f)
 {
     char model[256];
     struct utsname u;
     size_t i;
 
-    bench_cpu_model(model, sizeof model);
+    cpu_model(model, sizeof model);
     fputs("\"revision\":", f);
     jsonw_str(f, SOFTCHAT_REVISION);
     fputs(",\"commit\":", f);
@@ -125,7 +126,7 @@ void bench_write_environment(FILE *f, const char *secp)
     fputs("},\"libraries\":{\"libsoftchat\":", f);
     jsonw_str(f, sc_version());
     fputs(",\"libsecp256k1\":", f);
-    jsonw_str(f, secp != NULL ? secp : sc_version_secp256k1());
+    jsonw_str(f, sc_version_secp256k1());
     fputs(",\"backends\":{", f);
     for (i = 0; i < sc_backend_count(); i++) {
         const sc_backend *b = sc_backend_at(i);

@@ -1,9 +1,9 @@
-/* softchat-bench: the benchmark and audit harness of libsoftchat (docs/benchmarks.md).
+/* softchat-bench: the benchmark harness of libsoftchat (docs/benchmarks.md): it measures and
+ * records; the audit around it (builds, suites, peers, report) is scripts/audit.
  *
  * A development tool, kept out of the softchat CLI: its counting allocator (alloc_count.c)
- * replaces malloc and free for the whole process, the runner spawns this executable once per
- * measurement, and the audit runs ctest and the scripts of the source tree it was built from.
- * It is installed only with SOFTCHAT_INSTALL_BENCH. */
+ * replaces malloc and free for the whole process, and the runner spawns this executable once
+ * per measurement. It is installed only with SOFTCHAT_INSTALL_BENCH. */
 #include <softchat/softchat.h>
 
 #include <stdio.h>
@@ -19,27 +19,26 @@ typedef struct bench_command {
 static const bench_command commands[] = {
     {"run", bench_cmd_run},
     {"compare", bench_cmd_compare},
-    {"audit", bench_cmd_audit},
     {"worker", bench_cmd_worker}, /* internal: spawned by the runner */
 };
 
 static const char usage[] =
     "usage: softchat-bench COMMAND [ARGS]\n"
     "\n"
-    "The benchmark and audit harness of libsoftchat (docs/benchmarks.md): a development tool,\n"
-    "separate from the softchat CLI and not installed by default.\n"
+    "The benchmark harness of libsoftchat (docs/benchmarks.md): a development tool, separate\n"
+    "from the softchat CLI and not installed by default. It measures and records; the audit\n"
+    "(builds, suites, peers, the report) is scripts/run.sh.\n"
     "\n"
     "commands:\n"
     "  softchat-bench run [--backend NAME|all] [--only OP[,OP...]] [--runs N] [--json FILE]\n"
     "                     [--quick] [--no-floors] [--peers NAME[,NAME...]] [--secp-build DIR]\n"
-    "                     [--clock wall|cpu]\n"
+    "                     [--lanes FILE] [--clock wall|cpu]\n"
     "  softchat-bench compare BASE.json CURRENT.json [--variation RUNS.json] [--no-retry]\n"
     "                         [--footprint BASE.tsv CURRENT.tsv]\n"
-    "  softchat-bench audit [--out DIR] [--build-dir DIR] [--profiles NAME=DIR[,NAME=DIR...]]\n"
-    "                       [--secp-build DIR] [--no-peers] [--runs N] [--only OP[,OP...]]\n"
-    "                       [--clock wall|cpu] [--jvm full|quick|off] [--jvm-only]\n"
     "\n"
-    "\"softchat-bench COMMAND --help\" describes a command.\n"
+    "\"softchat-bench COMMAND --help\" describes a command; \"softchat-bench --version\" names "
+    "the\n"
+    "libsecp256k1 release and the backends (the default first).\n"
     "\n"
     "exit status: 0 success, 1 a confirmed regression (compare), 2 usage or environment error\n";
 
@@ -56,8 +55,13 @@ int main(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("softchat-bench %s (libsecp256k1 %s)\n", sc_version(), sc_version_secp256k1());
+    if (strcmp(argv[1], "--version") == 0) { /* then the backends, the default first */
+        printf("softchat-bench %s (libsecp256k1 %s)\nbackends:", sc_version(),
+               sc_version_secp256k1());
+        for (i = 0; i < sc_backend_count(); i++) {
+            printf(" %s", sc_backend_at(i)->name);
+        }
+        putchar('\n');
         return 0;
     }
     for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {

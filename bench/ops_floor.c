@@ -1,6 +1,6 @@
 /* Floors: what the crypto alone costs. libsecp256k1 called directly (keypair, BIP-340 sign
  * and verify, x-only parse + ECDH), and each backend's SHA-256, HMAC-SHA256 and ChaCha20 at
- * the sizes the operations use. report.c composes an operation's floor from these rows, taking
+ * the sizes the operations use. scripts/audit/floors.py composes an operation's floor from these rows, taking
  * the fastest backend's primitive at each size. */
 #include <softchat/softchat.h>
 
@@ -217,7 +217,7 @@ const bench_op bench_floor_secp[] = {
 };
 const size_t bench_floor_secp_count = sizeof bench_floor_secp / sizeof bench_floor_secp[0];
 
-/* Each backend's primitives at the sizes the operations feed them (report.c composes the
+/* Each backend's primitives at the sizes the operations feed them (scripts/audit/floors.py composes the
  * floors; docs/benchmarks.md lists the composition): SHA-256 of a 121-byte canonical event
  * and of attachment sizes; the NIP-44 HMACs (HKDF-Extract 32, Expand 33 and 65, the MAC over
  * nonce || ciphertext); ChaCha20 over the padded plaintext; one-shot AES-256-GCM. */

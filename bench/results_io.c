@@ -62,68 +62,16 @@ static void write_rows(FILE *f, const bench_row *rows, size_t n)
     }
 }
 
-int bench_write_json_as(FILE *f, const bench_row *rows, size_t n, const char *command,
-                        unsigned runs, const char *secp)
+int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command, unsigned runs)
 {
     fprintf(f, "{\"schema\":\"%s\",", BENCH_SCHEMA);
-    bench_write_environment(f, secp);
+    bench_write_environment(f);
     fputs(",\"command\":", f);
     jsonw_str(f, command != NULL ? command : "");
     fprintf(f, ",\"runs\":%u,\"results\":[", runs);
     write_rows(f, rows, n);
     fputs("\n]}\n", f);
     return ferror(f) ? -1 : 0;
-}
-
-int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command, unsigned runs)
-{
-    return bench_write_json_as(f, rows, n, command, runs, NULL);
-}
-
-static char *slurp(const char *path, size_t *len);
-
-int bench_write_peer_json(const char *meta_path, const char *out_path, const bench_row *rows,
-                          size_t n, unsigned runs, const char *command, char *err, size_t err_cap)
-{
-    size_t len = 0;
-    char *text = slurp(meta_path, &len), *head = NULL;
-    cJSON *doc = text != NULL ? cJSON_ParseWithLength(text, len) : NULL;
-    FILE *f = NULL;
-    int rc = -1;
-
-    free(text);
-    if (doc == NULL || !cJSON_IsObject(doc)) {
-        snprintf(err, err_cap, "%s: not the record of a peer", meta_path);
-        goto out;
-    }
-    cJSON_DeleteItemFromObjectCaseSensitive(doc, "results");
-    cJSON_DeleteItemFromObjectCaseSensitive(doc, "runs");
-    cJSON_DeleteItemFromObjectCaseSensitive(doc, "command");
-    if (cJSON_AddNumberToObject(doc, "runs", runs) == NULL ||
-        cJSON_AddStringToObject(doc, "command", command) == NULL ||
-        (head = cJSON_PrintUnformatted(doc)) == NULL || (len = strlen(head)) < 2 ||
-        head[len - 1] != '}') {
-        snprintf(err, err_cap, "out of memory");
-        goto out;
-    }
-    f = fopen(out_path, "w");
-    if (f == NULL) {
-        snprintf(err, err_cap, "%s: cannot write", out_path);
-        goto out;
-    }
-    fwrite(head, 1, len - 1, f);
-    fputs(",\"results\":[", f);
-    write_rows(f, rows, n);
-    fputs("\n]}\n", f);
-    rc = ferror(f) ? -1 : 0;
-    if (fclose(f) != 0 || rc != 0) {
-        snprintf(err, err_cap, "%s: cannot write", out_path);
-        rc = -1;
-    }
-out:
-    cJSON_free(head);
-    cJSON_Delete(doc);
-    return rc;
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -161,80 +109,11 @@ static void copy_str(char *dst, size_t cap, const cJSON *o, const char *k)
     snprintf(dst, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
 }
 
-/* Appends s to dst[0..cap) with a "; " separator, truncating. */
-static void append(char *dst, size_t cap, const char *s)
-{
-    size_t len = strlen(dst), n = strlen(s);
-    size_t sep = len ? 2 : 0;
-
-    if (len + sep + 1 >= cap) {
-        return;
-    }
-    memcpy(dst + len, "; ", sep);
-    if (n > cap - len - sep - 1) {
-        n = cap - len - sep - 1; /* truncated */
-    }
-    memcpy(dst + len + sep, s, n);
-    dst[len + sep + n] = '\0';
-}
-
-static void join_strings(char *dst, size_t cap, const cJSON *arr)
-{
-    const cJSON *v;
-
-    dst[0] = '\0';
-    cJSON_ArrayForEach(v, arr)
-    {
-        if (cJSON_IsString(v)) {
-            append(dst, cap, v->valuestring);
-        }
-    }
-}
-
-static void join_unsupported(char *dst, size_t cap, const cJSON *arr)
-{
-    const cJSON *v;
-    char line[512];
-
-    dst[0] = '\0';
-    cJSON_ArrayForEach(v, arr)
-    {
-        const cJSON *op = cJSON_GetObjectItemCaseSensitive(v, "operation");
-        const cJSON *why = cJSON_GetObjectItemCaseSensitive(v, "reason");
-        snprintf(line, sizeof line, "%s: %s", cJSON_IsString(op) ? op->valuestring : "?",
-                 cJSON_IsString(why) ? why->valuestring : "?");
-        append(dst, cap, line);
-    }
-}
-
-static void join_libraries(char *dst, size_t cap, const cJSON *obj)
-{
-    const cJSON *v;
-    char line[512];
-
-    dst[0] = '\0';
-    cJSON_ArrayForEach(v, obj)
-    {
-        if (cJSON_IsString(v)) {
-            snprintf(line, sizeof line, "%s %s", v->string, v->valuestring);
-            append(dst, cap, line);
-        }
-    }
-}
-
 /* The members of a result document besides its rows. */
 static void read_header(const cJSON *doc, bench_file *out)
 {
     copy_str(out->revision, sizeof out->revision, doc, "revision");
     copy_str(out->command, sizeof out->command, doc, "command");
-    copy_str(out->cpu, sizeof out->cpu, cJSON_GetObjectItemCaseSensitive(doc, "machine"), "cpu");
-    join_strings(out->notes, sizeof out->notes, cJSON_GetObjectItemCaseSensitive(doc, "notes"));
-    join_unsupported(out->unsupported, sizeof out->unsupported,
-                     cJSON_GetObjectItemCaseSensitive(doc, "unsupported"));
-    join_libraries(out->libraries, sizeof out->libraries,
-                   cJSON_GetObjectItemCaseSensitive(doc, "libraries"));
-    copy_str(out->secp256k1, sizeof out->secp256k1,
-             cJSON_GetObjectItemCaseSensitive(doc, "libraries"), "libsecp256k1");
 }
 
 /* One member of "results". */

@@ -9,32 +9,16 @@
 
 #define BENCH_SCHEMA "softchat-bench/1"
 
-/* A loaded result file. */
+/* A loaded result file: what the gate reads of it. */
 typedef struct bench_file {
     char revision[128];
-    char cpu[256];
-    char command[512];      /* the bench command line that produced it (for a retry) */
-    char libraries[512];    /* "name version; ..." from "libraries" (peers) */
-    char secp256k1[128];    /* libraries.libsecp256k1 */
-    char notes[4096];       /* peers: their "notes", joined */
-    char unsupported[4096]; /* peers: "operation: reason; ..." */
+    char command[512]; /* the bench command line that produced it (for a retry) */
     bench_row *rows;
     size_t n_rows;
 } bench_file;
 
 /* Writes the whole result document. `command` records how it was produced. */
 int bench_write_json(FILE *f, const bench_row *rows, size_t n, const char *command, unsigned runs);
-
-/* The same for rows measured by another build of this tool, whose libsecp256k1 release
- * is secp (NULL: the one linked here). */
-int bench_write_json_as(FILE *f, const bench_row *rows, size_t n, const char *command,
-                        unsigned runs, const char *secp);
-
-/* A peer's record: its description (META, written by bench/peers/NAME/run.sh --prepare)
- * with the rows this tool measured of its lanes, `runs` and `command`, into out_path.
- * Returns 0, or -1 with a message in err. */
-int bench_write_peer_json(const char *meta_path, const char *out_path, const bench_row *rows,
-                          size_t n, unsigned runs, const char *command, char *err, size_t err_cap);
 
 /* Loads a result file. Returns 0, or -1 with a message in err. */
 int bench_load_json(const char *path, bench_file *out, char *err, size_t err_cap);

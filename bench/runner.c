@@ -156,20 +156,6 @@ static unsigned threads_of(const bench_op *op)
     return op->threads ? op->threads : bench_cores();
 }
 
-/* Whether op is one of the keys. */
-static int keyed(const bench_config *cfg, const bench_op *op)
-{
-    size_t k;
-
-    for (k = 0; k < cfg->n_keys; k++) {
-        if (strcmp(cfg->keys[k].operation, op->name) == 0 && cfg->keys[k].bytes == op->bytes &&
-            cfg->keys[k].threads == threads_of(op)) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The plan: the selected operations, then (with floors) every floor. plan has room for
  * n_ops + n_floor items; returns how many were planned. */
 static size_t build_plan(const bench_config *cfg, const bench_op *ops, size_t n_ops,
@@ -178,13 +164,13 @@ static size_t build_plan(const bench_config *cfg, const bench_op *ops, size_t n_
     size_t i, n = 0;
 
     for (i = 0; i < n_ops; i++) {
-        if (cfg->n_keys > 0 ? keyed(cfg, &ops[i]) : selected(cfg->only, ops[i].name)) {
+        if (selected(cfg->only, ops[i].name)) {
             plan[n].op = &ops[i];
             plan[n].floor = 0;
             plan[n++].secp = 0;
         }
     }
-    for (i = 0; cfg->floors && cfg->n_keys == 0 && i < n_floor; i++) {
+    for (i = 0; cfg->floors && i < n_floor; i++) {
         plan[n].op = &floors[i];
         plan[n].floor = 1;
         plan[n++].secp = i < bench_floor_secp_count;
@@ -244,7 +230,9 @@ static void show_progress(const bench_config *cfg, int tty, size_t step, size_t 
 }
 
 /* Measures run r of one item: every backend and lane in turn, A B A B, so a lane's process
- * runs next to ours. *step counts the workers spawned so far. */
+ * runs next to ours. A row that answered "unsupported" is not asked again: the answer does
+ * not change from round to round (a peer's process that says so still costs its start-up).
+ * *step counts the workers spawned or skipped so far. */
 static void measure_run(const bench_config *cfg, const plan_item *it, bench_row *rows, unsigned r,
                         size_t *step, size_t steps, int tty)
 {
@@ -267,6 +255,9 @@ static void measure_run(const bench_config *cfg, const plan_item *it, bench_row 
             prefix = cfg->lanes[b - cfg->n_backends].argv;
         }
         show_progress(cfg, tty, ++*step, steps, row, r);
+        if (row->unsupported) {
+            continue;
+        }
         memset(&run, 0, sizeof run);
         if (spawn_worker(cfg, prefix, row, &run, &unsupported) == 0) {
             if (unsupported) {

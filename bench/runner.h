@@ -16,27 +16,18 @@
 typedef struct bench_lane {
     char label[48]; /* the rows' backend name */
     char *argv[8];  /* the worker command before its arguments, NULL-terminated; points
-                       into store (so a lane is filled in place, never copied) */
+                         into store (so a lane is filled in place, never copied) */
     char store[4096];
 } bench_lane;
-
-/* One row to measure: operation, size, threads as recorded (see bench_worker). */
-typedef struct bench_key {
-    const char *operation;
-    size_t bytes;
-    unsigned threads;
-} bench_key;
 
 typedef struct bench_config {
     const char *const *backends; /* compiled backend names, in order */
     size_t n_backends;
     const bench_lane *lanes; /* other programs, after the backends in each run */
     size_t n_lanes;
-    const char *only;      /* comma-separated operation names, or NULL for all */
-    const bench_key *keys; /* when n_keys > 0: only these rows (and no floors) */
-    size_t n_keys;
-    unsigned runs; /* independent processes per configuration (default 3) */
-    int floors;    /* also measure the floors */
+    const char *only; /* comma-separated operation names, or NULL for all */
+    unsigned runs;    /* independent processes per configuration (default 3) */
+    int floors;       /* also measure the floors */
     bench_params params;
     const char *self; /* path of this executable, for the workers */
     int progress;     /* print a progress line on stderr */

@@ -24,9 +24,10 @@ fi
 pkgs+=("${backend_pkgs[@]}")
 if [ "${1:-}" = "--with-tools" ]; then
   # valgrind for the memcheck pass
-  # python3 drives the CLI tests; node and npm run the nostr-tools interop checks and the
-  # independent AES-GCM reference (Debian's nodejs is used only when no node is installed)
-  pkgs+=(valgrind python3)
+  # python3 drives the CLI tests and the audit (scripts/audit), whose charts python3-matplotlib
+  # draws; node and npm run the nostr-tools interop checks and the independent AES-GCM
+  # reference (Debian's nodejs is used only when no node is installed)
+  pkgs+=(valgrind python3 python3-matplotlib)
   # abidiff (abigail-tools) checks the ABI against abi/libsoftchat.abi (ctest abi.check)
   pkgs+=(abigail-tools)
   # clang with libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, the fuzz smoke), and
@@ -43,6 +44,9 @@ if [ "${1:-}" = "--with-tools" ]; then
   # C library, qemu to run the arm64 suite, Emscripten for wasm32, clang for the module map
   # and iOS header checks, bzip2 to unpack mbed TLS's tarball
   pkgs+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static emscripten clang bzip2)
+  # debootstrap makes the Debian trixie root the Swift package is built and tested in
+  # (scripts/swift-root.sh: Debian 12 has no Swift, and trixie's needs trixie's C library)
+  pkgs+=(debootstrap)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 fi

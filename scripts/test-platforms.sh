@@ -8,7 +8,11 @@
 #      assembled from the Kotlin facade's jar with the arm64 library standing in for Android's,
 #      and the NEON base64 kernel against the portable one;
 #   2. wasm32 (Emscripten): the dependencies from source, the library and every cmocka suite
-#      under node, on the same backends (the Negentropy peers on sodium+mbedtls).
+#      under node, on the same backends (the Negentropy peers on sodium+mbedtls);
+#   3. swift: SoftchatKit (bindings/swift) built with -strict-concurrency=complete and
+#      -warnings-as-errors, and its XCTest suite, with Debian trixie's Swift 6.0.3 in a root
+#      made by scripts/swift-root.sh (cached in build/swift-root), against libsoftchat built
+#      by CMake on the host and installed into build/swift/prefix (found through softchat.pc).
 # The x86-64 build (scripts/test.sh) runs the module map and iOS header checks.
 # What the cross builds leave out, and why, is in CMakePresets.json and in the suite files
 # (configure prints it): under emulation the suites that drive a program from a script run on
@@ -20,11 +24,11 @@
 # Each stage prints its wall and CPU time and the load average (the machine may be shared). Dependencies
 # are built once per prefix (build/deps/<preset>) and reused while their pins and options are
 # unchanged; a clean run removes build/deps/<preset> and build/<preset> first.
-# Usage: scripts/test-platforms.sh [aarch64|wasm32]...   (default: both)
+# Usage: scripts/test-platforms.sh [aarch64|wasm32|swift]...   (default: all three)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(aarch64 wasm32)
+[ ${#targets[@]} -gt 0 ] || targets=(aarch64 wasm32 swift)
 jobs=$(nproc 2>/dev/null || echo 2)
 start=$(date +%s)
 last=$start
@@ -68,6 +72,40 @@ facade_jar() {
   [ -f "$jar" ] || { echo "test-platforms: Maven did not produce $jar" >&2; exit 1; }
 }
 
+# nostr-relay from PyPI (the relay of the live tests: tests/relay/live/setup.sh installs it into
+# build/test-tools/relays, once) on a free loopback port, in a process group of its own that
+# stop_relay (and the EXIT trap) ends. The Swift tests reach it from the trixie root, which
+# shares this machine's network.
+relay_pid=
+start_relay() {
+  local dir=$PWD/build/swift/relay port
+  tests/relay/live/setup.sh python python3 tests/relay/live build/test-tools/relays
+  rm -rf "$dir" && mkdir -p "$dir"
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  printf '%s\n' "DEBUG: false" "relay_name: softchat swift test relay" "storage:" \
+    "  sqlalchemy.url: sqlite+aiosqlite:///$dir/relay.sqlite3" "  num_concurrent_reqs: 10" \
+    "  num_concurrent_adds: 2" "  validators:" "    - nostr_relay.validators.is_not_too_large" \
+    "    - nostr_relay.validators.is_signed" "gunicorn:" "  bind: 127.0.0.1:$port" "  workers: 1" \
+    "  loglevel: warning" "  reload: false" "authentication:" "  enabled: false" >"$dir/relay.yaml"
+  setsid build/test-tools/relays/venv/bin/nostr-relay -c "$dir/relay.yaml" serve >"$dir/relay.log" 2>&1 &
+  relay_pid=$!
+  trap stop_relay EXIT
+  for _ in $(seq 1 60); do
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.5)" 2>/dev/null && break
+    sleep 0.5
+  done
+  python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.5)" ||
+    { cat "$dir/relay.log"; echo "test-platforms: nostr-relay did not listen on $port" >&2; exit 1; }
+  relay_url=ws://127.0.0.1:$port
+  echo "nostr-relay on $relay_url (process group $relay_pid)"
+}
+stop_relay() {
+  [ -n "$relay_pid" ] || return 0
+  kill -TERM -- "-$relay_pid" 2>/dev/null || true
+  wait "$relay_pid" 2>/dev/null || true
+  relay_pid=
+}
+
 for t in "${targets[@]}"; do
   case $t in
     aarch64)
@@ -93,7 +131,33 @@ for t in "${targets[@]}"; do
       stage "$p: ctest under node"
       (cd build/$p && ctest --output-on-failure -j "$jobs" --timeout 900)
       ;;
-    *) echo "test-platforms: unknown target $t (aarch64, wasm32)" >&2; exit 2 ;;
+    swift)
+      # libsoftchat has one build, CMake's: the package finds the installed library through
+      # softchat.pc (bindings/swift/Package.swift); the root sees this tree at the same path.
+      prefix=$PWD/build/swift/prefix
+      spm=(--scratch-path "$PWD/build/swift/spm")
+      export PKG_CONFIG_PATH=$prefix/lib/pkgconfig LD_LIBRARY_PATH=$prefix/lib
+      export SOFTCHAT_ROOT_ENV="PKG_CONFIG_PATH LD_LIBRARY_PATH"
+      stage "swift: the Debian trixie root with swiftlang (scripts/swift-root.sh)"
+      scripts/swift-root.sh make
+      stage "swift: libsoftchat for the package (CMake, installed into build/swift/prefix)"
+      cmake -S . -B build/swift/lib -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOFTCHAT_BACKENDS=openssl \
+        -DSOFTCHAT_BUILD_TESTS=OFF -DSOFTCHAT_BUILD_CLI=OFF -DSOFTCHAT_BUILD_BENCH=OFF \
+        -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_WERROR=ON -DCMAKE_INSTALL_PREFIX="$prefix" >build/swift-lib.configure.log
+      cmake --build build/swift/lib -j "$jobs"
+      cmake --install build/swift/lib >/dev/null
+      stage "swift: swift build -strict-concurrency=complete -warnings-as-errors (in the root)"
+      (cd bindings/swift && ../../scripts/swift-root.sh run swift build --build-tests "${spm[@]}" \
+         -Xswiftc -strict-concurrency=complete -Xswiftc -warnings-as-errors)
+      stage "swift: nostr-relay (PyPI) on loopback for the relay client's test"
+      start_relay
+      export SOFTCHAT_TEST_RELAY=$relay_url SOFTCHAT_TEST_RELAY_REQUIRED=1
+      SOFTCHAT_ROOT_ENV+=" SOFTCHAT_TEST_RELAY SOFTCHAT_TEST_RELAY_REQUIRED"
+      stage "swift: swift test (XCTest, in the root)"
+      (cd bindings/swift && ../../scripts/swift-root.sh run swift test --skip-build "${spm[@]}")
+      stop_relay
+      ;;
+    *) echo "test-platforms: unknown target $t (aarch64, wasm32, swift)" >&2; exit 2 ;;
   esac
 done
 stage "cross targets passed: ${targets[*]}"

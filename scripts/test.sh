@@ -10,7 +10,8 @@
 # LTS (plain, under ASan+UBSan, and psa under memcheck); then the thread test under
 # ThreadSanitizer, a short run of every fuzz target, and last the cross targets
 # (scripts/test-platforms.sh): the suite on aarch64 under qemu and on wasm32 under node,
-# against dependencies built from source.
+# against dependencies built from source, and the Swift package's tests with Debian trixie's
+# Swift in a root of its own (scripts/swift-root.sh).
 # Usage: scripts/test.sh [--quick]   (--quick runs only the first build and suite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,8 +67,7 @@ stage "Kotlin facade: mvn verify (JUnit through the facade against the JNI glue)
 # JMH module is packaged too. Then the JVM benchmarks' smoke profile and its report section.
 SOFTCHAT_JNI=build/test/bindings/kotlin/jni/libsoftchat_jni.so bindings/kotlin/mvn.sh
 stage "JVM benchmarks: JMH smoke profile, object counts, report (build/test/jvm-audit)"
-build/test/bench/softchat-bench audit --jvm-only --jvm quick --out build/test/jvm-audit \
-    --build-dir build/test
+python3 scripts/audit build/test/jvm-audit --jvm-only --jvm quick --build-dir build/test
 grep -q '^| nip44_encrypt | 1024 |' build/test/jvm-audit/report.md
 
 if [ "${1:-}" = "--quick" ]; then
@@ -170,9 +170,10 @@ stage "fuzz smoke: every libFuzzer target for 25 s"
 # ASan+UBSan); a crash or a broken invariant fails the run. Long runs: docs/fuzzing.md.
 FUZZ_BUILD=build/fuzz-smoke FUZZ_FRESH=1 scripts/fuzz.sh 25
 
-stage "cross targets: aarch64 under qemu, wasm32 under node (scripts/test-platforms.sh)"
-# The dependencies from source, then each target's build and ctest suite; each of its stages
-# prints its own time. The Kotlin facade's jar for the AAR check is the one mvn verify built.
+stage "cross targets: aarch64 under qemu, wasm32 under node, Swift in a trixie root (scripts/test-platforms.sh)"
+# The dependencies from source, then each target's build and ctest suite, then the Swift
+# package; each of its stages prints its own time. The Kotlin facade's jar for the AAR check
+# is the one mvn verify built.
 scripts/test-platforms.sh
 
 stage "all tests passed"

@@ -16,13 +16,21 @@
  *   while sending:       sc_relay_session_next(&s, out, cap, &len) -> send out[0..len)
  *   on a text frame:     sc_relay_parse(ctx, &m, arena, ...); sc_relay_session_handle(&s, &u, &m)
  *                        u.kind: deliver an event, a publish accepted / refused, an AUTH
- *                        challenge (answer with sc_relay_session_auth), EOSE, CLOSED, ...
+ *                        challenge, EOSE, CLOSED, ...
+ *   on a challenge:      sc_relay_session_auth(&s, ctx, out, cap, &len, who, now) writes the
+ *                        AUTH message to out: send it yourself, at once (next() does not
+ *                        carry it)
  *   on socket close:     sc_relay_session_disconnected(&s, now_ms, &retry_at_ms), reconnect
  *                        then; the open subscriptions (since moved up past what was seen) and
  *                        the publishes not yet acknowledged come out of next() again.
  *
+ * Times: now_ms is the wall clock in unix milliseconds (the backoff counts with it, and its
+ * seconds cap resume points); AUTH and NIP-40 take unix seconds.
+ *
  * Strings: sub ids are 1..SC_RELAY_SUB_ID_MAX bytes of UTF-8; filter tag values and texts
  * are UTF-8 with lengths (sc_str).
+ *
+ * A pool of sessions over many relays, with routing, retries and deduplication: pool.h.
  */
 #ifndef SOFTCHAT_RELAY_H
 #define SOFTCHAT_RELAY_H
@@ -368,14 +376,16 @@ SC_API void sc_relay_session_clear(sc_relay_session *s);
 
 /** The socket is open: every open subscription and every publish not yet acknowledged is
  *  queued for sc_relay_session_next. A subscription that saw its EOSE before is resent with
- *  since raised to the newest created_at it delivered, minus resume_slack, and without its
- *  limit (a resume wants everything since). Stored events come newest first, so since
+ *  since raised to the newest created_at it delivered (never above now_ms's seconds: an
+ *  event dated in the future cannot move a resume past the present, where it would hear
+ *  nothing more), minus resume_slack, and without its limit (a resume wants everything
+ *  since). Stored events come newest first, so since
  *  would skip older ones a cut connection never sent: events delivered before an EOSE
  *  count only once an EOSE comes, and a subscription that never saw one is resent as it
  *  was. Events the relay sends again (since is inclusive) are the application's to drop
  *  by id: it owns the store.
  *  Returns: SC_OK; SC_ERR_STATE (s not set up, or already connected); SC_ERR_ARG (s NULL).
- *  In/Out: s. In: now_ms (the caller's clock, milliseconds; kept for the backoff).
+ *  In/Out: s. In: now_ms (the wall clock, unix milliseconds; kept for the backoff).
  *  Constant time: n/a. RNG: no. */
 SC_API SC_WARN_UNUSED sc_status sc_relay_session_connected(sc_relay_session *s, int64_t now_ms);
 
@@ -428,9 +438,9 @@ SC_API size_t sc_relay_session_pending(const sc_relay_session *s);
  *  Returns: the length; 0 when there is nothing to send (or s is not usable). */
 SC_API size_t sc_relay_session_next_len(const sc_relay_session *s);
 
-/** Writes the next queued message to send (in this order: AUTH, CLOSEs, REQs, EVENTs) and
- *  marks it sent. *out_len == 0 (and SC_OK): nothing to send. Disconnected, nothing is
- *  queued.
+/** Writes the next queued message to send (in this order: CLOSEs, REQs, EVENTs; the AUTH
+ *  is written by sc_relay_session_auth) and marks it sent. *out_len == 0 (and SC_OK):
+ *  nothing to send. Disconnected, nothing is queued.
  *  Returns: SC_OK; SC_ERR_BUFFER_TOO_SMALL (*out_len = sc_relay_session_next_len; nothing
  *           is marked sent); the sc_relay_msg_write errors for a filter or event the caller
  *           changed since (the entry is dropped); SC_ERR_STATE; SC_ERR_ARG (s or out_len
@@ -462,9 +472,10 @@ SC_API SC_WARN_UNUSED sc_status sc_relay_session_handle(sc_relay_session *s, sc_
                                                         const sc_relay_msg *m) SC_NONNULL(1, 2, 3);
 
 /** Answers the current AUTH challenge as `who`: signs the AUTH event (sc_relay_auth_sign
- *  with the session's relay URL) and writes ["AUTH", event] to out; the session then waits
- *  for its OK (SC_RELAY_U_AUTHENTICATED / SC_RELAY_U_AUTH_REFUSED). Aux randomness from the
- *  context RNG.
+ *  with the session's relay URL) and writes ["AUTH", event] to out, for the caller to send
+ *  at once (it is not queued for sc_relay_session_next); the session then waits for its OK
+ *  (SC_RELAY_U_AUTHENTICATED / SC_RELAY_U_AUTH_REFUSED). Aux randomness from the context
+ *  RNG.
  *  Returns: SC_OK; SC_ERR_NOT_FOUND (no challenge on this connection); SC_ERR_BUFFER_TOO_SMALL
  *           (*out_len = the exact size; nothing signed is kept); sc_relay_auth_sign's
  *           statuses; SC_ERR_STATE (s disconnected or not set up); SC_ERR_ARG.

@@ -62,6 +62,8 @@ typedef enum sc_status {
     SC_ERR_AUTH_RELAY = -46,     /* NIP-42: relay tag missing or naming another relay */
     SC_ERR_AUTH_TIME = -47,      /* NIP-42: created_at outside the accepted window */
     SC_ERR_FILTER = -48,         /* a malformed NIP-01 filter */
+    SC_ERR_NO_INBOX = -49,       /* the receiver publishes no kind 10050 inbox list (NIP-17:
+                                     not ready for private messages) */
 
     /* NIP-59 unwrap, one per check, in the order they run */
     SC_ERR_WRAP_KIND = -60,    /* outer event is not kind 1059 / 21059 */

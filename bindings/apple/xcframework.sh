@@ -2,8 +2,12 @@
 # Builds CSoftchat.xcframework: libsoftchat as one static library per Apple platform slice,
 # with its dependencies from source merged in, the public headers and module.modulemap
 # (import CSoftchat from Swift). Needs macOS with Xcode (xcodebuild, libtool, lipo) and CMake.
+# The Swift package (bindings/swift/Package.swift) uses it as its binary target CSoftchat on
+# Apple platforms: `bindings/apple/xcframework.sh bindings/swift` puts it where the package
+# looks for it.
 # NOT RUN on the project's machines: there is no Xcode or Apple SDK there (docs/platforms.md
-# says what is checked instead: the module map and a freestanding arm64-apple-ios compile).
+# says what is checked instead: the module map and a freestanding arm64-apple-ios compile; the
+# same Swift package built and tested on Linux against the same headers).
 # Usage: bindings/apple/xcframework.sh OUT_DIR [BACKENDS]   (default backends: mbedtls;psa)
 set -euo pipefail
 out=${1:?usage: xcframework.sh OUT_DIR [BACKENDS]}
@@ -21,9 +25,16 @@ rm -rf "$work/headers"
 mkdir -p "$work/headers/softchat"
 cp "$src"/api/softchat/*.h "$work/headers/softchat/"
 # Xcode looks for the module map at the root of an XCFramework's headers: the same map, its
-# umbrella named from there (#include <softchat/softchat.h> keeps working)
-sed 's|umbrella header "softchat.h"|umbrella header "softchat/softchat.h"|' \
+# umbrella named from there (#include <softchat/softchat.h> keeps working), without its
+# `link "softchat"`: Xcode and SwiftPM link the XCFramework's library themselves, and an
+# autolink of -lsoftchat would name a library no search path holds.
+sed -e 's|umbrella header "softchat.h"|umbrella header "softchat/softchat.h"|' -e '/^[[:space:]]*link "softchat"/d' \
   "$src/bindings/apple/module.modulemap" >"$work/headers/module.modulemap"
+if ! grep -q 'umbrella header "softchat/softchat.h"' "$work/headers/module.modulemap" ||
+   grep -q 'link "softchat"' "$work/headers/module.modulemap"; then
+  echo "xcframework: bindings/apple/module.modulemap changed shape; update the sed above" >&2
+  exit 1
+fi
 libs=()
 for s in "${slices[@]}"; do
   read -r name system sdk archs target <<<"$s"
@@ -41,13 +52,15 @@ TC
   b="$work/build-$name"
   cmake -S "$src" -B "$b" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$tc" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_FIND_ROOT_PATH="$deps" -DSOFTCHAT_BACKENDS="$backends" \
+    -DSOFTCHAT_SECP256K1=system -DSOFTCHAT_SELF_CONTAINED=ON \
     -DSOFTCHAT_BUILD_TESTS=OFF -DSOFTCHAT_BUILD_CLI=OFF -DSOFTCHAT_BUILD_BENCH=OFF \
     -DSOFTCHAT_BUILD_JNI=OFF -DSOFTCHAT_INSTALL=OFF
   cmake --build "$b" --target softchat_static
   # one archive per slice: libsoftchat.a with libmbedcrypto.a and libsecp256k1.a merged in
-  libtool -static -o "$b/libsoftchat-all.a" "$b/core/libsoftchat.a" \
+  mkdir -p "$b/xcframework"
+  libtool -static -o "$b/xcframework/libsoftchat.a" "$b/core/libsoftchat.a" \
     "$deps/lib/libmbedcrypto.a" "$deps/lib/libsecp256k1.a"
-  libs+=(-library "$b/libsoftchat-all.a" -headers "$work/headers")
+  libs+=(-library "$b/xcframework/libsoftchat.a" -headers "$work/headers")
 done
 rm -rf "$out/CSoftchat.xcframework"
 xcodebuild -create-xcframework "${libs[@]}" -output "$out/CSoftchat.xcframework"

@@ -56,6 +56,7 @@ static const status_row rows[] = {
     ROW(SC_ERR_AUTH_RELAY, "AUTH event names another relay"),
     ROW(SC_ERR_AUTH_TIME, "AUTH event created_at outside the window"),
     ROW(SC_ERR_FILTER, "malformed filter"),
+    ROW(SC_ERR_NO_INBOX, "the receiver publishes no kind 10050 inbox list"),
     ROW(SC_ERR_WRAP_KIND, "gift wrap has the wrong kind"),
     ROW(SC_ERR_WRAP_ID, "gift wrap id does not match"),
     ROW(SC_ERR_WRAP_SIG, "gift wrap signature invalid"),

@@ -24,4 +24,11 @@ sc_status sc_relay_msg_emit(sc_jw *w, const sc_relay_client_msg *m, int64_t sinc
 /* The prefix of an OK / CLOSED / NEG-ERR text and where its reason starts. */
 sc_relay_prefix sc_relay_prefix_of(sc_str text, sc_str *reason);
 
+/* An OK the strict parser refuses for its event id alone (empty, or not 64 lowercase hex
+ * characters): SC_OK with m's type, accepted, message (unescaped into the arena), prefix and
+ * reason, event_id zero; SC_ERR_RELAY_MESSAGE for anything else; SC_ERR_BUFFER_TOO_SMALL
+ * (an arena below the message's length; sc_relay_parse_arena_max always suffices). */
+sc_status sc_relay_parse_ok_loose(sc_relay_msg *m, void *arena, size_t arena_cap, const char *json,
+                                  size_t json_len);
+
 #endif

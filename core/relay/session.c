@@ -152,6 +152,8 @@ sc_status sc_relay_session_connected(sc_relay_session *s, int64_t now_ms)
     }
     t->connected = 1;
     t->connected_at = now_ms;
+    /* the clock's seconds cap every resume point (none before 1970) */
+    sc_sess_subs_cap(t, now_ms > 0 ? now_ms / 1000 : 0);
     reset_connection(t, 1);
     return SC_OK;
 }

@@ -38,6 +38,12 @@ sc_status sc_sess_auth_challenge(sc_sess *t, sc_relay_update *u, const sc_relay_
     return SC_OK;
 }
 
+void sc_sess_auth_expect(sc_sess *t, const uint8_t id[SC_EVENT_ID_BYTES])
+{
+    memcpy(t->auth_id, id, SC_EVENT_ID_BYTES);
+    t->auth_pending = 1;
+}
+
 int sc_sess_auth_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
 {
     if (!t->auth_pending || memcmp(m->event_id, t->auth_id, SC_EVENT_ID_BYTES) != 0) {

@@ -23,10 +23,12 @@ typedef struct sc_sess_sub {
     const sc_relay_filter *filters;
     size_t n_filters;
     int64_t newest;    /* a resent REQ's floor: the newest created_at delivered up to an EOSE
-                          or live after one, -1 for none */
+                        or live after one, -1 for none */
     int64_t stored;    /* the newest delivered before the next EOSE, -1 for none: stored
-                          events come newest first, so it counts only once an EOSE says that
-                          the older ones came too (on this connection or a later one) */
+                        events come newest first, so it counts only once an EOSE says that
+                        the older ones came too (on this connection or a later one) */
+    int64_t slack;     /* seconds a resent REQ's since stays below newest (the session's
+                        resume_slack unless the pool sets its own) */
     uint8_t state;     /* SC_SESS_SUB_* */
     uint8_t queued;    /* its REQ (or CLOSE, when closing) is to be sent */
     uint8_t held;      /* refused with auth-required: waits for the AUTH */
@@ -71,8 +73,12 @@ void sc_sess_subs_reset(sc_sess *t, int queue);
 /* The AUTH was accepted: subscriptions held for it are to be sent again. */
 void sc_sess_subs_release(sc_sess *t);
 
+/* A new connection at now_s (unix seconds): no resume point stays above it, so an event
+ * dated in the future cannot move a resumed REQ's since past the present. */
+void sc_sess_subs_cap(sc_sess *t, int64_t now_s);
+
 /* Writes b's REQ (since moved up to its resume point) or, when closing, its CLOSE. */
-sc_status sc_sess_sub_write(const sc_sess *t, const sc_sess_sub *b, sc_jw *w);
+sc_status sc_sess_sub_write(const sc_sess_sub *b, sc_jw *w);
 
 /* EVENT, EOSE or CLOSED for an open subscription: SC_ERR_SUBSCRIPTION for any other; an
  * EVENT its filters do not match: sc_relay_filter_match's status (u zeroed). */
@@ -120,5 +126,36 @@ int sc_sess_auth_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m);
  * backoff_min up to backoff_max with each attempt, and starts over after a connection that
  * held for backoff_max; the result saturates at INT64_MAX. Call before clearing connected. */
 int64_t sc_sess_retry_at(sc_sess *t, int64_t now_ms);
+
+/* ---- for the relay pool (core/pool/): one session per relay, driven from outside ---- */
+
+/* The open subscription named id, or NULL. */
+sc_sess_sub *sc_sess_sub_find(sc_sess *t, sc_str id);
+
+/* Whether sc_relay_session_subscribe(id) would find a slot (an open or closing one with that
+ * id, or a free one). */
+int sc_sess_sub_room(const sc_sess *t, sc_str id);
+
+/* Sets b's resume point: newest (-1: none) and the slack below it; a point >= 0 makes the
+ * next REQ resume from it, as after an EOSE. */
+void sc_sess_sub_resume(sc_sess_sub *b, int64_t newest, int64_t slack);
+
+/* Forgets the pending publish of id (the pool retries it later); 0 when none was pending. */
+int sc_sess_pend_cancel(sc_sess *t, const uint8_t id[SC_EVENT_ID_BYTES]);
+
+/* An AUTH signed elsewhere, with this id, was sent: its OK is the AUTH's. */
+void sc_sess_auth_expect(sc_sess *t, const uint8_t id[SC_EVENT_ID_BYTES]);
+
+/* What sc_relay_session_next writes next. */
+typedef enum sc_sess_next_kind {
+    SC_SESS_NEXT_NONE = 0,
+    SC_SESS_NEXT_CLOSE = 1,
+    SC_SESS_NEXT_REQ = 2,
+    SC_SESS_NEXT_EVENT = 3
+} sc_sess_next_kind;
+
+/* The kind of the next message, and its event id (EVENT) or sub id (REQ, CLOSE: a view into
+ * the session); id and sub_id may be NULL. */
+sc_sess_next_kind sc_sess_next_peek(sc_sess *t, uint8_t id[SC_EVENT_ID_BYTES], sc_str *sub_id);
 
 #endif

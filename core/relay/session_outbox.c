@@ -62,9 +62,29 @@ static int next_item(sc_sess *t, item *it)
     return 0;
 }
 
-static sc_status emit_item(const sc_sess *t, const item *it, sc_jw *w)
+static sc_status emit_item(const item *it, sc_jw *w)
 {
-    return it->sub != NULL ? sc_sess_sub_write(t, it->sub, w) : sc_sess_pend_write(it->pend, w);
+    return it->sub != NULL ? sc_sess_sub_write(it->sub, w) : sc_sess_pend_write(it->pend, w);
+}
+
+sc_sess_next_kind sc_sess_next_peek(sc_sess *t, uint8_t id[SC_EVENT_ID_BYTES], sc_str *sub_id)
+{
+    item it;
+
+    if (!next_item(t, &it)) {
+        return SC_SESS_NEXT_NONE;
+    }
+    if (it.pend != NULL) {
+        if (id != NULL) {
+            memcpy(id, it.pend->id, SC_EVENT_ID_BYTES);
+        }
+        return SC_SESS_NEXT_EVENT;
+    }
+    if (sub_id != NULL) {
+        sub_id->ptr = it.sub->id;
+        sub_id->len = it.sub->id_len;
+    }
+    return it.sub->state == SC_SESS_SUB_CLOSING ? SC_SESS_NEXT_CLOSE : SC_SESS_NEXT_REQ;
 }
 
 size_t sc_relay_session_next_len(const sc_relay_session *s)
@@ -77,7 +97,7 @@ size_t sc_relay_session_next_len(const sc_relay_session *s)
         return 0;
     }
     sc_jw_init_buf(&w, NULL, 0);
-    return emit_item(t, &it, &w) == SC_OK ? w.len : 0;
+    return emit_item(&it, &w) == SC_OK ? w.len : 0;
 }
 
 /* The item was sent: clear its queue mark (a CLOSE frees its slot). */
@@ -124,7 +144,7 @@ sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, 
         return SC_OK;
     }
     sc_jw_init_buf(&w, NULL, 0);
-    st = emit_item(t, &it, &w);
+    st = emit_item(&it, &w);
     if (st != SC_OK) {
         drop_item(t, &it);
         return st;
@@ -134,7 +154,7 @@ sc_status sc_relay_session_next(sc_relay_session *s, char *out, size_t out_cap, 
         return SC_ERR_BUFFER_TOO_SMALL;
     }
     sc_jw_init_buf(&w, out, out_cap);
-    st = emit_item(t, &it, &w);
+    st = emit_item(&it, &w);
     if (st != SC_OK) {
         return st;
     }

@@ -97,6 +97,17 @@ void sc_sess_pend_drop(sc_sess *t, sc_sess_pend *p)
     t->n_pending--;
 }
 
+int sc_sess_pend_cancel(sc_sess *t, const uint8_t id[SC_EVENT_ID_BYTES])
+{
+    sc_sess_pend *p = find_pending(t, id);
+
+    if (p == NULL) {
+        return 0;
+    }
+    sc_sess_pend_drop(t, p);
+    return 1;
+}
+
 sc_status sc_sess_pend_write(const sc_sess_pend *p, sc_jw *w)
 {
     sc_relay_client_msg m;

@@ -7,7 +7,7 @@
 #include "relay/relay_internal.h"
 #include "relay/session_internal.h"
 
-static sc_sess_sub *find_sub(sc_sess *t, sc_str id, int state)
+static sc_sess_sub *find_sub(const sc_sess *t, sc_str id, int state)
 {
     size_t i;
 
@@ -19,6 +19,33 @@ static sc_sess_sub *find_sub(sc_sess *t, sc_str id, int state)
         }
     }
     return NULL;
+}
+
+sc_sess_sub *sc_sess_sub_find(sc_sess *t, sc_str id)
+{
+    return find_sub(t, id, SC_SESS_SUB_OPEN);
+}
+
+int sc_sess_sub_room(const sc_sess *t, sc_str id)
+{
+    size_t i;
+
+    if (find_sub(t, id, SC_SESS_SUB_OPEN) != NULL || find_sub(t, id, SC_SESS_SUB_CLOSING) != NULL) {
+        return 1;
+    }
+    for (i = 0; i < t->max_subs; i++) {
+        if (t->subs[i].state == SC_SESS_SUB_FREE) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void sc_sess_sub_resume(sc_sess_sub *b, int64_t newest, int64_t slack)
+{
+    b->newest = newest;
+    b->slack = slack;
+    b->resumable = newest >= 0;
 }
 
 sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
@@ -66,6 +93,7 @@ sc_status sc_relay_session_subscribe(sc_relay_session *s, sc_str sub_id,
     b->n_filters = n_filters;
     b->newest = -1;
     b->stored = -1;
+    b->slack = t->resume_slack;
     b->state = SC_SESS_SUB_OPEN;
     b->queued = t->connected;
     return SC_OK;
@@ -116,6 +144,22 @@ void sc_sess_subs_reset(sc_sess *t, int queue)
     }
 }
 
+void sc_sess_subs_cap(sc_sess *t, int64_t now_s)
+{
+    size_t i;
+
+    for (i = 0; i < t->max_subs; i++) {
+        sc_sess_sub *b = &t->subs[i];
+
+        if (b->newest > now_s) {
+            b->newest = now_s;
+        }
+        if (b->stored > now_s) {
+            b->stored = now_s;
+        }
+    }
+}
+
 void sc_sess_subs_release(sc_sess *t)
 {
     size_t i;
@@ -130,15 +174,15 @@ void sc_sess_subs_release(sc_sess *t)
 
 /* The since floor of a resent REQ: the newest created_at seen, less the slack; -1 for none
  * (a subscription that never saw its EOSE asks for everything again). */
-static int64_t since_floor(const sc_sess *t, const sc_sess_sub *b)
+static int64_t since_floor(const sc_sess_sub *b)
 {
     if (!b->resumable || b->newest < 0) {
         return -1;
     }
-    return b->newest > t->resume_slack ? b->newest - t->resume_slack : 0;
+    return b->newest > b->slack ? b->newest - b->slack : 0;
 }
 
-sc_status sc_sess_sub_write(const sc_sess *t, const sc_sess_sub *b, sc_jw *w)
+sc_status sc_sess_sub_write(const sc_sess_sub *b, sc_jw *w)
 {
     sc_relay_client_msg m;
 
@@ -152,7 +196,7 @@ sc_status sc_sess_sub_write(const sc_sess *t, const sc_sess_sub *b, sc_jw *w)
     m.type = SC_RELAY_CLIENT_REQ;
     m.filters = b->filters;
     m.n_filters = b->n_filters;
-    return sc_relay_msg_emit(w, &m, since_floor(t, b));
+    return sc_relay_msg_emit(w, &m, since_floor(b));
 }
 
 /* An event delivered: it moves the resume point (see sc_sess_sub's newest and stored). */

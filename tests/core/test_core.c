@@ -56,6 +56,7 @@ static const struct {
     ROW(SC_ERR_AUTH_RELAY),
     ROW(SC_ERR_AUTH_TIME),
     ROW(SC_ERR_FILTER),
+    ROW(SC_ERR_NO_INBOX),
     ROW(SC_ERR_WRAP_KIND),
     ROW(SC_ERR_WRAP_ID),
     ROW(SC_ERR_WRAP_SIG),

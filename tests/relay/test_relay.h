@@ -47,6 +47,7 @@ void test_auth_event(void **state);
 void test_session_flow(void **state);
 void test_session_reconnect(void **state);
 void test_session_resume_cut(void **state);
+void test_session_future(void **state);
 void test_session_auth(void **state);
 void test_session_limits(void **state);
 void test_nip40(void **state);

@@ -120,6 +120,10 @@ void test_auth_event(void **state)
         sc_relay_auth_verify(&e->ctx, &a.event, SC_STR("WSS://[::1]:7777"), chal, 5, 0), SC_OK);
 }
 
+/* The wall clock of the session tests, in unix milliseconds: after every event they make
+ * (a resume point is never above the clock's seconds). */
+#define T0 INT64_C(1700001000000)
+
 /* A session over static memory. */
 typedef struct rig {
     sc_relay_session s;
@@ -277,16 +281,16 @@ void test_session_reconnect(void **state)
     relay_make(e, &a, &e->alice, 14, 1700000100, "a", NULL);
     relay_make(e, &b, &e->alice, 14, 1700000000, "b", NULL);
     VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("s"), &f, 1), SC_OK);
-    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0), SC_OK);
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"limit\":20}]");
     relay_event_msg(json, sizeof json, "s", &a.ev);
     VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
     /* cut before EOSE: the stored events came newest first, so the REQ goes out unchanged */
-    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 50, &retry), SC_OK);
-    assert_int_equal(retry, 150);
-    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 150, &retry), SC_OK);
-    assert_int_equal(retry, 350);
-    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 400), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 50, &retry), SC_OK);
+    assert_int_equal(retry, T0 + 150);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 150, &retry), SC_OK);
+    assert_int_equal(retry, T0 + 350);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0 + 400), SC_OK);
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"limit\":20}]");
     relay_event_msg(json, sizeof json, "s", &b.ev);
     VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
@@ -295,23 +299,23 @@ void test_session_reconnect(void **state)
     VT_ASSERT_STATUS(sc_relay_session_publish(&r.s, &b.ev), SC_OK);
     assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
     /* after EOSE: since = newest seen - slack, and no limit (a resume wants everything) */
-    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 500, &retry), SC_OK);
-    assert_int_equal(retry, 900);
-    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 900, &retry), SC_OK);
-    assert_int_equal(retry, 1700); /* 800: doubling from 100 */
-    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 1700, &retry), SC_OK);
-    assert_int_equal(retry, 2700);                                   /* capped at 1000 */
-    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 2000), SC_OK); /* lasts to 3000 */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 500, &retry), SC_OK);
+    assert_int_equal(retry, T0 + 900);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 900, &retry), SC_OK);
+    assert_int_equal(retry, T0 + 1700); /* 800: doubling from 100 */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 1700, &retry), SC_OK);
+    assert_int_equal(retry, T0 + 2700);                                   /* capped at 1000 */
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0 + 2000), SC_OK); /* lasts to 3000 */
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"since\":1700000090}]");
     assert_true(strncmp(next(&r), "[\"EVENT\"", 8) == 0);
     assert_string_equal(next(&r), "");
     /* a connection that lasted backoff_max resets the delay */
-    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 3000, &retry), SC_OK);
-    assert_int_equal(retry, 3100);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 3000, &retry), SC_OK);
+    assert_int_equal(retry, T0 + 3100);
     /* the caller's since wins when it is newer */
     f.since = 1800000000;
     f.has |= SC_RELAY_FILTER_SINCE;
-    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 3200), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0 + 3200), SC_OK);
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[14],\"since\":1800000000}]");
     /* a buffer too small marks nothing sent */
     VT_ASSERT_STATUS(sc_relay_session_next(&r.s, r.out, 5, &r.len), SC_ERR_BUFFER_TOO_SMALL);
@@ -341,12 +345,12 @@ void test_session_resume_cut(void **state)
     relay_make(e, &t150, &e->alice, 1, 1700000150, "b", NULL);
     relay_make(e, &t200, &e->alice, 1, 1700000200, "c", NULL);
     VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("s"), &f, 1), SC_OK);
-    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0), SC_OK);
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1]}]");
     relay_event_msg(json, sizeof json, "s", &t100.ev);
     VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
     VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"s\"]"), SC_OK);
-    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, 10, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 10, &retry), SC_OK);
     VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, retry), SC_OK);
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1],\"since\":1700000100}]");
     /* 200 and 150 were stored meanwhile; 200 comes first, then the socket drops */
@@ -370,6 +374,60 @@ void test_session_resume_cut(void **state)
     VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, retry + 10, &retry), SC_OK);
     VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, retry), SC_OK);
     assert_string_equal(next(&r), "[\"REQ\",\"s\",{\"kinds\":[1],\"since\":1700000300}]");
+}
+
+/* One validly signed event dated in the future (2100) must not become the resume point: the
+ * REQ after a reconnect asks from the present, or the subscription would hear nothing more
+ * until 2100. Before and after its EOSE, and with a clock before every event. */
+void test_session_future(void **state)
+{
+    relay_env *e = *state;
+    static rig r;
+    static const uint32_t k1059 = 1059;
+    sc_relay_filter f;
+    sc_relay_session_opts o;
+    relay_ev now_ev, future;
+    char json[4096], want[128];
+    int64_t retry = 0;
+
+    memset(&o, 0, sizeof o);
+    o.resume_slack = 172800;
+    rig_init(&r, 1, 1, &o);
+    memset(&f, 0, sizeof f);
+    f.kinds = &k1059;
+    f.n_kinds = 1;
+    relay_make(e, &now_ev, &e->alice, 1059, 1700000000, "x", NULL);
+    relay_make(e, &future, &e->alice, 1059, 4102444800, "from 2100", NULL);
+    VT_ASSERT_STATUS(sc_relay_session_subscribe(&r.s, SC_STR("in"), &f, 1), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"in\",{\"kinds\":[1059]}]");
+    /* stored before the EOSE, then live after it */
+    relay_event_msg(json, sizeof json, "in", &future.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_EVENT);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"in\"]"), SC_OK);
+    relay_event_msg(json, sizeof json, "in", &now_ev.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 10, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0 + 5000), SC_OK);
+    /* since = the clock's seconds - slack, not 4102444800 - slack */
+    snprintf(want, sizeof want, "[\"REQ\",\"in\",{\"kinds\":[1059],\"since\":%lld}]",
+             (long long)((T0 + 5000) / 1000 - 172800));
+    assert_string_equal(next(&r), want);
+    /* live after the EOSE, the same */
+    VT_ASSERT_STATUS(feed(e, &r, "[\"EOSE\",\"in\"]"), SC_OK);
+    relay_event_msg(json, sizeof json, "in", &future.ev);
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 6000, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, T0 + 9000), SC_OK);
+    snprintf(want, sizeof want, "[\"REQ\",\"in\",{\"kinds\":[1059],\"since\":%lld}]",
+             (long long)((T0 + 9000) / 1000 - 172800));
+    assert_string_equal(next(&r), want);
+    /* a clock before 1970 caps at 0 */
+    VT_ASSERT_STATUS(sc_relay_session_disconnected(&r.s, T0 + 9500, &retry), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, -5), SC_OK);
+    assert_string_equal(next(&r), "[\"REQ\",\"in\",{\"kinds\":[1059],\"since\":0}]");
 }
 
 void test_session_auth(void **state)
