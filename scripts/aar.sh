@@ -63,9 +63,12 @@ with zipfile.ZipFile(sys.argv[1]) as z:
                  z.read("META-INF/maven/org.softchat/softchat-kotlin/pom.properties").decode().splitlines()
                  if "=" in l and not l.startswith("#"))
 version = props["version"].strip()
-kv = re.search(r"<kotlin.version>([^<]+)</kotlin.version>", src).group(1)
+block = re.search(r"<properties>(.*?)</properties>", src, re.S).group(1)
+props_pom = dict(re.findall(r"<([\w.-]+)>([^<]*)</\1>", block))
 deps = [d for d in re.findall(r"<dependency>(.*?)</dependency>", src, re.S) if "<scope>" not in d]
-body = "".join("    <dependency>%s</dependency>\n" % d.replace("${kotlin.version}", kv) for d in deps)
+deps = [re.sub(r"<!--.*?-->", "", d, flags=re.S) for d in deps]
+deps = [re.sub(r"\$\{([\w.-]+)\}", lambda m: props_pom[m.group(1)], d) for d in deps]
+body = "".join("    <dependency>%s</dependency>\n" % d for d in deps)
 with open(sys.argv[2], "w") as f:
     f.write(f"""<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">

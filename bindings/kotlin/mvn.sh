@@ -14,6 +14,8 @@
 #                  when the aarch64 preset built it). Each goes to org/softchat/native/
 #                  linux-<cpu>/ by its ELF machine (x86-64 or aarch64), with its SHA-256.
 #   SOFTCHAT_M2    the local Maven repository (default: build/m2 in the source tree)
+#   SOFTCHAT_TEST_TOOLS  the relays RelayPoolTest starts (default: build/test-tools, where the
+#                  ctest fixtures relay.live.setup.* build and install them)
 # The first run (and the first after a POM changes) resolves every plugin and dependency
 # from Maven Central into SOFTCHAT_M2 and records the POMs' digest; every later run passes -o
 # (offline) and needs no network.
@@ -70,7 +72,7 @@ done
 
 mvn -B -ntp -f "$here/pom.xml" -Dmaven.repo.local="$m2" "${offline[@]}" \
     -Dsoftchat.jni.path="$jni" -Dsoftchat.vectors.dir="$root/vectors" \
-    -Dsoftchat.native.dir="$native" "$@"
+    -Dsoftchat.native.dir="$native" -Dsoftchat.test.tools="${SOFTCHAT_TEST_TOOLS:-$root/build/test-tools}" "$@"
 if [ $default_run = 1 ]; then
   if [ ${#offline[@]} -eq 0 ]; then SOFTCHAT_M2=$m2 "$here/consumer/run.sh" --prefetch; else SOFTCHAT_M2=$m2 "$here/consumer/run.sh"; fi
   echo "$poms" >"$stamp"

@@ -137,6 +137,35 @@ int scj_register_nip17(JNIEnv *env, jclass c);
 int scj_register_nip19(JNIEnv *env, jclass c);
 int scj_register_file(JNIEnv *env, jclass c);
 int scj_register_nip17_file(JNIEnv *env, jclass c);
+int scj_register_pool(JNIEnv *env, jclass c);    /* pool.c; it registers pool_io.c's too */
+int scj_register_pool_io(JNIEnv *env, jclass c); /* pool_io.c */
+
+/* The relay pool of a poolNew handle (pool.c), for pool_io.c. */
+sc_pool *scj_pool_get(jlong h);
+/* Frees the blocks the pool no longer references (publishes done, subscriptions replaced or
+ * ended, deliveries released). */
+void scj_pool_sweep(jlong h);
+/* Copies a received frame into the pool's text buffer (kept until the next receive: an
+ * EVENT update points into it) and sizes the receive arena for it. 1, or 0 with an exception
+ * (SC_ERR_TOO_LARGE over sc_pool_message_max, SC_ERR_NOMEM). */
+int scj_pool_text(JNIEnv *env, jlong h, jbyteArray text, char **out, size_t *len, uint8_t **arena,
+                  size_t *arena_cap);
+/* The pool's buffer for sc_pool_next, at least need bytes. 1, or 0 with an exception. */
+int scj_pool_out(JNIEnv *env, jlong h, size_t need, char **out);
+/* The delivery record a publish update's user pointer names, or NULL (*handle: its block,
+ * 0 for none); publish_done: one of its publishes ended. */
+void *scj_pool_delivery_of(jlong h, const void *user, jlong *handle, int publish_done);
+/* A publish of the pool's own (RelayPool.publish) ended: its event is freed at the next call. */
+void scj_pool_publish_done(jlong h, uint32_t pub);
+/* A delivery record of wraps (nip17.c's send blob: u32 n, per wrap recipient[32], u32 len,
+ * JSON) and routes (u32 n, per wrap u32 n_relays, each URL u32 len + bytes), started on the
+ * pool. Returns its block (the handle), or NULL with an exception thrown. */
+void *scj_pool_delivery_new(JNIEnv *env, jlong h, const uint8_t *w, size_t wl, const uint8_t *rt,
+                            size_t rl);
+/* The record of a delivery handle (NULL when unknown); *finished: every publish of it ended. */
+sc_delivery *scj_pool_delivery_get(jlong h, jlong d, int *finished);
+/* Releases a delivery whose publishes ended (freed at the next call). */
+void scj_pool_delivery_free(jlong h, jlong d);
 
 /* SoftchatException, cached by JNI_OnLoad. */
 extern jclass scj_exception_class;

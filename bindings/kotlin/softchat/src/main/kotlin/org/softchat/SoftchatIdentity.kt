@@ -326,6 +326,12 @@ class SoftchatIdentity internal constructor(
     /** now, or the clock for 0 (a negative now reaches the library: SC_ERR_ARG). */
     private fun clock(now: Long): Long = if (now == 0L) System.currentTimeMillis() / 1000 else now
 
+    /** The native identity held for a long user (a relay pool's AUTH): [releaseNative] ends
+     *  the hold; an erase meanwhile frees it only then. */
+    internal fun holdNative(): Long = h.acquire()
+
+    internal fun releaseNative() = h.release(this)
+
     /** Wipes the secret key; later calls give SC_ERR_STATE. */
     fun erase() = h.closeOwner()
 

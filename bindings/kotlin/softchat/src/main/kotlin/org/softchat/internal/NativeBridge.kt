@@ -68,6 +68,23 @@ internal object NativeBridge {
     @JvmStatic external fun fileDecRead(state: Long, offset: Long, out: ByteArray, len: Int)
     @JvmStatic external fun fileDecFree(state: Long)
 
+    @JvmStatic external fun poolNew(options: IntArray): Long
+    @JvmStatic external fun poolFree(pool: Long)
+    @JvmStatic external fun poolRelayAdd(pool: Long, url: ByteArray): Int
+    @JvmStatic external fun poolSubscribe(pool: Long, subId: ByteArray, filters: ByteArray, relays: IntArray, resumeSlack: Long, eoseTimeoutMs: Int, flags: Int): Int
+    @JvmStatic external fun poolUnsubscribe(pool: Long, sub: Int)
+    @JvmStatic external fun poolPublish(pool: Long, event: ByteArray, relays: IntArray): Int
+    @JvmStatic external fun poolConnected(pool: Long, relay: Int, nowMs: Long)
+    @JvmStatic external fun poolDisconnected(pool: Long, relay: Int, nowMs: Long)
+    @JvmStatic external fun poolNext(pool: Long, relay: Int): ByteArray?
+    @JvmStatic external fun poolReceive(slot: Long, pool: Long, relay: Int, text: ByteArray, nowMs: Long): Int
+    @JvmStatic external fun poolPoll(slot: Long, pool: Long, nowMs: Long): ByteArray?
+    @JvmStatic external fun poolWakeup(pool: Long): Long
+    @JvmStatic external fun poolAuthIdentity(pool: Long, identity: Long)
+    @JvmStatic external fun deliveryNew(pool: Long, wraps: ByteArray, routes: ByteArray): Long
+    @JvmStatic external fun deliveryResult(pool: Long, delivery: Long): ByteArray
+    @JvmStatic external fun deliveryFree(pool: Long, delivery: Long)
+
     /** Frees a handle of the given kind (NativeHandle.KIND_*). */
     fun free(kind: Int, handle: Long) {
         when (kind) {
