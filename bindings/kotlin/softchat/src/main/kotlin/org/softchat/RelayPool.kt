@@ -97,6 +97,7 @@ class RelayPool @JvmOverloads constructor(
     private val updatesFlow = MutableSharedFlow<PoolUpdate>(extraBufferCapacity = 1024, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val cleanerRef = NativeCleaner.register(this, freer(handle, slot, executor))
     @Volatile private var closed = false
+    @Volatile private var loopThread: Thread? = null
 
     // loop-thread state
     private val links = HashMap<Int, Link>()
@@ -147,6 +148,7 @@ class RelayPool @JvmOverloads constructor(
         resumeSlack: Long = 0,
         once: Boolean = false,
     ): Flow<RelayEvent> = callbackFlow {
+        checkOpen()
         val blob = BlobWriter.strings(filters.map { it.toJson() }) ?: throw SoftchatException(SoftchatException.SC_ERR_EMPTY)
         val sub = withContext(loop) {
             val h = NativeBridge.poolSubscribe(
@@ -170,6 +172,7 @@ class RelayPool @JvmOverloads constructor(
 
     /** Publishes a signed event to relays; returns when every relay settled, with its result. */
     suspend fun publish(event: NostrEvent, relays: List<String>): List<PublishResult> {
+        checkOpen()
         val p = Pub(CompletableDeferred())
         withContext(loop) {
             val h = NativeBridge.poolPublish(handle, event.json.toByteArray(Charsets.UTF_8), relayHandles(relays))
@@ -217,6 +220,7 @@ class RelayPool @JvmOverloads constructor(
         subject: String? = null,
         replyTo: EventId? = null,
     ): DeliveryReport {
+        checkOpen()
         val wraps = me.sendMessage(to, text, createdAt, subject, replyTo)
         val routes = wraps.map { w ->
             val r = if (w.recipient == me.publicKey) myInboxes else inboxes[w.recipient].orEmpty()
@@ -234,6 +238,7 @@ class RelayPool @JvmOverloads constructor(
     /** The identity the pool answers NIP-42 challenges with (null: none). The identity
      *  stays usable by the pool until another is set or the pool closes. */
     suspend fun authenticateAs(identity: SoftchatIdentity?) {
+        checkOpen()
         withContext(loop) {
             val h = identity?.holdNative() ?: 0L
             NativeBridge.poolAuthIdentity(handle, h)
@@ -246,6 +251,11 @@ class RelayPool @JvmOverloads constructor(
 
     // ---- the loop -----------------------------------------------------------------------
 
+    /** SC_ERR_STATE once closed. */
+    private fun checkOpen() {
+        if (closed) throw SoftchatException(SoftchatException.SC_ERR_STATE)
+    }
+
     private fun wake() {
         inputs.trySend(Input.Wake)
     }
@@ -253,6 +263,7 @@ class RelayPool @JvmOverloads constructor(
     private fun now(): Long = System.currentTimeMillis()
 
     private suspend fun run() {
+        loopThread = Thread.currentThread()
         var again = 0
         while (!closed) {
             try {
@@ -402,7 +413,7 @@ class RelayPool @JvmOverloads constructor(
             NativeBridge.poolFree(handle)
             NativeBridge.slotFree(slot)
         }
-        executor.submit(stop).get()
+        if (Thread.currentThread() === loopThread) stop.run() else executor.submit(stop).get()
         executor.shutdown()
     }
 

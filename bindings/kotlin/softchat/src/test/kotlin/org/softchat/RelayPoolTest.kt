@@ -161,6 +161,24 @@ class RelayPoolTest {
         }
     }
 
+    @Test
+    fun `closing the pool fails what waits with SC_ERR_STATE and a relay that is down counts as failed`() = runBlocking {
+        val me = sc.generateIdentity()
+        val down = "ws://127.0.0.1:" + TestRelays.freePort() // nothing listens there
+        val note = me.sign(1, 1_700_000_000, emptyList(), "to nowhere")
+        RelayPool(options = RelayPool.Options(maxAttempts = 2, retryMinMs = 100, retryMaxMs = 200, reconnectMinMs = 50, reconnectMaxMs = 100)).use { pool ->
+            val r = withTimeout(20_000) { pool.publish(note, listOf(down)) }
+            assertEquals(PublishOutcome.FAILED, r.single().outcome, r.toString())
+        }
+        val pool = RelayPool()
+        val waiting = async { runCatching { pool.publish(note, listOf(down)) } }
+        delay(300)
+        pool.close()
+        val e = withTimeout(5_000) { waiting.await() }.exceptionOrNull()
+        assertTrue(e is SoftchatException && e.statusName == "SC_ERR_STATE", e.toString())
+        TestData.expectStatus("SC_ERR_STATE", "a closed pool") { runBlocking { pool.publish(note, listOf(down)) } }
+    }
+
     private fun describe(u: PoolUpdate): String = when (u) {
         is PoolUpdate.Published -> u.result.toString()
         is PoolUpdate.Disconnected -> u.reason
