@@ -137,8 +137,15 @@ typedef struct cli_buf {
         NULL, 0, 0                                                                                 \
     }
 
-/* Ensures room for `extra` more bytes. Returns CLI_OK or CLI_ERROR (message printed). */
+/* Ensures room for `extra` more bytes (the capacity doubles: for appends). Returns CLI_OK or
+ * CLI_ERROR (message printed). */
 int cli_buf_reserve(cli_buf *b, size_t extra);
+
+/* Empties b and makes its capacity at least n, allocating exactly n when it grows (the old
+ * block wiped and freed, nothing copied): the output buffer of a library call, sized by the
+ * call's measuring form, so that the wipe of the whole capacity covers what the call used
+ * and no more. Returns CLI_OK or CLI_ERROR (message printed). */
+int cli_buf_size(cli_buf *b, size_t n);
 
 /* Appends n bytes / a NUL-terminated string / one byte. Returns CLI_OK or CLI_ERROR. */
 int cli_buf_add(cli_buf *b, const void *p, size_t n);
@@ -248,8 +255,10 @@ int cli_hex32(uint8_t out[32], const char *arg);
 /* ---- JSON output (json_out.c) -------------------------------------------------------------- */
 
 /* Appends s[0..n) (UTF-8: callers check text they did not get from the library) as a JSON
- * string, escaped like the NIP-01 canonical form by the library's escaper: the seven short
- * escapes, other C0 controls as \u00xx, everything else verbatim. */
+ * string, escaped like the NIP-01 canonical form by the library's escaper (the seven short
+ * escapes, other C0 controls as \u00xx), and DEL, the C1 controls and the bidi controls (see
+ * cli_text_char) as \uXXXX, so that a line shown on a terminal cannot drive it; everything
+ * else verbatim. */
 int cli_buf_json_str(cli_buf *b, const char *s, size_t n);
 
 /* Appends the lowercase hex of p[0..n) as a JSON string ("..."). */
@@ -267,9 +276,16 @@ int cli_buf_event_line(cli_buf *b, const sc_event *ev, const char *what);
 
 /* ---- terminal text (text.c) ---------------------------------------------------------------- */
 
-/* Makes s[0..n) safe to show on a terminal, in place; returns its new length. Every message
- * on stderr goes through it (util.c's reporter behind cli_fail and the others). */
+/* Makes s[0..n) safe to show on a terminal, in place; returns its new length (at most n).
+ * Each control character (C0, DEL, C1, bidi controls, U+2028/U+2029) and each byte that is
+ * not UTF-8 becomes one '?'. Every message on stderr goes through it (util.c's reporter
+ * behind cli_fail and the others). */
 size_t cli_text_for_terminal(char *s, size_t n);
+
+/* The character at s[0..n) (n >= 1): returns its length in bytes (1 for a byte that is not
+ * UTF-8), *cp its code point (the byte for one that is not UTF-8; 0x10000 for any above
+ * U+FFFF), and *control 1 when a terminal must not see it (as cli_text_for_terminal). */
+size_t cli_text_char(const char *s, size_t n, int *control, uint32_t *cp);
 
 /* ---- event templates (template.c) ---------------------------------------------------------- */
 

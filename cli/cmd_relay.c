@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: softchat relay publish --url URL [--sec-file FILE] [--timeout S] < events\n"
@@ -15,12 +16,20 @@ static const char usage[] =
     "       softchat relay sync --url URL --sec-file FILE [--have FILE] [--frame-limit N]\n"
     "                           [--timeout S]\n"
     "\n"
-    "  URL is ws://HOST[:PORT][/PATH] or wss://... (TLS, the system's CA store). --timeout S\n"
-    "  bounds the whole command (default 30 seconds). With --sec-file FILE the command\n"
-    "  answers the relay's AUTH challenges (NIP-42) as that key, and REQs or EVENTs the relay\n"
+    "  Every relay command also takes --ca-file FILE.\n"
+    "\n"
+    "  URL is ws://HOST[:PORT][/PATH] or wss://... (TLS: the relay's certificate must chain\n"
+    "  to a CA of the system's store, or of --ca-file FILE (PEM) instead, and name HOST). No\n"
+    "  HTTP redirect is followed. --timeout S bounds the whole command (default 30 seconds).\n"
+    "  With --sec-file FILE the command answers the relay's AUTH challenges (NIP-42) as that\n"
+    "  key (the latest challenge, at most once a second), and REQs or EVENTs the relay\n"
     "  refused with auth-required: are sent again once it accepts the AUTH. A dropped\n"
-    "  connection is reopened with a doubling delay (250 ms to 4 s): subscriptions resume\n"
-    "  past what was already delivered and unacknowledged events are sent again.\n"
+    "  connection is said on stderr and reopened with a doubling delay (250 ms to 4 s):\n"
+    "  subscriptions resume past what was already delivered and unacknowledged events are\n"
+    "  sent again. A relay message over the limit of its type (NEG-MSG 64 MiB, EVENT 1 MiB,\n"
+    "  others 64 KiB) is dropped as it arrives, never stored whole. Notes on stderr about\n"
+    "  the relay (messages ignored as malformed, notices, reconnects) stop after 10 lines,\n"
+    "  then one per 10 s; the rest are counted and the count is said.\n"
     "  relay publish  stdin: signed events, one JSON object per line (JSON Lines), each\n"
     "                 verified before anything is sent (a bad one: exit 1, nothing sent).\n"
     "                 A stdin without any event (empty, or blank lines only) is exit 1\n"
@@ -30,6 +39,10 @@ static const char usage[] =
     "                   {\"id\":HEX,\"accepted\":BOOL,\"message\":STR}\n"
     "                 Exit 0 when every event was accepted (a duplicate counts), 1 when the\n"
     "                 relay refused any (its reason, e.g. \"blocked: ...\", on stderr too).\n"
+    "                 A refusal whose OK names no event (an empty id, as PyPI nostr-relay\n"
+    "                 sends) is taken as the answer to the oldest event unanswered (a relay\n"
+    "                 answers in order) and said so on stderr; such an acceptance is noted\n"
+    "                 only.\n"
     "  relay fetch    subscribes with the NIP-01 filters (a REQ may carry several: any one\n"
     "                 matching is enough) and prints every event the relay sends, verified\n"
     "                 and matching, each id once, one JSON object per line. Without --follow\n"
@@ -43,8 +56,13 @@ static const char usage[] =
     "                 when absent) by Negentropy, then fetches the ones missing here and\n"
     "                 prints them, one per line. stderr: one summary line (local, remote only,\n"
     "                 local only). --frame-limit N: the largest Negentropy message this side\n"
-    "                 sends (0: none, the default; else at least 4096). A relay without NIP-77\n"
-    "                 (NEG-ERR, or a NOTICE about it) is exit 1 with its reason.\n"
+    "                 sends (0: none, the default; else at least 4096). A relay that lacks\n"
+    "                 NIP-77 (no answer to NEG-OPEN in 5 s, or a NOTICE about it) is said so\n"
+    "                 on stderr and its wraps are listed by REQ instead (pages going back by\n"
+    "                 until), those missing here printed the same. A NEG-ERR (the relay\n"
+    "                 refused the sync) is exit 1 with its reason. At most\n"
+    "                 1,000,000 events missing here are fetched: a relay that lists more\n"
+    "                 stops the sync (exit 1).\n"
     "\n"
     "exit status: 0 success, 1 refused or invalid events or messages, 2 usage, connection or\n"
     "timeout.\n";
@@ -72,6 +90,7 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     const cli_opt opts[] = {
         {"--url", &a->url, NULL, NULL, 0, NULL},
         {"--sec-file", &a->sec_file, NULL, NULL, 0, NULL},
+        {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
         {"--timeout", &o->timeout, NULL, NULL, 0, NULL},
         {"--filter", NULL, NULL, a->filters, CLI_RELAY_MAX_FILTERS, &a->n_filters},
         {"--follow", NULL, &a->follow, NULL, 0, NULL},
@@ -94,6 +113,12 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     }
     if (cli_ws_parse_url(a->url, &secure, host, sizeof host, &port, path, sizeof path) != 0) {
         return cli_usage_error(usage, "--url must be ws://HOST[:PORT][/PATH] or wss://...");
+    }
+    if (a->ca_file != NULL && access(a->ca_file, R_OK) != 0) {
+        return cli_usage_error(usage, "--ca-file %s: cannot read it", a->ca_file);
+    }
+    if (a->ca_file != NULL && !secure) {
+        return cli_usage_error(usage, "--ca-file goes with a wss:// URL");
     }
     if (o->timeout != NULL && (parse_uint_arg(o->timeout, 86400, &t) != 0 || t == 0)) {
         return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");

@@ -94,6 +94,7 @@ int cmd_relay_fetch(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who
             sc_status s = sc_relay_session_subscribe(&r.s, SC_STR("fetch"), f, a->n_filters);
 
             r.reconnect = a->follow;
+            r.ca_file = a->ca_file;
             rc = s == SC_OK ? cli_relay_run(&r, fetch_handler, &st)
                             : cli_fail_status(s, "cannot subscribe");
             if (rc == CLI_ERROR && a->follow && a->count > 0 && st.seen.n < a->count) {

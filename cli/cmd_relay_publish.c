@@ -64,6 +64,33 @@ static int print_answers(pub_state *p)
     return rc;
 }
 
+/* An OK that names no event (r->unnamed: its id was empty or no event id). A relay answers
+ * the EVENTs of a connection in the order it got them, so a refusal is taken as the answer
+ * to the oldest event still unanswered, and said so; an acceptance is only noted (counting
+ * an event as stored on a guess would be a lie if the guess were wrong), and so is any such
+ * OK while an AUTH awaits its answer, which it may be. */
+static int unnamed_answer(pub_state *p, cli_relay *r, const sc_relay_msg *m,
+                          const sc_relay_update *u)
+{
+    sc_relay_update as = *u;
+    size_t k = p->next_print;
+
+    while (k < p->events.n && p->answered[k] != 0) {
+        k++;
+    }
+    if (m->accepted || r->auth_waiting || k == p->events.n) {
+        if (cli_relay_may_note(r)) {
+            cli_fail(CLI_OK, "the relay sent an OK naming no event (%s, \"%.*s\"): not counted",
+                     m->accepted ? "accepted" : "refused", (int)m->message.len, m->message.ptr);
+        }
+        return CLI_OK;
+    }
+    cli_fail(CLI_OK, "the relay's OK names no event: taken as its answer to the oldest event "
+                     "unanswered");
+    memcpy(as.event_id, p->events.ev[k].id, 32);
+    return record_answer(p, m, &as);
+}
+
 static int pub_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc_relay_update *u)
 {
     pub_state *p = user;
@@ -79,7 +106,8 @@ static int pub_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc
     if (m == NULL || (u->kind != SC_RELAY_U_ACCEPTED && u->kind != SC_RELAY_U_REJECTED)) {
         return CLI_RELAY_CONTINUE;
     }
-    if (record_answer(p, m, u) != CLI_OK || print_answers(p) != CLI_OK) {
+    if ((r->unnamed ? unnamed_answer(p, r, m, u) : record_answer(p, m, u)) != CLI_OK ||
+        print_answers(p) != CLI_OK) {
         return CLI_ERROR;
     }
     return p->next_print == p->events.n ? CLI_RELAY_DONE : CLI_RELAY_CONTINUE;
@@ -93,6 +121,7 @@ static int publish_all(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *
     int rc = cli_relay_open(&r, ctx, a->url, who, 0, p->events.n, 0, a->timeout);
 
     r.reconnect = 1;
+    r.ca_file = a->ca_file;
     for (i = 0; rc == CLI_OK && i < p->events.n; i++) {
         sc_status st = sc_relay_session_publish(&r.s, &p->events.ev[i]);
 

@@ -1,5 +1,6 @@
-/* Buffers and I/O for the CLI: a growable buffer that wipes what it held, reading with
- * read(2) under a limit, writing in full, small key files and new 0600 files. */
+/* Buffers and I/O for the CLI: a growable buffer that wipes what it held (grown by doubling
+ * for appends, to an exact size for a call's output), reading with read(2) under a limit,
+ * writing in full, small key files and new 0600 files. */
 #include "cli.h"
 
 #include <errno.h>
@@ -39,6 +40,25 @@ int cli_buf_reserve(cli_buf *b, size_t extra)
     free(b->p);
     b->p = p;
     b->cap = cap;
+    return CLI_OK;
+}
+
+int cli_buf_size(cli_buf *b, size_t n)
+{
+    unsigned char *p;
+
+    b->len = 0;
+    if (n <= b->cap) {
+        return CLI_OK;
+    }
+    p = malloc(n);
+    if (p == NULL) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    sc_mem_wipe(b->p, b->cap);
+    free(b->p);
+    b->p = p;
+    b->cap = n;
     return CLI_OK;
 }
 

@@ -1,12 +1,36 @@
 /* The CLI's JSON output: strings (through the library's own escaper, core/util/json_escape.c,
- * linked through softchat_text), hex strings and fields, tags, and whole events as lines. */
+ * linked through softchat_text, and the terminal's controls of text.c), hex strings and
+ * fields, tags, and whole events as lines (the library's canonical form). */
 #include "cli.h"
 
 #include "util/json_escape.h"
 
-static int put_buf(void *b, const char *p, size_t n)
+/* Appends a piece of sc_json_put_string's output (well-formed UTF-8, C0 controls already
+ * escaped) with the controls JSON leaves verbatim (DEL, C1, the bidi controls: see
+ * cli_text_char) written as \uXXXX too: the same text to a JSON reader, nothing that drives
+ * a terminal showing the line. */
+static int put_buf(void *arg, const char *p, size_t n)
 {
-    return cli_buf_add(b, p, n) == CLI_OK ? 0 : -1;
+    cli_buf *b = arg;
+    size_t i = 0, start = 0;
+
+    while (i < n) {
+        uint32_t cp;
+        int control;
+        size_t k = cli_text_char(p + i, n - i, &control, &cp);
+
+        if (control) {
+            char esc[8];
+
+            snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp);
+            if (cli_buf_add(b, p + start, i - start) != CLI_OK || cli_buf_adds(b, esc) != CLI_OK) {
+                return -1;
+            }
+            start = i + k;
+        }
+        i += k;
+    }
+    return cli_buf_add(b, p + start, n - start) == CLI_OK ? 0 : -1;
 }
 
 int cli_buf_json_str(cli_buf *b, const char *s, size_t n)

@@ -6,7 +6,51 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_MESSAGE (64u << 20) /* a NEG-MSG without a frame limit can be megabytes */
+/* The largest relay message of each type: a NEG-MSG without a frame limit can be megabytes
+ * (64 MiB of hex: a million ids); an EVENT holds one event (1 MiB, the event parser's
+ * default and the CLI's limit everywhere else) and its subscription id; every other type is
+ * a short text (a NOTICE, a reason, a challenge). A longer message is dropped unread. */
+#define MAX_NEG_MSG (64u << 20)
+#define MAX_EVENT_MSG ((1u << 20) + 4096u)
+#define MAX_OTHER_MSG (64u << 10)
+/* The session's outbox moves to the socket while less than this waits there to be written:
+ * a relay that does not read holds the rest in the session, not in a queue of its own. */
+#define OUT_HIGH (1u << 20)
+/* AUTH challenges are answered at most once a second, and never while an earlier answer
+ * waits to be written: a relay that floods challenges (and need not read) gets one signature
+ * a second, for the latest. */
+#define AUTH_MIN_MS 1000
+
+/* The limit of a message by its first bytes: ws.c's cli_ws_limit_fn. The type's name must
+ * come within CLI_WS_HEAD bytes (a message that pads it further away is held to the short
+ * limit). */
+static size_t message_limit(const char *head, size_t n)
+{
+    static const struct {
+        const char *name;
+        size_t limit;
+    } big[] = {{"\"NEG-MSG\"", MAX_NEG_MSG}, {"\"EVENT\"", MAX_EVENT_MSG}};
+    size_t i = 0, k;
+
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) {
+        i++;
+    }
+    i += i < n && head[i] == '[';
+    while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) {
+        i++;
+    }
+    for (k = 0; k < sizeof big / sizeof big[0]; k++) {
+        size_t len = strlen(big[k].name);
+
+        if (n - i >= len && memcmp(head + i, big[k].name, len) == 0) {
+            return big[k].limit;
+        }
+        if (n < CLI_WS_HEAD && n - i < len && memcmp(head + i, big[k].name, n - i) == 0) {
+            return 0; /* too few bytes yet to tell */
+        }
+    }
+    return n < CLI_WS_HEAD && i == n ? 0 : MAX_OTHER_MSG;
+}
 
 int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity *who,
                    size_t max_subs, size_t max_pending, int64_t resume_slack, int timeout_s)
@@ -26,7 +70,7 @@ int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity
     o.resume_slack = resume_slack;
     need = sc_relay_session_mem_max(max_subs, max_pending, u.len, &o);
     r->mem = need > 0 ? calloc(1, need) : NULL;
-    r->ws = cli_ws_new(MAX_MESSAGE);
+    r->ws = cli_ws_new(message_limit);
     if (r->mem == NULL || r->ws == NULL) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
@@ -50,6 +94,9 @@ int cli_relay_flush(cli_relay *r)
         size_t need = sc_relay_session_next_len(&r->s), len = 0;
         sc_status st;
 
+        if (r->open && cli_ws_pending_out(r->ws) >= OUT_HIGH) {
+            return CLI_OK; /* the rest once the socket took this (cli_relay_run) */
+        }
         if (need == 0 || !r->open) {
             /* an entry the session cannot write is dropped by next(): let it report */
             if (r->open) {
@@ -60,7 +107,7 @@ int cli_relay_flush(cli_relay *r)
             }
             return CLI_OK;
         }
-        if (cli_buf_reserve(&r->out, need) != CLI_OK) {
+        if (cli_buf_size(&r->out, need) != CLI_OK) {
             return CLI_ERROR;
         }
         st = sc_relay_session_next(&r->s, (char *)r->out.p, r->out.cap, &len);
@@ -85,7 +132,7 @@ int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m)
         st = sc_relay_msg_write(NULL, 0, &len, m);
         return cli_fail_status(st, "cannot write a message to the relay");
     }
-    if (cli_buf_reserve(&r->out, need) != CLI_OK) {
+    if (cli_buf_size(&r->out, need) != CLI_OK) {
         return CLI_ERROR;
     }
     st = sc_relay_msg_write((char *)r->out.p, r->out.cap, &len, m);
@@ -95,43 +142,94 @@ int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m)
     return ws_send(r, (const char *)r->out.p, len);
 }
 
+/* Answers the session's AUTH challenge (the latest) if one is due, it is time (AUTH_MIN_MS
+ * after the last answer) and the last answer has been written. */
 static int answer_auth(cli_relay *r)
 {
     size_t len = 0;
     sc_status st;
-    int64_t now;
+    int64_t now, mono = cli_ws_now_ms();
 
-    if (r->who == NULL) {
+    if (!r->auth_due || r->who == NULL || cli_ws_written(r->ws) < r->auth_seq ||
+        (r->auth_at_ms != 0 && mono - r->auth_at_ms < AUTH_MIN_MS)) {
         return CLI_OK;
     }
+    r->auth_due = 0;
+    r->auth_at_ms = mono;
     if (cli_now(&now) != CLI_OK) {
         return CLI_ERROR;
     }
     st = sc_relay_session_auth(&r->s, r->ctx, NULL, 0, &len, r->who, now);
-    if (st == SC_ERR_BUFFER_TOO_SMALL && cli_buf_reserve(&r->out, len) == CLI_OK) {
+    if (st == SC_ERR_BUFFER_TOO_SMALL && cli_buf_size(&r->out, len) == CLI_OK) {
         st = sc_relay_session_auth(&r->s, r->ctx, (char *)r->out.p, r->out.cap, &len, r->who, now);
     }
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot answer the relay's AUTH challenge");
     }
-    return ws_send(r, (const char *)r->out.p, len);
+    if (ws_send(r, (const char *)r->out.p, len) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    r->auth_seq = cli_ws_queued(r->ws);
+    r->auth_waiting = 1;
+    return CLI_OK;
+}
+
+/* Parses text[0..n) into m, its views in r->arena: sized by the parser's own measure when it
+ * is too small (its bound, sc_relay_parse_arena_max, is over 7 times the text, which for a
+ * NEG-MSG of megabytes is memory the parse never touches). */
+static sc_status parse(cli_relay *r, const unsigned char *text, size_t n, sc_relay_msg *m)
+{
+    sc_relay_parse_opts opts = {MAX_NEG_MSG, 0}; /* whatever the socket took, not 1 MiB */
+    size_t used = 0;
+    sc_status st =
+        sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)text, n, &opts);
+
+    if (st == SC_ERR_BUFFER_TOO_SMALL) {
+        /* the need is the same at any address (the parser counts the alignment) */
+        if (cli_buf_size(&r->arena, used) != CLI_OK) {
+            return SC_ERR_NOMEM;
+        }
+        st = sc_relay_parse(r->ctx, m, r->arena.p, r->arena.cap, &used, (const char *)text, n,
+                            &opts);
+    }
+    return st;
+}
+
+/* An OK the strict parser refused for its id alone (cli_relay_unnamed_ok), handed to the
+ * command as an OK that names no event: m's event_id is zeros and r->unnamed is set. The
+ * session cannot match it to a publish; the command may (relay publish: the relay answers
+ * in order). */
+static int receive_unnamed_ok(cli_relay *r, cli_relay_handler fn, void *user, sc_relay_msg *m)
+{
+    sc_relay_update u;
+    int rc;
+
+    memset(&u, 0, sizeof u);
+    u.kind = m->accepted ? SC_RELAY_U_ACCEPTED : SC_RELAY_U_REJECTED;
+    r->unnamed = 1;
+    rc = fn(user, r, m, &u);
+    r->unnamed = 0;
+    return rc;
 }
 
 /* One received text: parsed, applied, handed to the command. */
 static int receive(cli_relay *r, cli_relay_handler fn, void *user)
 {
-    size_t need = sc_relay_parse_arena_max(r->in.len), used = 0;
-    sc_relay_parse_opts opts = {MAX_MESSAGE, 0}; /* whatever the socket took, not 1 MiB */
     sc_relay_msg m;
     sc_relay_update u;
-    sc_status st;
+    sc_status st = parse(r, r->in.p, r->in.len, &m);
     int rc;
 
-    if (need == 0 || cli_buf_reserve(&r->arena, need) != CLI_OK) {
+    if (st == SC_ERR_RELAY_MESSAGE && (rc = cli_relay_unnamed_ok(r->in.p, r->in.len, &r->loose))) {
+        st = rc < 0 ? SC_ERR_NOMEM : parse(r, r->loose.p, r->loose.len, &m);
+        if (st == SC_OK) {
+            rc = receive_unnamed_ok(r, fn, user, &m);
+            return rc == CLI_RELAY_CONTINUE && cli_relay_flush(r) != CLI_OK ? CLI_ERROR : rc;
+        }
+    }
+    if (st == SC_ERR_NOMEM) {
         return CLI_ERROR;
     }
-    st = sc_relay_parse(r->ctx, &m, r->arena.p, r->arena.cap, &used, (const char *)r->in.p,
-                        r->in.len, &opts);
     if (st == SC_ERR_RELAY_UNKNOWN) {
         return CLI_RELAY_CONTINUE; /* a message type of a later NIP: not ours to judge */
     }
@@ -143,14 +241,20 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
     }
     if (st != SC_OK) {
         r->bad++;
-        cli_fail_status(st, "ignored a message from the relay"); /* and go on */
+        if (cli_relay_may_note(r)) {
+            cli_fail_status(st, "ignored a message from the relay"); /* and go on */
+        }
         return CLI_RELAY_CONTINUE;
     }
     if (u.kind == SC_RELAY_U_AUTH_CHALLENGE) {
+        r->auth_due = 1;
         rc = answer_auth(r);
         if (rc != CLI_OK) {
             return rc;
         }
+    }
+    if (u.kind == SC_RELAY_U_AUTHENTICATED || u.kind == SC_RELAY_U_AUTH_REFUSED) {
+        r->auth_waiting = 0;
     }
     rc = fn(user, r, &m, &u);
     if (rc == CLI_RELAY_CONTINUE && cli_relay_flush(r) != CLI_OK) {
@@ -159,13 +263,59 @@ static int receive(cli_relay *r, cli_relay_handler fn, void *user)
     return rc;
 }
 
+/* Counts and notes the messages the socket dropped over their type's limit. */
+static void note_dropped(cli_relay *r)
+{
+    unsigned long n = cli_ws_dropped(r->ws);
+
+    if (n > r->oversize) {
+        r->bad += n - r->oversize;
+        if (cli_relay_may_note(r)) {
+            cli_fail(CLI_OK,
+                     "ignored %lu message%s from the relay over the size limit of %s type "
+                     "(NEG-MSG %u MiB, EVENT 1 MiB, others %u KiB)",
+                     n - r->oversize, n - r->oversize == 1 ? "" : "s",
+                     n - r->oversize == 1 ? "its" : "their", MAX_NEG_MSG >> 20,
+                     MAX_OTHER_MSG >> 10);
+        }
+        r->oversize = n;
+    }
+}
+
+/* The command's wake time came: its handler is called (m NULL, u NONE). */
+static int wake(cli_relay *r, cli_relay_handler fn, void *user)
+{
+    sc_relay_update none;
+    int k;
+
+    if (!r->open || r->wake_ms == 0 || cli_ws_now_ms() < r->wake_ms) {
+        return CLI_RELAY_CONTINUE;
+    }
+    memset(&none, 0, sizeof none);
+    r->wake_ms = 0;
+    k = fn(user, r, NULL, &none);
+    if (k == CLI_RELAY_CONTINUE && cli_relay_flush(r) != CLI_OK) {
+        return CLI_ERROR;
+    }
+    return k;
+}
+
 static void dropped(cli_relay *r, int64_t now)
 {
-    int64_t at = 0;
+    int64_t at = 0, wall;
 
     r->drops++;
+    if (r->open && cli_relay_may_note(r)) {
+        cli_fail(CLI_OK, "%s: connection lost (%s): reconnecting", r->url, cli_ws_error(r->ws));
+    }
     r->open = 0;
-    r->retry_at_ms = sc_relay_session_disconnected(&r->s, now, &at) == SC_OK ? at : now + 1000;
+    r->auth_due = 0; /* the session forgets the challenge: the next connection brings one */
+    r->auth_seq = 0;
+    r->auth_waiting = 0;
+    /* the session counts in wall-clock time; the retry waits on the monotonic one */
+    wall = cli_ws_wall_ms();
+    r->retry_at_ms =
+        sc_relay_session_disconnected(&r->s, wall, &at) == SC_OK ? now + (at - wall) : now + 1000;
     cli_ws_close(r->ws);
 }
 
@@ -189,7 +339,7 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
                 nanosleep(&ts, NULL);
                 continue;
             }
-            if (cli_ws_connect(r->ws, r->url) != 0) {
+            if (cli_ws_connect(r->ws, r->url, r->ca_file) != 0) {
                 return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
             }
         }
@@ -197,7 +347,7 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
         state = cli_ws_state(r->ws);
         now = cli_ws_now_ms();
         if (state == CLI_WS_OPEN && !r->open) {
-            if (sc_relay_session_connected(&r->s, now) != SC_OK) {
+            if (sc_relay_session_connected(&r->s, cli_ws_wall_ms()) != SC_OK) {
                 return cli_fail(CLI_ERROR, "relay session in the wrong state");
             }
             r->open = 1;
@@ -210,18 +360,23 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
                 return CLI_ERROR;
             }
         }
-        while ((k = cli_ws_take(r->ws, &r->in)) == 1) {
+        note_dropped(r);
+        if (r->open && (answer_auth(r) != CLI_OK || cli_relay_flush(r) != CLI_OK)) {
+            return CLI_ERROR;
+        }
+        /* the deadline between messages too: a burst of them is work without end */
+        while (cli_ws_now_ms() < r->deadline_ms && cli_ws_take(r->ws, &r->in) == 1) {
             int rc = r->open ? receive(r, fn, user) : CLI_RELAY_CONTINUE;
 
             if (rc != CLI_RELAY_CONTINUE) {
                 return rc == CLI_RELAY_DONE ? CLI_OK : rc;
             }
         }
-        if (k < 0) {
-            return cli_fail(CLI_ERROR, "out of memory");
+        if ((k = wake(r, fn, user)) != CLI_RELAY_CONTINUE) {
+            return k == CLI_RELAY_DONE ? CLI_OK : k;
         }
         if (state == CLI_WS_CLOSED) {
-            if (!r->reconnect) {
+            if (!r->reconnect || cli_ws_permanent(r->ws)) {
                 return cli_fail(CLI_ERROR, "%s: %s", r->url, cli_ws_error(r->ws));
             }
             dropped(r, now);
@@ -229,8 +384,31 @@ int cli_relay_run(cli_relay *r, cli_relay_handler fn, void *user)
     }
 }
 
+int cli_relay_may_note(cli_relay *r)
+{
+    int64_t now = cli_ws_now_ms();
+
+    if (r->notes >= CLI_RELAY_NOTES && now - r->note_at_ms < CLI_RELAY_NOTE_MS) {
+        r->hidden++;
+        return 0;
+    }
+    if (r->hidden > 0) {
+        cli_fail(CLI_OK, "%s: %lu more notes about the relay not shown", r->url, r->hidden);
+        r->hidden = 0;
+    }
+    r->notes++;
+    r->note_at_ms = now;
+    return 1;
+}
+
 void cli_relay_close(cli_relay *r)
 {
+    if (r->hidden > 0) {
+        cli_fail(CLI_OK,
+                 "%s: %lu more notes about the relay not shown (%lu messages ignored in "
+                 "all)",
+                 r->url, r->hidden, r->bad);
+    }
     if (r->ws != NULL) {
         cli_ws_free(r->ws);
     }
@@ -239,6 +417,7 @@ void cli_relay_close(cli_relay *r)
     cli_buf_free(&r->in);
     cli_buf_free(&r->arena);
     cli_buf_free(&r->out);
+    cli_buf_free(&r->loose);
     memset(r, 0, sizeof *r);
 }
 

@@ -12,6 +12,7 @@
 typedef struct cli_relay_args {
     const char *url;                            /* --url, a ws:// or wss:// URL */
     const char *sec_file;                       /* --sec-file, or NULL */
+    const char *ca_file;                        /* --ca-file, or NULL */
     int timeout;                                /* --timeout in seconds (default 30) */
     const char *filters[CLI_RELAY_MAX_FILTERS]; /* fetch: --filter JSON, n_filters of them */
     size_t n_filters;
@@ -27,6 +28,31 @@ typedef struct cli_relay_args {
 int cmd_relay_publish(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who);
 int cmd_relay_fetch(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who);
 int cmd_relay_sync(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who);
+
+/* A listing by REQ (cli/relay_list.c): every event of a filter, in pages going back by until
+ * (the oldest event of the page before, inclusive), each event once, until a page brings
+ * nothing new. Zero it before use. */
+typedef struct cli_relay_list {
+    sc_relay_filter base, page;
+    char sub_id[32];
+    size_t pages, page_new;
+    int64_t page_min;
+    cli_idset seen;
+} cli_relay_list;
+
+/* Subscribes to the first page of base (kept by reference, as the session keeps filters):
+ * CLI_RELAY_CONTINUE, or an exit status (said). */
+int cli_relay_list_start(cli_relay_list *l, cli_relay *r, const sc_relay_filter *base);
+
+/* An event of the listing's subscription: 1 when listed for the first time, 0 when seen
+ * before, CLI_ERROR out of memory (said). */
+int cli_relay_list_event(cli_relay_list *l, const sc_event *ev);
+
+/* The current page's EOSE: CLI_RELAY_CONTINUE (the next page is asked for), CLI_RELAY_DONE
+ * (the page brought nothing new: the listing is complete), or an exit status (said). */
+int cli_relay_list_eose(cli_relay_list *l, cli_relay *r);
+
+void cli_relay_list_free(cli_relay_list *l);
 
 /* Events read from JSON Lines: ev[i]'s views point into arena[i] (wiped when freed). */
 typedef struct cli_event_list {

@@ -6,6 +6,7 @@
 #include "ws.h"
 
 #include <libwebsockets.h>
+#include <openssl/x509.h> /* lws's TLS on Debian: the reason a certificate was refused */
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,19 +14,32 @@
 typedef struct ws_msg {
     struct ws_msg *next;
     size_t len;
-    char text[]; /* LWS_PRE bytes of headroom before the payload when sending */
+    char text[]; /* LWS_PRE bytes of headroom before the payload */
 } ws_msg;
+
+/* A received message, its buffer handed on as it is (no copy). */
+typedef struct ws_in {
+    struct ws_in *next;
+    cli_buf text;
+} ws_in;
 
 struct cli_ws {
     struct lws_context *ctx;
     struct lws *wsi;
     int state; /* CLI_WS_* */
     char error[160];
+    int permanent; /* the failure in error is one no retry changes */
     ws_msg *out_head, *out_tail;
-    ws_msg *in_head, *in_tail;
-    cli_buf frag; /* the text frame being reassembled */
-    size_t max_message;
+    size_t out_bytes;                 /* queued and not yet written */
+    uint64_t out_queued, out_written; /* messages, since the connection started */
+    ws_in *in_head, *in_tail;
+    cli_buf frag; /* the text message being reassembled */
+    size_t limit; /* frag's limit, 0 until its head tells */
+    int skipping; /* the rest of the current message is discarded */
+    unsigned long dropped;
+    cli_ws_limit_fn limit_of;
     char host[256], path[512];
+    char host_header[264];       /* host:port, or host for the scheme's default port */
     lws_sorted_usec_list_t wake; /* bounds each lws_service wait (see cli_ws_service) */
 };
 
@@ -36,48 +50,84 @@ static void set_error(cli_ws *w, const char *msg)
     }
 }
 
-static void free_list(ws_msg **head, ws_msg **tail)
+/* Drops the send queue: a connection starts with none. */
+static void free_out(cli_ws *w)
 {
-    while (*head != NULL) {
-        ws_msg *m = *head;
+    while (w->out_head != NULL) {
+        ws_msg *m = w->out_head;
 
-        *head = m->next;
+        w->out_head = m->next;
         free(m);
     }
-    *tail = NULL;
+    w->out_tail = NULL;
+    w->out_bytes = 0;
+    w->out_queued = 0;
+    w->out_written = 0;
 }
 
-/* A piece of a received frame: text frames are reassembled into the incoming queue. Returns
- * 0, or -1 to drop the connection (over the size limit, out of memory). */
+static void free_in(cli_ws *w)
+{
+    while (w->in_head != NULL) {
+        ws_in *m = w->in_head;
+
+        w->in_head = m->next;
+        cli_buf_free(&m->text);
+        free(m);
+    }
+    w->in_tail = NULL;
+}
+
+/* The message being reassembled is over its limit: the rest of it is read and dropped. */
+static void skip_message(cli_ws *w)
+{
+    w->dropped++;
+    w->skipping = 1;
+    cli_buf_free(&w->frag);
+}
+
+/* A piece of a received message: text messages are reassembled into the incoming queue,
+ * each within the limit its first bytes give it. Returns 0, or -1 to drop the connection
+ * (out of memory). */
 static int on_receive(cli_ws *w, struct lws *wsi, const void *in, size_t len)
 {
-    ws_msg *m;
+    int last = lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0;
+    ws_in *m;
 
-    if (lws_frame_is_binary(wsi)) {
-        return 0; /* relays speak text */
+    if (lws_frame_is_binary(wsi) || w->skipping) {
+        w->skipping = w->skipping && !last; /* relays speak text */
+        return 0;
     }
-    if (w->frag.len + len > w->max_message) {
-        set_error(w, "a message from the relay is over the size limit");
-        w->frag.len = 0;
-        return -1;
+    if (w->limit == 0) {
+        size_t n = w->frag.len + len < CLI_WS_HEAD ? w->frag.len + len : CLI_WS_HEAD;
+        char head[CLI_WS_HEAD];
+
+        if (w->frag.len > 0) {
+            memcpy(head, w->frag.p, w->frag.len < n ? w->frag.len : n);
+        }
+        if (n > w->frag.len) {
+            memcpy(head + w->frag.len, in, n - w->frag.len);
+        }
+        w->limit = w->limit_of(head, n);
+    }
+    if (w->limit != 0 && w->frag.len + len > w->limit) {
+        skip_message(w);
+        w->skipping = !last;
+        w->limit = 0;
+        return 0;
     }
     if (cli_buf_add(&w->frag, in, len) != CLI_OK) {
         return -1;
     }
-    if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) != 0) {
+    if (!last) {
         return 0;
     }
-    m = malloc(sizeof *m + w->frag.len + 1);
+    m = calloc(1, sizeof *m);
     if (m == NULL) {
         return -1;
     }
-    m->next = NULL;
-    m->len = w->frag.len;
-    if (w->frag.len > 0) {
-        memcpy(m->text, w->frag.p, w->frag.len);
-    }
-    m->text[m->len] = '\0';
-    w->frag.len = 0;
+    m->text = w->frag; /* handed on: the next message starts a buffer of its own */
+    memset(&w->frag, 0, sizeof w->frag);
+    w->limit = 0;
     if (w->in_tail != NULL) {
         w->in_tail->next = m;
     } else {
@@ -105,11 +155,30 @@ static int on_writeable(cli_ws *w, struct lws *wsi)
     if (w->out_head == NULL) {
         w->out_tail = NULL;
     }
+    w->out_bytes -= m->len;
+    w->out_written++;
     free(m);
     if (w->out_head != NULL) {
         lws_callback_on_writable(wsi);
     }
     return 0;
+}
+
+/* A redirect answered the upgrade (not followed: see cli_ws_connect): says so and where. */
+static void say_redirect(cli_ws *w, struct lws *wsi)
+{
+    unsigned int code = wsi != NULL ? lws_http_client_http_response(wsi) : 0;
+    char where[128];
+
+    if (code < 300 || code > 399) {
+        return;
+    }
+    if (lws_hdr_copy(wsi, where, sizeof where, WSI_TOKEN_HTTP_LOCATION) <= 0) {
+        snprintf(where, sizeof where, "(no Location)");
+    }
+    w->permanent = 1;
+    snprintf(w->error, sizeof w->error,
+             "the relay answered with a redirect (HTTP %u to %.80s): not followed", code, where);
 }
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -128,7 +197,18 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             lws_callback_on_writable(wsi);
         }
         break;
+    case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+        if (len == 0 && user != NULL && w->error[0] == '\0') { /* len: OpenSSL's verdict */
+            int err = X509_STORE_CTX_get_error((X509_STORE_CTX *)user);
+
+            /* no retry changes the relay's certificate: the commands stop at once */
+            w->permanent = 1;
+            snprintf(w->error, sizeof w->error, "the relay's certificate was refused: %s",
+                     X509_verify_cert_error_string(err));
+        }
+        return 0; /* OpenSSL's verdict stands */
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        say_redirect(w, wsi);
         set_error(w, in != NULL ? (const char *)in : "connection failed");
         w->state = CLI_WS_CLOSED;
         w->wsi = NULL;
@@ -160,15 +240,20 @@ static const struct lws_protocols protocols[] = {
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-cli_ws *cli_ws_new(size_t max_message)
+cli_ws *cli_ws_new(cli_ws_limit_fn limit)
 {
     cli_ws *w = calloc(1, sizeof *w);
 
     if (w != NULL) {
-        w->max_message = max_message;
+        w->limit_of = limit;
         w->state = CLI_WS_CLOSED;
     }
     return w;
+}
+
+unsigned long cli_ws_dropped(const cli_ws *w)
+{
+    return w->dropped;
 }
 
 static void drop_context(cli_ws *w)
@@ -181,16 +266,19 @@ static void drop_context(cli_ws *w)
     w->wsi = NULL;
 }
 
-int cli_ws_connect(cli_ws *w, const char *url)
+int cli_ws_connect(cli_ws *w, const char *url, const char *ca_file)
 {
     struct lws_context_creation_info info;
     struct lws_client_connect_info cc;
     int secure = 0, port = 0;
 
     drop_context(w);
-    free_list(&w->out_head, &w->out_tail);
-    w->frag.len = 0;
+    free_out(w);
+    cli_buf_free(&w->frag);
+    w->limit = 0;
+    w->skipping = 0;
     w->error[0] = '\0';
+    w->permanent = 0;
     if (cli_ws_parse_url(url, &secure, w->host, sizeof w->host, &port, w->path, sizeof w->path) !=
         0) {
         set_error(w, "not a ws:// or wss:// URL");
@@ -201,6 +289,7 @@ int cli_ws_connect(cli_ws *w, const char *url)
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    info.client_ssl_ca_filepath = ca_file; /* NULL: the system's store */
     info.user = w;
     info.gid = -1;
     info.uid = -1;
@@ -214,9 +303,18 @@ int cli_ws_connect(cli_ws *w, const char *url)
     cc.address = w->host;
     cc.port = port;
     cc.path = w->path;
-    cc.host = w->host;
-    cc.origin = w->host;
-    cc.ssl_connection = secure ? LCCSCF_USE_SSL : 0;
+    /* the Host header names the port unless it is the scheme's default (RFC 9110 7.2); lws
+     * takes the name for TLS (SNI, the certificate check) from it without the port */
+    if (port == (secure ? 443 : 80)) {
+        snprintf(w->host_header, sizeof w->host_header, "%s", w->host);
+    } else {
+        snprintf(w->host_header, sizeof w->host_header, "%s:%d", w->host, port);
+    }
+    cc.host = w->host_header;
+    cc.origin = w->host_header;
+    /* a redirect is not followed: it could lead anywhere (another host, another port), and
+     * the AUTH event would still name the URL given */
+    cc.ssl_connection = (secure ? LCCSCF_USE_SSL : 0) | LCCSCF_HTTP_NO_FOLLOW_REDIRECT;
     cc.protocol = NULL;
     cc.pwsi = &w->wsi;
     w->state = CLI_WS_CONNECTING;
@@ -231,6 +329,11 @@ int cli_ws_connect(cli_ws *w, const char *url)
 int cli_ws_state(const cli_ws *w)
 {
     return w->state;
+}
+
+int cli_ws_permanent(const cli_ws *w)
+{
+    return w->permanent;
 }
 
 const char *cli_ws_error(const cli_ws *w)
@@ -254,6 +357,8 @@ int cli_ws_send(cli_ws *w, const char *text, size_t len)
         w->out_head = m;
     }
     w->out_tail = m;
+    w->out_bytes += len;
+    w->out_queued++;
     if (w->wsi != NULL && w->state == CLI_WS_OPEN) {
         lws_callback_on_writable(w->wsi);
     }
@@ -278,7 +383,7 @@ void cli_ws_service(cli_ws *w, int timeout_ms)
 
 int cli_ws_take(cli_ws *w, cli_buf *into)
 {
-    ws_msg *m = w->in_head;
+    ws_in *m = w->in_head;
 
     if (m == NULL) {
         return 0;
@@ -287,25 +392,32 @@ int cli_ws_take(cli_ws *w, cli_buf *into)
     if (w->in_head == NULL) {
         w->in_tail = NULL;
     }
-    into->len = 0;
-    if (cli_buf_add(into, m->text, m->len) != CLI_OK) {
-        free(m);
-        return -1;
-    }
+    cli_buf_free(into);
+    *into = m->text;
     free(m);
     return 1;
 }
 
-int cli_ws_pending_out(const cli_ws *w)
+size_t cli_ws_pending_out(const cli_ws *w)
 {
-    return w->out_head != NULL;
+    return w->out_bytes;
+}
+
+uint64_t cli_ws_queued(const cli_ws *w)
+{
+    return w->out_queued;
+}
+
+uint64_t cli_ws_written(const cli_ws *w)
+{
+    return w->out_written;
 }
 
 void cli_ws_close(cli_ws *w)
 {
     drop_context(w);
-    free_list(&w->out_head, &w->out_tail);
-    free_list(&w->in_head, &w->in_tail);
+    free_out(w);
+    free_in(w);
     w->state = CLI_WS_CLOSED;
 }
 

@@ -13,10 +13,16 @@ static const char no_transport[] =
     "this softchat was built without a WebSocket transport (SOFTCHAT_CLI_RELAY=OFF, no "
     "libwebsockets)";
 
-cli_ws *cli_ws_new(size_t max_message)
+cli_ws *cli_ws_new(cli_ws_limit_fn limit)
 {
-    (void)max_message;
+    (void)limit;
     return calloc(1, sizeof(cli_ws));
+}
+
+unsigned long cli_ws_dropped(const cli_ws *w)
+{
+    (void)w;
+    return 0;
 }
 
 void cli_ws_free(cli_ws *w)
@@ -24,10 +30,11 @@ void cli_ws_free(cli_ws *w)
     free(w);
 }
 
-int cli_ws_connect(cli_ws *w, const char *url)
+int cli_ws_connect(cli_ws *w, const char *url, const char *ca_file)
 {
     (void)w;
     (void)url;
+    (void)ca_file;
     return -1;
 }
 
@@ -43,6 +50,12 @@ const char *cli_ws_error(const cli_ws *w)
     return no_transport;
 }
 
+int cli_ws_permanent(const cli_ws *w)
+{
+    (void)w;
+    return 1;
+}
+
 int cli_ws_send(cli_ws *w, const char *text, size_t len)
 {
     (void)w;
@@ -51,7 +64,19 @@ int cli_ws_send(cli_ws *w, const char *text, size_t len)
     return 0; /* nothing is ever sent: the connection never opens */
 }
 
-int cli_ws_pending_out(const cli_ws *w)
+size_t cli_ws_pending_out(const cli_ws *w)
+{
+    (void)w;
+    return 0;
+}
+
+uint64_t cli_ws_queued(const cli_ws *w)
+{
+    (void)w;
+    return 0;
+}
+
+uint64_t cli_ws_written(const cli_ws *w)
 {
     (void)w;
     return 0;

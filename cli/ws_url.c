@@ -13,6 +13,14 @@ int64_t cli_ws_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+int64_t cli_ws_wall_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int cli_ws_parse_url(const char *url, int *secure, char *host, size_t host_cap, int *port,
                      char *path, size_t path_cap)
 {

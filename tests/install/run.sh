@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build in BUILD_DIR to a temporary prefix, then builds and runs a consumer
-# with find_package(softchat) (shared and static) and with pkg-config (shared and static).
+# with find_package(softchat) (shared and static) and with pkg-config (shared and static),
+# and runs the installed softchat CLI from that prefix, and from another it is moved to,
+# without LD_LIBRARY_PATH (its RUNPATH, $ORIGIN/../<libdir>, finds libsoftchat).
 # CONSUMER_CFLAGS: compiler flags of the build under test (e.g. sanitizers), for the consumer.
 # A cross build (tests/install/suite.cmake sets these) builds the consumer the same way:
 #   CONSUMER_TOOLCHAIN  its CMake toolchain file     CONSUMER_CC   its C compiler
@@ -42,6 +44,31 @@ LD_LIBRARY_PATH="$tmp/prefix/lib:$tmp/prefix/lib64:${LD_LIBRARY_PATH:-}" "${run[
    $(pkg-config --cflags softchat) "$(pkg-config --variable=libdir softchat)/libsoftchat.a" \
    $(pkg-config --static --libs-only-l --libs-only-L softchat | sed 's/-lsoftchat//')
 "${run[@]}" "$tmp/pc_static"
+
+echo "== the installed CLI, from its prefix"
+cli="$tmp/prefix/bin/softchat"
+if [ ! -e "$cli" ]; then
+  echo "SKIP: no bin/softchat installed (SOFTCHAT_BUILD_CLI=OFF): nothing to run"
+else
+  runpath=$(readelf -d "$cli" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+  case $runpath in
+    '$ORIGIN/'*) echo "RUNPATH $runpath" ;;
+    *)
+      echo "bin/softchat has RUNPATH '$runpath', expected \$ORIGIN/../<libdir>" >&2
+      exit 1
+      ;;
+  esac
+  # a prefix of its own and then another (the tree moved): found through $ORIGIN only
+  for prefix in "$tmp/prefix" "$tmp/moved/elsewhere"; do
+    if [ "$prefix" != "$tmp/prefix" ]; then
+      mkdir -p "$(dirname "$prefix")"
+      mv "$tmp/prefix" "$prefix"
+    fi
+    env -u LD_LIBRARY_PATH "${run[@]}" "$prefix/bin/softchat" --version
+    env -u LD_LIBRARY_PATH "${run[@]}" "$prefix/bin/softchat" selftest >/dev/null
+  done
+  mv "$tmp/moved/elsewhere" "$tmp/prefix"
+fi
 
 echo "== exported symbols"
 so=$(find "$tmp/prefix" -name 'libsoftchat.so' | head -n 1)

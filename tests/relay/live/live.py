@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The softchat CLI against real relays on loopback, started and stopped here (each by its own
-process handle):
+"""The softchat CLI against real relays on loopback, started and stopped here (each relay and
+each CLI left running in a process group of its own, killed whole: nostr-relay's gunicorn
+forks a worker, which outlived a kill of the master alone):
 
   rust    tests/relay/live/rust-relay: rust-nostr's relay builder (crates.io), NIP-42, NIP-77
   python  nostr-relay (PyPI), SQLite storage (so a restart keeps what it stored)
@@ -9,23 +10,35 @@ process handle):
   live.py --cli PATH --make-wraps PATH --relay python --python-relay VENV/bin/nostr-relay
 
 Scenarios (each a numbered check; every one must pass, none is skipped):
-  nip17      alice sends bob a NIP-17 message through the relay; bob fetches and opens it
+  nip17      alice sends bob a NIP-17 message through the relay; bob fetches and opens it;
+             again through a TLS front (tls_front.py: a test CA made at run time, --ca-file;
+             alice connects by IP, bob by name: the certificate is checked for both)
   auth       a relay that requires AUTH: refused without a key, accepted once authenticated
   reject     a relay that refuses an event: the OK reason surfaces (exit 1, stdout, stderr)
-  reconnect  bob follows a subscription; the relay is killed and restarted mid-way; every
-             wrap alice sends arrives once, none is lost or delivered twice
+  reconnect  bob follows a subscription; the relay is killed (its whole process group: the
+             port must then refuse connections) and restarted mid-way; bob's CLI says it
+             lost the connection and reconnected; every wrap alice sends arrives once, none
+             is lost or delivered twice
   sync       (rust) 10,000 wraps on the relay, bob holds 9,000: Negentropy finds the 1,000
              missing, which are fetched (with and without a frame limit)
+  unnamed ok (python) events refused with an OK whose id is empty: each reason shown for its
+             event, the valid event of the batch accepted
+  sync       (python) a relay without NIP-77, which ignores NEG-OPEN: sync says so within
+             seconds and lists the wraps by REQ, printing the 10 of 30 that bob lacks
 Loopback only; every loop is bounded by a timeout."""
 
 import argparse
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tls_front  # noqa: E402
 
 CHECKS = []
 
@@ -55,6 +68,64 @@ def wait_port(port, timeout=30):
     return False
 
 
+def port_closed(port):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return False
+    except OSError:
+        return True
+
+
+GROUPS = set()  # the process groups started here and not yet seen gone
+
+
+def group_alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def kill_group(pgid, sig=signal.SIGKILL, wait=10, leader=None):
+    """Signals every process of the group and waits until none is left (reaping the leader,
+    a Popen of ours, whose zombie would count): True when none is."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        pass
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        if leader is not None:
+            leader.poll()
+        if not group_alive(pgid):
+            break
+        time.sleep(0.05)
+    gone = not group_alive(pgid)
+    if gone:
+        GROUPS.discard(pgid)
+    return gone
+
+
+def run_group(argv, stdin, timeout):
+    """subprocess.run in a process group of its own, killed whole when the run ends or times
+    out (TimeoutExpired raised as subprocess.run does)."""
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    GROUPS.add(p.pid)
+    try:
+        out, err = p.communicate(stdin, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(p.pid, leader=p)
+        p.communicate()
+        raise
+    finally:
+        kill_group(p.pid, leader=p)
+    return subprocess.CompletedProcess(argv, p.returncode, out, err)
+
+
 class Relay:
     """One relay process; restartable on the same port."""
 
@@ -74,23 +145,27 @@ class Relay:
             with open(cfg, "w") as f:
                 f.write(python_config(self.tmp, self.port, self.extra))
             argv = [self.o.python_relay, "-c", cfg, "serve"]
-        self.p = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.p = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  start_new_session=True)
+        GROUPS.add(self.p.pid)
         if not wait_port(self.port):
             raise RuntimeError("%s relay did not listen on %d" % (self.kind, self.port))
 
     def kill(self):
-        if self.p is not None:
-            self.p.kill()
-            self.p.wait(timeout=10)
-            self.p = None
+        """Kills the relay's whole process group (gunicorn's worker with its master) and waits
+        for every process of it: True when none is left."""
+        if self.p is None:
+            return True
+        gone = kill_group(self.p.pid, leader=self.p)
+        self.p.wait(timeout=10)
+        self.p = None
+        return gone
 
     def stop(self):
         if self.p is not None:
-            self.p.terminate()
-            try:
-                self.p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+            if not kill_group(self.p.pid, signal.SIGTERM, leader=self.p):
+                kill_group(self.p.pid, leader=self.p)
+            self.p.wait(timeout=10)
             self.p = None
 
 
@@ -126,11 +201,14 @@ class Cli:
 
     def run(self, args, stdin=b"", timeout=120):
         argv = [self.o.cli] + (["--backend", self.o.backend] if self.o.backend else []) + args
-        return subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout)
+        return run_group(argv, stdin, timeout)
 
     def popen(self, args):
         argv = [self.o.cli] + (["--backend", self.o.backend] if self.o.backend else []) + args
-        return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+        GROUPS.add(p.pid)
+        return p
 
     def key(self, name):
         path = os.path.join(self.tmp, name + ".key")
@@ -144,8 +222,7 @@ class Cli:
 
 
 def wraps_for(o, sec, to, n):
-    r = subprocess.run([o.make_wraps, sec, to, str(n)] + ([o.backend] if o.backend else []),
-                       capture_output=True, timeout=600)
+    r = run_group([o.make_wraps, sec, to, str(n)] + ([o.backend] if o.backend else []), b"", 600)
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -154,17 +231,22 @@ def ids_of(lines):
     return [json.loads(l)["id"] for l in lines.decode().splitlines() if l.strip()]
 
 
-def scenario_nip17(cli, relay, tag):
+def scenario_nip17(cli, relay, tag, urls=None, extra=()):
+    """alice sends bob a NIP-17 message; urls: the URLs alice publishes to and bob fetches
+    from (both relay.url by default), extra: options for both (--ca-file)."""
     alice, alice_pub, _ = cli.key("alice")
     bob, bob_pub, _ = cli.key("bob")
+    pub_url, fetch_url = urls or (relay.url, relay.url)
     text = "hello bob, via the %s relay" % tag
     w = cli.run(["nip17", "send", "--sec-file", alice, "--to", bob_pub], text.encode())
     check("%s nip17: alice makes the message" % tag, w.returncode == 0, w.stderr.decode())
-    p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], w.stdout)
+    p = cli.run(["relay", "publish", "--url", pub_url, "--sec-file", alice] + list(extra),
+                w.stdout)
     check("%s nip17: publish" % tag, p.returncode == 0 and p.stdout.count(b'"accepted":true') == 2,
           p.stderr.decode() + p.stdout.decode())
     flt = json.dumps({"kinds": [1059], "#p": [bob_pub]})
-    f = cli.run(["relay", "fetch", "--url", relay.url, "--sec-file", bob, "--filter", flt])
+    f = cli.run(["relay", "fetch", "--url", fetch_url, "--sec-file", bob, "--filter", flt] +
+                list(extra))
     check("%s nip17: bob fetches" % tag, f.returncode == 0 and len(f.stdout.splitlines()) >= 1,
           f.stderr.decode())
     rcv = cli.run(["nip17", "receive", "--sec-file", bob], f.stdout)
@@ -204,6 +286,33 @@ def scenario_reject(cli, relay, tag, want_prefix):
           want_prefix.encode() in p.stderr, "rc %d %s %s" % (p.returncode, out, p.stderr.decode()))
 
 
+def scenario_unnamed_ok(cli, relay, tag):
+    """nostr-relay refuses an event it finds too old or from the future with an OK whose id is
+    empty (off NIP-01): each refusal's reason is printed for its event, in order, and the
+    valid event of the same batch gets its line, with no wait for the timeout."""
+    alice, _, _ = cli.key("alice")
+    now = int(time.time())
+    evs = []
+    for created_at, text in ((1000000000, "too old"), (now, "fine"), (now + 86400, "future")):
+        ev = cli.run(["event", "sign", "--sec-file", alice],
+                     json.dumps({"kind": 1, "content": text, "created_at": created_at}).encode())
+        assert ev.returncode == 0, ev.stderr
+        evs.append(json.loads(ev.stdout))
+    t0 = time.monotonic()
+    p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice, "--timeout", "20"],
+                "".join(json.dumps(e) + "\n" for e in evs).encode())
+    took = time.monotonic() - t0
+    lines = [json.loads(l) for l in p.stdout.decode().splitlines() if l.strip()]
+    got = [(l["id"], l["accepted"]) for l in lines]
+    check("%s unnamed ok: refusals with an empty id shown for their events, the valid one "
+          "accepted (%.1f s)" % (tag, took),
+          p.returncode == 1 and got == [(evs[0]["id"], False), (evs[1]["id"], True),
+                                         (evs[2]["id"], False)] and
+          "too old" in lines[0]["message"] and "future" in lines[2]["message"] and
+          b"too old" in p.stderr and took < 15,
+          "rc %d %s %s" % (p.returncode, p.stdout.decode(), p.stderr.decode()))
+
+
 def scenario_reconnect(cli, relay, tag):
     alice, alice_pub, alice_sec = cli.key("alice")
     bob, bob_pub, _ = cli.key("bob-%s" % relay.port)  # a fresh inbox: only this scenario's
@@ -218,7 +327,9 @@ def scenario_reconnect(cli, relay, tag):
     p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], first)
     check("%s reconnect: first batch published" % tag, p.returncode == 0, p.stderr.decode())
     time.sleep(1.0)
-    relay.kill()
+    gone = relay.kill()
+    check("%s reconnect: the relay's processes are gone and its port refuses connections" % tag,
+          gone and port_closed(relay.port))
     time.sleep(1.5)
     relay.start()
     p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], second)
@@ -227,8 +338,11 @@ def scenario_reconnect(cli, relay, tag):
     try:
         out, err = follower.communicate(timeout=100)
     except subprocess.TimeoutExpired:
-        follower.kill()
+        kill_group(follower.pid, leader=follower)
         out, err = follower.communicate()
+    kill_group(follower.pid, leader=follower)
+    check("%s reconnect: bob's fetch lost the connection and reconnected" % tag,
+          b"connection lost" in err and b"reconnecting" in err, err.decode()[-600:])
     got = ids_of(out)
     check("%s reconnect: every event once (%d received, %d distinct, %d sent)" % (
         tag, len(got), len(set(got)), len(want)),
@@ -260,6 +374,30 @@ def scenario_sync(cli, relay, tag, frame_limits):
             tag, limit or "none", time.monotonic() - t1, s.stderr.decode().strip()),
               s.returncode == 0 and len(got) == 1000 and set(got) == missing,
               "rc %d, %d events: %s" % (s.returncode, len(got), s.stderr.decode()[-400:]))
+
+
+def scenario_sync_no_nip77(cli, relay, tag):
+    """nostr-relay has no NIP-77 and ignores NEG-OPEN: relay sync says so within seconds and
+    lists bob's wraps by REQ, printing those --have lacks."""
+    alice, _, alice_sec = cli.key("alice")
+    bob, bob_pub, _ = cli.key("bob-nosync")
+    wraps = wraps_for(cli.o, alice_sec, bob_pub, 30)
+    p = cli.run(["relay", "publish", "--url", relay.url, "--sec-file", alice], wraps)
+    check("%s sync without NIP-77: 30 wraps published" % tag, p.returncode == 0,
+          p.stderr.decode())
+    lines = wraps.splitlines()
+    have = os.path.join(cli.tmp, "bob-nosync-has.jsonl")
+    with open(have, "wb") as f:
+        f.write(b"\n".join(lines[:20]) + b"\n")
+    t0 = time.monotonic()
+    s = cli.run(["relay", "sync", "--url", relay.url, "--sec-file", bob, "--have", have])
+    took = time.monotonic() - t0
+    got = ids_of(s.stdout)
+    check("%s sync without NIP-77: said in %.1f s (under 15), the 10 missing listed by REQ "
+          "(%s)" % (tag, took, s.stderr.decode().strip().replace("\n", " / ")),
+          s.returncode == 0 and sorted(got) == sorted(ids_of(b"\n".join(lines[20:]))) and
+          b"NIP-77" in s.stderr and took < 15,
+          "rc %d, %d events: %s" % (s.returncode, len(got), s.stderr.decode()[-400:]))
 
 
 def silent_relay():
@@ -344,7 +482,7 @@ def main():
             o.relay, exe))
         print("0 passed, 1 failed")
         return 1
-    relays = []
+    relays, fronts = [], []
     with tempfile.TemporaryDirectory() as tmp:
         cli = Cli(o, tmp)
         try:
@@ -357,19 +495,33 @@ def main():
             plain = relay()
             scenario_errors(cli, plain, o.relay)
             scenario_nip17(cli, plain, o.relay)
+            # the same relay behind a TLS front with a test CA: alice by IP, bob by name
+            path = tls_front.make_certs(tmp)
+            front = tls_front.TlsFront(plain.port, path("good.pem"), path("good.key"))
+            fronts.append(front)
+            scenario_nip17(cli, plain, o.relay + " over TLS",
+                           (front.url, front.url.replace("127.0.0.1", "localhost")),
+                           ("--ca-file", path("ca.pem")))
             scenario_reconnect(cli, plain, o.relay)
             if o.relay == "rust":
                 scenario_auth(cli, relay(["--auth"]), o.relay)
                 scenario_reject(cli, relay(["--reject-kind", "1"]), o.relay, "blocked:")
                 scenario_sync(cli, plain, o.relay, (0, 4096))
-            # nostr-relay 1.14 answers AUTH without the OK NIP-42 requires and refuses events
-            # with an OK whose id is empty: the AUTH and refusal scenarios run on the rust
-            # relay; this one covers delivery and a restart that keeps its events
+            else:
+                scenario_unnamed_ok(cli, plain, o.relay)
+                scenario_sync_no_nip77(cli, plain, o.relay)
+            # nostr-relay 1.14 answers AUTH without the OK NIP-42 requires: the AUTH scenario
+            # runs on the rust relay; this one covers delivery, a restart that keeps its
+            # events and its refusals, whose OK has an empty id
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError) as e:
             check("%s: scenario could not finish" % o.relay, False, repr(e))
         finally:
+            for f in fronts:
+                f.stop()
             for r in relays:
                 r.stop()
+            left = [g for g in list(GROUPS) if not kill_group(g)]
+            check("%s: no process left behind" % o.relay, not left, "groups %r" % left)
     passed = sum(1 for _, ok in CHECKS if ok)
     failed = len(CHECKS) - passed
     print("%d passed, %d failed" % (passed, failed))
