@@ -14,7 +14,9 @@
   the library holds belongs to a method of classes.jar, and every class the library looks
   up (org/softchat/...) is in classes.jar;
 - proguard.txt is the jar's own META-INF/proguard/softchat.pro, and its -keep rules keep
-  every class the library looks up and the native methods of every class that has some.
+  every class the library looks up and the native methods of every class that has some;
+- classes.jar carries none of the desktop libraries of the facade's jar (org/softchat/native/):
+  an app loads jni/<ABI>/ from its APK.
 Reads the class files itself (no javap), so it needs only python3 and readelf.
 """
 import os
@@ -124,6 +126,8 @@ def main():
     with zipfile.ZipFile(os.path.join(tmp, "classes.jar")) as jar:
         jar_rules = None
         for n in jar.namelist():
+            if n.startswith("org/softchat/native/") and not n.endswith("/"):
+                fails.append("classes.jar carries a desktop library: " + n)
             if n == "META-INF/proguard/softchat.pro":
                 jar_rules = jar.read(n).decode()
             if n.endswith(".class"):

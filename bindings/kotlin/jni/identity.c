@@ -114,7 +114,7 @@ static jbyteArray schnorr_sign(JNIEnv *env, jclass cls, jlong slot, jlong h, jby
 
 /* schnorrVerify(slot, sig64, msg32, pub32): Boolean (false for SC_ERR_INVALID_SIG). */
 static jboolean schnorr_verify(JNIEnv *env, jclass cls, jlong slot, jbyteArray sig, jbyteArray msg,
-                               jbyteArray pub)
+                               jobject pub)
 {
     uint8_t s[64], m[32], p[32];
     sc_status st;
@@ -125,7 +125,7 @@ static jboolean schnorr_verify(JNIEnv *env, jclass cls, jlong slot, jbyteArray s
         return JNI_FALSE;
     }
     (*env)->GetByteArrayRegion(env, sig, 0, 64, (jbyte *)s);
-    if (!scj_key(env, msg, m) || !scj_key(env, pub, p)) {
+    if (!scj_key(env, msg, m) || !scj_pub(env, pub, p)) {
         return JNI_FALSE;
     }
     st = sc_identity_verify(scj_slot_of(slot)->ctx, s, m, p);
@@ -146,7 +146,7 @@ int scj_register_identity(JNIEnv *env, jclass c)
         {"identityFree", "(J)V", (void *)identity_free},
         {"identitySecret", "(J[B)V", (void *)identity_secret},
         {"schnorrSign", "(JJ[B[B)[B", (void *)schnorr_sign},
-        {"schnorrVerify", "(J[B[B[B)Z", (void *)schnorr_verify},
+        {"schnorrVerify", "(J[B[BLjava/lang/Object;)Z", (void *)schnorr_verify},
     };
     return (*env)->RegisterNatives(env, c, m, (jint)SCJ_COUNT(m));
 }

@@ -1,5 +1,6 @@
-/* Natives: NIP-17 send (sc_nip17_chat_rumor, then sc_nip17_send: one gift wrap per distinct
- * receiver and the sender's copy). Receiving is in nip59.c. */
+/* Natives: NIP-17 send (sc_nip17_chat_rumor or sc_nip17_file_rumor, then sc_nip17_send: one
+ * gift wrap per distinct receiver and the sender's copy). Receiving is in nip59.c, the kind 15
+ * parameters in nip17_file.c. */
 #include "blob.h"
 #include "scj.h"
 
@@ -158,12 +159,13 @@ static int chat_load(JNIEnv *env, scj_slot *s, scj_mem *in, sc_nip17_chat *m, jb
     return 1;
 }
 
-/* The kind 14 rumor of m by pub, made in working memory of its own, then wrapped and sent. */
+/* The kind 14 rumor of m by pub (the kind 15 rumor of f when f is not NULL), made in working
+ * memory of its own, then wrapped and sent. */
 static jbyteArray chat_rumor_send(JNIEnv *env, scj_slot *s, const sc_nip17_chat *m,
-                                  const sc_identity *id, const uint8_t pub[32],
-                                  const sc_nip59_opts *opts)
+                                  const sc_nip17_file *f, const sc_identity *id,
+                                  const uint8_t pub[32], const sc_nip59_opts *opts)
 {
-    size_t rb = sc_nip17_chat_rumor_buf_max(m);
+    size_t rb = f != NULL ? sc_nip17_file_rumor_buf_max(m, f) : sc_nip17_chat_rumor_buf_max(m);
     scj_mem buf = {NULL, 0, 0, 0, NULL};
     sc_status st = SC_ERR_TOO_LARGE;
     sc_event rumor;
@@ -173,7 +175,8 @@ static jbyteArray chat_rumor_send(JNIEnv *env, scj_slot *s, const sc_nip17_chat 
         if (!scj_mem_get(env, s, &buf, rb)) {
             return NULL;
         }
-        st = sc_nip17_chat_rumor(s->ctx, &rumor, buf.p, buf.n, m, pub);
+        st = f != NULL ? sc_nip17_file_rumor(s->ctx, &rumor, buf.p, buf.n, m, f, pub)
+                       : sc_nip17_chat_rumor(s->ctx, &rumor, buf.p, buf.n, m, pub);
     }
     if (st == SC_OK) {
         res = send_rumor(env, s, &rumor, id, pub, opts);
@@ -184,13 +187,49 @@ static jbyteArray chat_rumor_send(JNIEnv *env, scj_slot *s, const sc_nip17_chat 
     return res;
 }
 
+/* The message of m, a chat message, or with a file blob (nip17_file.c) in m's content the
+ * file message it describes: the file's parameters (and its key) are read from the copy in
+ * working memory and wiped after the call; a kind 15 rumor takes no content of its own. */
+static jbyteArray rumor_send(JNIEnv *env, scj_slot *s, sc_nip17_chat *m, int file,
+                             const sc_identity *id, const uint8_t pub[32],
+                             const sc_nip59_opts *opts)
+{
+    sc_str fallbacks[SCJ_FILE_FALLBACKS_MAX];
+    sc_nip17_file f;
+    sc_status st;
+    jbyteArray res;
+
+    if (!file) {
+        return chat_rumor_send(env, s, m, NULL, id, pub, opts);
+    }
+    st = scj_file_read(&f, fallbacks, (const uint8_t *)m->content.ptr, m->content.len);
+    if (st != SC_OK) {
+        scj_throw(env, st);
+        return NULL;
+    }
+    m->content.ptr = "";
+    m->content.len = 0;
+    res = chat_rumor_send(env, s, m, &f, id, pub, opts);
+    sc_mem_wipe(&f, sizeof f);
+    return res;
+}
+
 /* send(slot, id, peers, content, createdAt, subject or null, replyTo or null, flags, relay or
  * null, expiration, now): the gift wraps of a kind 14 chat message, receivers first, then
  * the sender's copy (relay: its p tag's hint; expiration > 0: NIP-40 on every seal and wrap). */
 static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteArray peers,
                             jbyteArray content, jlong created_at, jbyteArray subject,
-                            jbyteArray reply_to, jint flags, jbyteArray relay, jlong expiration,
+                            jobject reply_to, jint flags, jbyteArray relay, jlong expiration,
                             jlong now)
+{
+    (void)cls;
+    return scj_nip17_send(env, slot, me, peers, content, created_at, subject, reply_to, flags,
+                          relay, expiration, now, 0);
+}
+
+jbyteArray scj_nip17_send(JNIEnv *env, jlong slot, jlong me, jbyteArray peers, jbyteArray content,
+                          jlong created_at, jbyteArray subject, jobject reply_to, jint flags,
+                          jbyteArray relay, jlong expiration, jlong now, int file)
 {
     scj_slot *s = scj_slot_of(slot);
     const sc_identity *id = (const sc_identity *)(uintptr_t)me;
@@ -203,13 +242,12 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
     sc_status st;
     jbyteArray res;
 
-    (void)cls;
     if (peers == NULL || content == NULL) {
         scj_throw(env, SC_ERR_ARG);
         return NULL;
     }
     if (!scj_wrap_opts(env, &opts, hint, flags, relay, expiration, now) ||
-        (reply_to != NULL && !scj_key(env, reply_to, reply))) {
+        (reply_to != NULL && !scj_pub(env, reply_to, reply))) {
         return NULL;
     }
     if (pl > SCJ_MAX_EVENT_INPUT || cl > SCJ_MAX_EVENT_INPUT - pl ||
@@ -228,7 +266,7 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
     }
     m.reply_to = reply_to != NULL ? reply : NULL;
     m.created_at = (int64_t)created_at;
-    res = chat_rumor_send(env, s, &m, id, pub, &opts);
+    res = rumor_send(env, s, &m, file, id, pub, &opts);
     scj_mem_put(&in, in.n);
     return res;
 }
@@ -236,7 +274,7 @@ static jbyteArray chat_send(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyte
 int scj_register_nip17(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
-        {"send", "(JJ[B[BJ[B[BI[BJJ)[B", (void *)chat_send},
+        {"send", "(JJ[B[BJ[BLjava/lang/Object;I[BJJ)[B", (void *)chat_send},
     };
     return (*env)->RegisterNatives(env, c, m, (jint)SCJ_COUNT(m));
 }

@@ -30,9 +30,9 @@ static sc_status relays_load(sc_nip19_entity *e, const uint8_t *b, size_t len)
 }
 
 /* nip19Encode(type, key, author or null, kind, hasKind, identifier or null, relays or null). */
-static jbyteArray nip19_encode(JNIEnv *env, jclass cls, jint type, jbyteArray key,
-                               jbyteArray author, jint kind, jboolean has_kind,
-                               jbyteArray identifier, jbyteArray relays)
+static jbyteArray nip19_encode(JNIEnv *env, jclass cls, jint type, jobject key, jobject author,
+                               jint kind, jboolean has_kind, jbyteArray identifier,
+                               jbyteArray relays)
 {
     uint8_t in[SC_NIP19_MAX_CHARS], out[SC_NIP19_MAX_CHARS];
     size_t il = scj_len(env, identifier), rl = scj_len(env, relays), len = 0;
@@ -43,8 +43,8 @@ static jbyteArray nip19_encode(JNIEnv *env, jclass cls, jint type, jbyteArray ke
     (void)cls;
     memset(&e, 0, sizeof e);
     e.type = (sc_nip19_type)type;
-    if ((key != NULL && !scj_key(env, key, e.key)) ||
-        (author != NULL && !scj_key(env, author, e.author))) {
+    if ((key != NULL && !scj_pub(env, key, e.key)) ||
+        (author != NULL && !scj_pub(env, author, e.author))) {
         sc_mem_wipe(&e, sizeof e);
         return NULL;
     }
@@ -130,7 +130,7 @@ static jbyteArray nip19_decode(JNIEnv *env, jclass cls, jbyteArray text)
 int scj_register_nip19(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
-        {"nip19Encode", "(I[B[BIZ[B[B)[B", (void *)nip19_encode},
+        {"nip19Encode", "(ILjava/lang/Object;Ljava/lang/Object;IZ[B[B)[B", (void *)nip19_encode},
         {"nip19Decode", "([B)[B", (void *)nip19_decode},
     };
     return (*env)->RegisterNatives(env, c, m, (jint)SCJ_COUNT(m));

@@ -142,7 +142,7 @@ static jbyteArray decrypt(JNIEnv *env, jlong slot, const dec_args *a, jbyteArray
     return res;
 }
 
-static jstring encrypt_to(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteArray peer,
+static jstring encrypt_to(JNIEnv *env, jclass cls, jlong slot, jlong id, jobject peer,
                           jbyteArray pt, jint flags)
 {
     uint8_t p[32];
@@ -150,28 +150,28 @@ static jstring encrypt_to(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteAr
                   (unsigned)flags};
 
     (void)cls;
-    return scj_key(env, peer, p) ? encrypt(env, slot, &a, pt) : NULL;
+    return scj_pub(env, peer, p) ? encrypt(env, slot, &a, pt) : NULL;
 }
 
-static jbyteArray decrypt_from(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteArray peer,
+static jbyteArray decrypt_from(JNIEnv *env, jclass cls, jlong slot, jlong id, jobject peer,
                                jbyteArray payload, jint max)
 {
     uint8_t p[32];
     dec_args a = {BY_IDENTITY, (const sc_identity *)(uintptr_t)id, p, NULL, NULL, SCJ_LIMIT(max)};
 
     (void)cls;
-    return scj_key(env, peer, p) ? decrypt(env, slot, &a, payload) : NULL;
+    return scj_pub(env, peer, p) ? decrypt(env, slot, &a, payload) : NULL;
 }
 
 /* convNew(slot, id, peer): Long, a held conversation of (identity, peer). */
-static jlong conv_new(JNIEnv *env, jclass cls, jlong slot, jlong id, jbyteArray peer)
+static jlong conv_new(JNIEnv *env, jclass cls, jlong slot, jlong id, jobject peer)
 {
     uint8_t p[32];
     sc_nip44_conversation *c;
     sc_status st;
 
     (void)cls;
-    if (!scj_key(env, peer, p)) {
+    if (!scj_pub(env, peer, p)) {
         return 0;
     }
     c = malloc(sizeof *c);
@@ -302,9 +302,9 @@ static jbyteArray conversation_key(JNIEnv *env, jclass cls, jlong slot, jbyteArr
 int scj_register_nip44(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
-        {"nip44EncryptTo", "(JJ[B[BI)Ljava/lang/String;", (void *)encrypt_to},
-        {"nip44DecryptFrom", "(JJ[B[BI)[B", (void *)decrypt_from},
-        {"convNew", "(JJ[B)J", (void *)conv_new},
+        {"nip44EncryptTo", "(JJLjava/lang/Object;[BI)Ljava/lang/String;", (void *)encrypt_to},
+        {"nip44DecryptFrom", "(JJLjava/lang/Object;[BI)[B", (void *)decrypt_from},
+        {"convNew", "(JJLjava/lang/Object;)J", (void *)conv_new},
         {"convFromKey", "([B)J", (void *)conv_from_key},
         {"convFree", "(J)V", (void *)conv_free},
         {"convEncrypt", "(JJ[BI)Ljava/lang/String;", (void *)conv_encrypt},

@@ -11,7 +11,7 @@
  * now): the gift wrap JSON of the rumor (kind, createdAt, tags, content) by author. */
 static jbyteArray gift_wrap(JNIEnv *env, jclass cls, jlong slot, jlong author, jint kind,
                             jlong created_at, jbyteArray tags, jbyteArray content,
-                            jbyteArray recipient, jint flags, jbyteArray relay, jlong expiration,
+                            jobject recipient, jint flags, jbyteArray relay, jlong expiration,
                             jlong now)
 {
     scj_slot *s = scj_slot_of(slot);
@@ -26,7 +26,7 @@ static jbyteArray gift_wrap(JNIEnv *env, jclass cls, jlong slot, jlong author, j
     jbyteArray res = NULL;
 
     (void)cls;
-    if (!scj_key(env, recipient, to) ||
+    if (!scj_pub(env, recipient, to) ||
         !scj_wrap_opts(env, &opts, hint, flags, relay, expiration, now)) {
         return NULL;
     }
@@ -174,7 +174,7 @@ static jbyteArray receive(JNIEnv *env, jclass cls, jlong slot, jlong me, jbyteAr
 int scj_register_nip59(JNIEnv *env, jclass c)
 {
     static const JNINativeMethod m[] = {
-        {"giftWrap", "(JJIJ[B[B[BI[BJJ)[B", (void *)gift_wrap},
+        {"giftWrap", "(JJIJ[B[BLjava/lang/Object;I[BJJ)[B", (void *)gift_wrap},
         {"unwrap", "(JJ[BIJ)[B", (void *)unwrap},
         {"receive", "(JJ[BIJ)[B", (void *)receive},
     };

@@ -9,6 +9,28 @@
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved);
 JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved);
 
+/* A global reference to the named class, or NULL. */
+static jclass global_class(JNIEnv *env, const char *name)
+{
+    jclass local = (*env)->FindClass(env, name);
+    jclass g = NULL;
+
+    if (local != NULL) {
+        g = (jclass)(*env)->NewGlobalRef(env, local);
+        (*env)->DeleteLocalRef(env, local);
+    }
+    return g;
+}
+
+/* Deletes a global reference and clears it. */
+static void drop_global(JNIEnv *env, jobject *ref)
+{
+    if (*ref != NULL) {
+        (*env)->DeleteGlobalRef(env, *ref);
+        *ref = NULL;
+    }
+}
+
 /* SoftchatException(SC_ERR_NOMEM, "SC_ERR_NOMEM", false, false) as a global reference. */
 static jthrowable make_nomem(JNIEnv *env, jclass ex)
 {
@@ -53,14 +75,17 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
     if (scj_exception_init == NULL || scj_exception_class == NULL || scj_nomem == NULL) {
         return JNI_ERR;
     }
+    scj_string_class = global_class(env, "java/lang/String");
+    scj_bytes_class = global_class(env, "[B");
     bridge = (*env)->FindClass(env, SCJ_CLASS);
-    if (bridge == NULL) {
+    if (bridge == NULL || scj_string_class == NULL || scj_bytes_class == NULL) {
         return JNI_ERR;
     }
     if (scj_register_ctx(env, bridge) != 0 || scj_register_identity(env, bridge) != 0 ||
         scj_register_nip44(env, bridge) != 0 || scj_register_event(env, bridge) != 0 ||
         scj_register_nip59(env, bridge) != 0 || scj_register_nip17(env, bridge) != 0 ||
-        scj_register_nip19(env, bridge) != 0 || scj_register_file(env, bridge) != 0) {
+        scj_register_nip19(env, bridge) != 0 || scj_register_file(env, bridge) != 0 ||
+        scj_register_nip17_file(env, bridge) != 0 || scj_register_pool(env, bridge) != 0) {
         return JNI_ERR;
     }
     (*env)->DeleteLocalRef(env, bridge);
@@ -75,12 +100,8 @@ JNIEXPORT void JNICALL JNI_OnUnload(JavaVM *vm, void *reserved)
     if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK) {
         return;
     }
-    if (scj_nomem != NULL) {
-        (*env)->DeleteGlobalRef(env, scj_nomem);
-        scj_nomem = NULL;
-    }
-    if (scj_exception_class != NULL) {
-        (*env)->DeleteGlobalRef(env, scj_exception_class);
-        scj_exception_class = NULL;
-    }
+    drop_global(env, (jobject *)&scj_nomem);
+    drop_global(env, (jobject *)&scj_exception_class);
+    drop_global(env, (jobject *)&scj_string_class);
+    drop_global(env, (jobject *)&scj_bytes_class);
 }

@@ -62,6 +62,12 @@ void scj_mem_put(scj_mem *m, size_t used);
 /* Copies a 32-byte array (a key, an id) into out. Returns 1, or 0 with SC_ERR_ARG thrown. */
 int scj_key(JNIEnv *env, jbyteArray a, uint8_t out[32]);
 
+/* A public 32-byte value (an x-only public key, an event id) given as a byte[32] or as a
+ * String of 64 hex digits (org.softchat.PublicKey and EventId are their lowercase hex, so
+ * they cross without a byte[] made for them): decoded into out. Returns 1, or 0 with
+ * SC_ERR_ARG (null, another type, a wrong length) or SC_ERR_ENCODING (not hex) thrown. */
+int scj_pub(JNIEnv *env, jobject o, uint8_t out[32]);
+
 /* Length of a (0 for null). */
 size_t scj_len(JNIEnv *env, jbyteArray a);
 
@@ -106,6 +112,21 @@ void scj_event_unload(scj_event_in *e);
 /* A Kotlin limit as the library's size: 0 (the library's default) for 0 or less. */
 #define SCJ_LIMIT(max) ((max) > 0 ? (size_t)(max) : (size_t)0)
 
+/* NIP-17 send (nip17.c): a chat message (file = 0: content is the text) or a file message
+ * (file = 1: content is the file blob of nip17_file.c). The gift wraps, receivers first. */
+jbyteArray scj_nip17_send(JNIEnv *env, jlong slot, jlong me, jbyteArray peers, jbyteArray content,
+                          jlong created_at, jbyteArray subject, jobject reply_to, jint flags,
+                          jbyteArray relay, jlong expiration, jlong now, int file);
+
+/* The kind 15 parameters given by the Kotlin side (nip17_file.c): u32-length-prefixed url and
+ * file type, key[32], u32 nonce_len + nonce, x[32], u32 has_ox, ox[32], size as two u32
+ * (low, high), dim, blurhash and thumb (u32 length + UTF-8, 0 for none), u32 n + each
+ * fallback URL. Reads f from blob[0..len) (views point into it; fallbacks into fb). Returns
+ * SC_OK, SC_ERR_ARG (a malformed blob) or SC_ERR_TOO_LARGE (over SCJ_FILE_FALLBACKS_MAX). */
+#define SCJ_FILE_FALLBACKS_MAX 16u
+sc_status scj_file_read(sc_nip17_file *f, sc_str fb[SCJ_FILE_FALLBACKS_MAX], const uint8_t *blob,
+                        size_t len);
+
 /* Registration of each file's natives (onload.c calls them). 0 on success. */
 int scj_register_ctx(JNIEnv *env, jclass c);
 int scj_register_identity(JNIEnv *env, jclass c);
@@ -115,9 +136,42 @@ int scj_register_nip59(JNIEnv *env, jclass c);
 int scj_register_nip17(JNIEnv *env, jclass c);
 int scj_register_nip19(JNIEnv *env, jclass c);
 int scj_register_file(JNIEnv *env, jclass c);
+int scj_register_nip17_file(JNIEnv *env, jclass c);
+int scj_register_pool(JNIEnv *env, jclass c);    /* pool.c; it registers pool_io.c's too */
+int scj_register_pool_io(JNIEnv *env, jclass c); /* pool_io.c */
+
+/* The relay pool of a poolNew handle (pool.c), for pool_io.c. */
+sc_pool *scj_pool_get(jlong h);
+/* Frees the blocks the pool no longer references (publishes done, subscriptions replaced or
+ * ended, deliveries released). */
+void scj_pool_sweep(jlong h);
+/* Copies a received frame into the pool's text buffer (kept until the next receive: an
+ * EVENT update points into it) and sizes the receive arena for it. 1, or 0 with an exception
+ * (SC_ERR_TOO_LARGE over sc_pool_message_max, SC_ERR_NOMEM). */
+int scj_pool_text(JNIEnv *env, jlong h, jbyteArray text, char **out, size_t *len, uint8_t **arena,
+                  size_t *arena_cap);
+/* The pool's buffer for sc_pool_next, at least need bytes. 1, or 0 with an exception. */
+int scj_pool_out(JNIEnv *env, jlong h, size_t need, char **out);
+/* The delivery record a publish update's user pointer names, or NULL (*handle: its block,
+ * 0 for none); publish_done: one of its publishes ended. */
+void *scj_pool_delivery_of(jlong h, const void *user, jlong *handle, int publish_done);
+/* A publish of the pool's own (RelayPool.publish) ended: its event is freed at the next call. */
+void scj_pool_publish_done(jlong h, uint32_t pub);
+/* A delivery record of wraps (nip17.c's send blob: u32 n, per wrap recipient[32], u32 len,
+ * JSON) and routes (u32 n, per wrap u32 n_relays, each URL u32 len + bytes), started on the
+ * pool. Returns its block (the handle), or NULL with an exception thrown. */
+void *scj_pool_delivery_new(JNIEnv *env, jlong h, const uint8_t *w, size_t wl, const uint8_t *rt,
+                            size_t rl);
+/* The record of a delivery handle (NULL when unknown); *finished: every publish of it ended. */
+sc_delivery *scj_pool_delivery_get(jlong h, jlong d, int *finished);
+/* Releases a delivery whose publishes ended (freed at the next call). */
+void scj_pool_delivery_free(jlong h, jlong d);
 
 /* SoftchatException, cached by JNI_OnLoad. */
 extern jclass scj_exception_class;
+/* java.lang.String and byte[], cached by JNI_OnLoad (scj_pub tells them apart). */
+extern jclass scj_string_class;
+extern jclass scj_bytes_class;
 extern jmethodID scj_exception_init; /* (ILjava/lang/String;)V */
 /* SoftchatException(SC_ERR_NOMEM), made by JNI_OnLoad through the (ILjava/lang/String;ZZ)V
  * constructor (no suppression, no stack trace, no cause: it cannot change, so every thread

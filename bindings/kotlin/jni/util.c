@@ -7,6 +7,8 @@
 jclass scj_exception_class;
 jmethodID scj_exception_init;
 jthrowable scj_nomem;
+jclass scj_string_class;
+jclass scj_bytes_class;
 
 int scj_throw(JNIEnv *env, sc_status st)
 {
@@ -110,6 +112,31 @@ int scj_key(JNIEnv *env, jbyteArray a, uint8_t out[32])
     }
     (*env)->GetByteArrayRegion(env, a, 0, 32, (jbyte *)out);
     return 1;
+}
+
+int scj_pub(JNIEnv *env, jobject o, uint8_t out[32])
+{
+    jchar u[64];
+    char hex[64];
+    size_t i;
+    sc_status st;
+
+    if (o == NULL) {
+        return scj_throw(env, SC_ERR_ARG);
+    }
+    if (!(*env)->IsInstanceOf(env, o, scj_string_class)) {
+        return (*env)->IsInstanceOf(env, o, scj_bytes_class) ? scj_key(env, (jbyteArray)o, out)
+                                                             : scj_throw(env, SC_ERR_ARG);
+    }
+    if ((*env)->GetStringLength(env, (jstring)o) != 64) {
+        return scj_throw(env, SC_ERR_ARG);
+    }
+    (*env)->GetStringRegion(env, (jstring)o, 0, 64, u);
+    for (i = 0; i < 64; i++) { /* anything past ASCII becomes a character hex refuses */
+        hex[i] = u[i] < 0x80 ? (char)u[i] : '?';
+    }
+    st = sc_hex_decode_fixed(out, 32, hex, 64, SC_HEX_ANY_CASE);
+    return st == SC_OK ? 1 : scj_throw(env, st);
 }
 
 jbyteArray scj_new_bytes(JNIEnv *env, size_t n)

@@ -1,7 +1,6 @@
 package org.softchat
 
 import org.softchat.internal.NativeBridge
-import org.softchat.internal.NativeCleaner
 import org.softchat.internal.NativeHandle
 
 /**
@@ -10,8 +9,7 @@ import org.softchat.internal.NativeHandle
  * [close] wipes the key (a conversation never closed is wiped by the cleaner).
  */
 class Nip44Conversation internal constructor(private val sc: Softchat, handle: Long) : AutoCloseable {
-    private val h = NativeHandle(NativeHandle.KIND_CONVERSATION, handle)
-    private val cleanerRef = NativeCleaner.register(this, h::close)
+    private val h = NativeHandle(this, NativeHandle.KIND_CONVERSATION, handle)
 
     fun encrypt(plaintext: String): String {
         val p = plaintext.toByteArray(Charsets.UTF_8)
@@ -52,10 +50,7 @@ class Nip44Conversation internal constructor(private val sc: Softchat, handle: L
         }
     }
 
-    override fun close() {
-        cleanerRef.unregister()
-        h.close()
-    }
+    override fun close() = h.closeOwner()
 
     companion object {
         /** A conversation over a conversation key obtained elsewhere (32 bytes; test vectors). */

@@ -57,7 +57,7 @@ class Softchat private constructor(backend: String?, val limits: Limits, maxIdle
         }
     }
 
-    private val cleanerRef: NativeCleaner.Ref = pool.let { p -> NativeCleaner.register(this) { p.close() } }
+    private val cleanerRef = pool.let { p -> NativeCleaner.register(this) { p.close() } }
 
     /**
      * Runs block with a native context of this instance (one thread at a time). The fence
@@ -105,6 +105,11 @@ class Softchat private constructor(backend: String?, val limits: Limits, maxIdle
     }
 
     /** BIP-340 verification of sig (64 bytes) over a 32-byte message by an x-only key. */
+    @JvmName("verifySchnorr")
+    fun verifySchnorr(sig: ByteArray, msg: ByteArray, publicKey: PublicKey): Boolean =
+        withSlot { NativeBridge.schnorrVerify(it, sig, msg, publicKey.toHex()) }
+
+    /** As [verifySchnorr] with the key as 32 bytes. */
     fun verifySchnorr(sig: ByteArray, msg: ByteArray, publicKey: ByteArray): Boolean =
         withSlot { NativeBridge.schnorrVerify(it, sig, msg, publicKey) }
 

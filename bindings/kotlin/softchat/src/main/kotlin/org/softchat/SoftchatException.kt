@@ -42,6 +42,10 @@ class SoftchatException : RuntimeException {
         const val SC_ERR_ARG = -1
         const val SC_ERR_STATE = -3
         const val SC_ERR_TOO_LARGE = -4
+        const val SC_ERR_EMPTY = -8
+        const val SC_ERR_ENCODING = -20
+        const val SC_ERR_BECH32 = -22
+        const val SC_ERR_MESSAGE = -36
         const val SC_ERR_RUMOR_AUTHOR = -70
         const val SC_ERR_NOMEM = -83
         const val SC_ERR_IO = -85

@@ -3,7 +3,6 @@ package org.softchat
 import org.softchat.internal.BlobWriter
 import org.softchat.internal.Hex
 import org.softchat.internal.NativeBridge
-import org.softchat.internal.NativeCleaner
 import org.softchat.internal.NativeHandle
 
 /**
@@ -21,14 +20,19 @@ class SoftchatIdentity internal constructor(
     handle: Long,
     private val pub: ByteArray,
 ) : AutoCloseable {
-    private val h = NativeHandle(NativeHandle.KIND_IDENTITY, handle)
-    private val cleanerRef = NativeCleaner.register(this, h::close)
+    private val h = NativeHandle(this, NativeHandle.KIND_IDENTITY, handle)
 
-    /** The x-only public key, lowercase hex (computed once). */
-    val publicKeyHex: String = Hex.encode(pub)
+    /** The x-only public key (its hex made once, on first use). */
+    @get:JvmName("getPublicKey")
+    val publicKey: PublicKey get() = PublicKey.ofHex(publicKeyHex)
+
+    /** The x-only public key, lowercase hex (made once, on first use). */
+    val publicKeyHex: String get() = hexCache ?: Hex.encode(pub).also { hexCache = it }
+
+    @Volatile private var hexCache: String? = null
 
     /** A copy of the 32-byte x-only public key. */
-    val publicKey: ByteArray get() = pub.copyOf()
+    fun publicKeyBytes(): ByteArray = pub.copyOf()
 
     internal fun pubRef(): ByteArray = pub
 
@@ -46,19 +50,34 @@ class SoftchatIdentity internal constructor(
 
     // ---- NIP-44 v2 -------------------------------------------------------------------------
 
-    /** NIP-44 v2 payload of UTF-8 text for peer (32-byte x-only key); 1..65535 bytes. */
-    fun nip44Encrypt(peer: ByteArray, plaintext: String): String {
+    /** NIP-44 v2 payload of UTF-8 text for peer; 1..65535 bytes. */
+    @JvmName("nip44Encrypt")
+    fun nip44Encrypt(peer: PublicKey, plaintext: String): String = encryptText(peer.toHex(), plaintext)
+
+    /** As [nip44Encrypt] with the peer's key as 32 bytes. */
+    fun nip44Encrypt(peer: ByteArray, plaintext: String): String = encryptText(peer, plaintext)
+
+    /** NIP-44 v2 payload of bytes; [extended] allows 65536+ bytes (the 6-byte prefix). */
+    @JvmOverloads @JvmName("nip44Encrypt")
+    fun nip44Encrypt(peer: PublicKey, plaintext: ByteArray, extended: Boolean = false): String =
+        encryptTo(peer.toHex(), plaintext, extended)
+
+    /** As [nip44Encrypt] with the peer's key as 32 bytes. */
+    @JvmOverloads
+    fun nip44Encrypt(peer: ByteArray, plaintext: ByteArray, extended: Boolean = false): String =
+        encryptTo(peer, plaintext, extended)
+
+    private fun encryptText(peer: Any, plaintext: String): String {
         val p = plaintext.toByteArray(Charsets.UTF_8)
         try {
-            return nip44Encrypt(peer, p)
+            return encryptTo(peer, p, false)
         } finally {
             p.fill(0)
         }
     }
 
-    /** NIP-44 v2 payload of bytes; [extended] allows 65536+ bytes (the 6-byte prefix). */
-    @JvmOverloads
-    fun nip44Encrypt(peer: ByteArray, plaintext: ByteArray, extended: Boolean = false): String {
+    /** peer: a PublicKey's hex or 32 bytes (NativeBridge takes either). */
+    private fun encryptTo(peer: Any, plaintext: ByteArray, extended: Boolean): String {
         val id = h.acquire()
         try {
             return sc.withSlot { NativeBridge.nip44EncryptTo(it, id, peer, plaintext, if (extended) 1 else 0) }
@@ -68,8 +87,20 @@ class SoftchatIdentity internal constructor(
     }
 
     /** Authenticates and decrypts a payload from peer, as UTF-8 text. */
-    fun nip44Decrypt(peer: ByteArray, payload: String): String {
-        val b = nip44DecryptBytes(peer, payload)
+    @JvmName("nip44Decrypt")
+    fun nip44Decrypt(peer: PublicKey, payload: String): String = text(decryptFrom(peer.toHex(), payload))
+
+    /** As [nip44Decrypt] with the peer's key as 32 bytes. */
+    fun nip44Decrypt(peer: ByteArray, payload: String): String = text(decryptFrom(peer, payload))
+
+    /** Authenticates and decrypts a payload from peer; the caller wipes the result. */
+    @JvmName("nip44DecryptBytes")
+    fun nip44DecryptBytes(peer: PublicKey, payload: String): ByteArray = decryptFrom(peer.toHex(), payload)
+
+    /** As [nip44DecryptBytes] with the peer's key as 32 bytes. */
+    fun nip44DecryptBytes(peer: ByteArray, payload: String): ByteArray = decryptFrom(peer, payload)
+
+    private fun text(b: ByteArray): String {
         try {
             return String(b, Charsets.UTF_8)
         } finally {
@@ -77,8 +108,7 @@ class SoftchatIdentity internal constructor(
         }
     }
 
-    /** Authenticates and decrypts a payload from peer; the caller wipes the result. */
-    fun nip44DecryptBytes(peer: ByteArray, payload: String): ByteArray {
+    private fun decryptFrom(peer: Any, payload: String): ByteArray {
         val p = payload.toByteArray(Charsets.ISO_8859_1) // non-Latin-1 becomes '?': SC_ERR_BASE64
         val id = h.acquire()
         try {
@@ -89,7 +119,13 @@ class SoftchatIdentity internal constructor(
     }
 
     /** A held conversation with peer: the conversation key derived once, for many messages. */
-    fun conversation(peer: ByteArray): Nip44Conversation {
+    @JvmName("conversation")
+    fun conversation(peer: PublicKey): Nip44Conversation = conversationWith(peer.toHex())
+
+    /** As [conversation] with the peer's key as 32 bytes. */
+    fun conversation(peer: ByteArray): Nip44Conversation = conversationWith(peer)
+
+    private fun conversationWith(peer: Any): Nip44Conversation {
         val id = h.acquire()
         try {
             return Nip44Conversation(sc, sc.withSlot { NativeBridge.convNew(it, id, peer) })
@@ -142,9 +178,17 @@ class SoftchatIdentity internal constructor(
     }
 
     /** Seals and gift-wraps rumor (by this identity) for recipient: the wrap's JSON. */
+    @JvmOverloads @JvmName("giftWrap")
+    fun giftWrap(rumor: Rumor, recipient: PublicKey, options: WrapOptions = WrapOptions()): String =
+        wrapFor(rumor, recipient.toHex(), options)
+
+    /** As [giftWrap] with the recipient's key as 32 bytes. */
     @JvmOverloads
-    fun giftWrap(rumor: Rumor, recipient: ByteArray, options: WrapOptions = WrapOptions()): String {
-        if (rumor.pubkey != publicKeyHex) throw SoftchatException(SoftchatException.SC_ERR_RUMOR_AUTHOR)
+    fun giftWrap(rumor: Rumor, recipient: ByteArray, options: WrapOptions = WrapOptions()): String =
+        wrapFor(rumor, recipient, options)
+
+    private fun wrapFor(rumor: Rumor, recipient: Any, options: WrapOptions): String {
+        if (rumor.pubkey.toHex() != publicKeyHex) throw SoftchatException(SoftchatException.SC_ERR_RUMOR_AUTHOR)
         val t = BlobWriter.tags(rumor.tags)
         val c = rumor.content.toByteArray(Charsets.UTF_8)
         val relay = options.relay?.toByteArray(Charsets.UTF_8)
@@ -182,15 +226,16 @@ class SoftchatIdentity internal constructor(
 
     /**
      * A kind 14 chat message to the receivers: one gift wrap per distinct receiver (in order),
-     * then the sender's own copy (unless the sender is a receiver).
+     * then the sender's own copy (unless the sender is a receiver). [replyTo]: the id of the
+     * message answered (an e tag).
      */
-    @JvmOverloads
+    @JvmOverloads @JvmName("sendMessage")
     fun sendMessage(
         to: List<Receiver>,
         content: String,
         createdAt: Long,
         subject: String? = null,
-        replyTo: ByteArray? = null,
+        replyTo: EventId? = null,
         options: WrapOptions = WrapOptions(),
     ): List<GiftWrap> {
         val c = content.toByteArray(Charsets.UTF_8)
@@ -202,21 +247,60 @@ class SoftchatIdentity internal constructor(
     }
 
     /** As [sendMessage] with the text as UTF-8 bytes (which the caller can wipe). */
+    @JvmName("sendMessage")
     fun sendMessage(
         to: List<Receiver>,
         content: ByteArray,
         createdAt: Long,
         subject: String?,
-        replyTo: ByteArray?,
+        replyTo: EventId?,
+        options: WrapOptions,
+    ): List<GiftWrap> = send(to, content, false, createdAt, subject, replyTo, options)
+
+    /**
+     * A kind 15 file message to the receivers (NIP-17): the encrypted file's URL and
+     * parameters ([FileMessage.of] an [EncryptedAttachment]) as the rumor's content and tags,
+     * wrapped as [sendMessage] wraps a chat message. SC_ERR_MESSAGE for an empty URL or file
+     * type.
+     */
+    @JvmOverloads @JvmName("sendFile")
+    fun sendFile(
+        to: List<Receiver>,
+        file: FileMessage,
+        createdAt: Long,
+        subject: String? = null,
+        replyTo: EventId? = null,
+        options: WrapOptions = WrapOptions(),
+    ): List<GiftWrap> {
+        val blob = file.encode()
+        try {
+            return send(to, blob, true, createdAt, subject, replyTo, options)
+        } finally {
+            blob.fill(0) // it held the file key
+        }
+    }
+
+    private fun send(
+        to: List<Receiver>,
+        content: ByteArray,
+        file: Boolean,
+        createdAt: Long,
+        subject: String?,
+        replyTo: EventId?,
         options: WrapOptions,
     ): List<GiftWrap> {
         val peers = Receiver.encode(to)
         val s = subject?.toByteArray(Charsets.UTF_8)
         val relay = options.relay?.toByteArray(Charsets.UTF_8)
+        val reply = replyTo?.toHex()
         val id = h.acquire()
         try {
             return GiftWrap.decodeList(sc.withSlot {
-                NativeBridge.send(it, id, peers, content, createdAt, s, replyTo, options.flags(), relay, options.expiration, options.now)
+                if (file) {
+                    NativeBridge.sendFile(it, id, peers, content, createdAt, s, reply, options.flags(), relay, options.expiration, options.now)
+                } else {
+                    NativeBridge.send(it, id, peers, content, createdAt, s, reply, options.flags(), relay, options.expiration, options.now)
+                }
             })
         } finally {
             h.release(this)
@@ -233,7 +317,7 @@ class SoftchatIdentity internal constructor(
         val t = clock(now)
         val id = h.acquire()
         try {
-            return PrivateMessage.decode(sc.withSlot { NativeBridge.receive(it, id, w, sc.limits.maxWrapBytes, t) })
+            return PrivateMessage.decode(sc, sc.withSlot { NativeBridge.receive(it, id, w, sc.limits.maxWrapBytes, t) })
         } finally {
             h.release(this)
         }
@@ -242,11 +326,14 @@ class SoftchatIdentity internal constructor(
     /** now, or the clock for 0 (a negative now reaches the library: SC_ERR_ARG). */
     private fun clock(now: Long): Long = if (now == 0L) System.currentTimeMillis() / 1000 else now
 
+    /** The native identity held for a long user (a relay pool's AUTH): [releaseNative] ends
+     *  the hold; an erase meanwhile frees it only then. */
+    internal fun holdNative(): Long = h.acquire()
+
+    internal fun releaseNative() = h.release(this)
+
     /** Wipes the secret key; later calls give SC_ERR_STATE. */
-    fun erase() {
-        cleanerRef.unregister()
-        h.close()
-    }
+    fun erase() = h.closeOwner()
 
     val isErased: Boolean get() = h.isClosed
 
@@ -254,21 +341,19 @@ class SoftchatIdentity internal constructor(
 }
 
 /** A NIP-17 receiver: x-only public key and an optional relay hint for its wrap's p tag. */
-class Receiver @JvmOverloads constructor(publicKey: ByteArray, val relay: String? = null) {
-    val publicKey: ByteArray = publicKey.copyOf()
+class Receiver(@get:JvmName("getPublicKey") val publicKey: PublicKey, val relay: String? = null) {
+    /** A receiver by the 32 bytes of its key (SC_ERR_ARG for another length). */
+    @JvmOverloads constructor(publicKey: ByteArray, relay: String? = null) : this(PublicKey.fromBytes(publicKey), relay)
 
     internal companion object {
         fun encode(list: List<Receiver>): ByteArray {
             val relays = list.map { it.relay?.toByteArray(Charsets.UTF_8) }
             var size = 4
-            for (i in list.indices) {
-                if (list[i].publicKey.size != 32) throw SoftchatException(SoftchatException.SC_ERR_ARG)
-                size += 36 + (relays[i]?.size ?: 0)
-            }
+            for (i in list.indices) size += 36 + (relays[i]?.size ?: 0)
             val out = ByteArray(size)
             var o = BlobWriter.put(out, 0, list.size)
             for (i in list.indices) {
-                System.arraycopy(list[i].publicKey, 0, out, o, 32)
+                Hex.decodeInto(list[i].publicKey.toHex(), out, o)
                 o += 32
                 val r = relays[i]
                 o = BlobWriter.put(out, o, r?.size ?: 0)

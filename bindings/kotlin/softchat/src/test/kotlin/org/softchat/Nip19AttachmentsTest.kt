@@ -29,19 +29,19 @@ class Nip19AttachmentsTest {
             }
             val d = Nip19.decode(text)
             when (d) {
-                is Nip19Entity.Npub -> assertEquals(text.lowercase(), Nip19.encodeNpub(d.publicKey)).also { assertEquals(o("hex"), hex(d.publicKey)) }
+                is Nip19Entity.Npub -> assertEquals(text.lowercase(), Nip19.encodeNpub(d.publicKey)).also { assertEquals(o("hex"), d.publicKey.toHex()) }
                 is Nip19Entity.Nsec -> assertEquals(text.lowercase(), String(Nip19.encodeNsec(d.secretKey), Charsets.US_ASCII)).also { assertEquals(o("hex"), hex(d.secretKey)) }
                 is Nip19Entity.Note -> assertEquals(text.lowercase(), Nip19.encodeNote(d.id))
                 is Nip19Entity.Nprofile -> assertTrue(d.relays.all { it.startsWith("ws") })
-                is Nip19Entity.Nevent -> assertEquals(32, d.id.size)
-                is Nip19Entity.Naddr -> assertEquals(32, d.author.size)
+                is Nip19Entity.Nevent -> assertEquals(32, d.id.toBytes().size)
+                is Nip19Entity.Naddr -> assertEquals(32, d.author.toBytes().size)
             }
             ok++
         }
         assertTrue(ok >= 8 && bad >= 1, "$ok valid, $bad invalid")
         val key = ByteArray(32) { it.toByte() }
         val p = Nip19.decode(Nip19.encodeNprofile(key, listOf("wss://a", "wss://b"))) as Nip19Entity.Nprofile
-        assertArrayEquals(key, p.publicKey)
+        assertArrayEquals(key, p.publicKey.toBytes())
         assertEquals(listOf("wss://a", "wss://b"), p.relays)
         val a = Nip19.decode(Nip19.encodeNaddr("d-tag é", key, 30023, listOf("wss://c"))) as Nip19Entity.Naddr
         assertEquals("d-tag é", a.identifier)

@@ -140,5 +140,5 @@ class Nip44VectorsTest {
         return out.toByteArray()
     }
 
-    private fun pubOf(sec: String): ByteArray = sc.importIdentity(hex(sec)).use { it.publicKey }
+    private fun pubOf(sec: String): ByteArray = sc.importIdentity(hex(sec)).use { it.publicKeyBytes() }
 }

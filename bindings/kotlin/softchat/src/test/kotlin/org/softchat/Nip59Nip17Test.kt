@@ -19,11 +19,11 @@ class Nip59Nip17Test {
         sc.importIdentity(hex(keys("recipient_sec"))).use { me ->
             val u = me.unwrap(wrap)
             val rumor = d.getAsJsonObject("rumor")
-            assertEquals(rumor("id"), u.rumor.id)
+            assertEquals(EventId.parse(rumor("id")), u.rumor.id)
             assertEquals(rumor("content"), u.rumor.content)
-            assertEquals(keys("author_pub"), u.sender)
-            assertEquals(keys("ephemeral_pub"), u.wrapPubkey)
-            assertEquals(d.getAsJsonObject("seal")("id"), u.sealId)
+            assertEquals(PublicKey.parse(keys("author_pub")), u.sender)
+            assertEquals(keys("ephemeral_pub"), u.wrapPubkey.toHex())
+            assertEquals(d.getAsJsonObject("seal")("id"), u.sealId.toHex())
             assertEquals(1059, u.wrapKind)
             // tampered content: the wrap id no longer matches
             val t = JsonParser.parseString(wrap).asJsonObject
@@ -49,7 +49,7 @@ class Nip59Nip17Test {
                 val u = bob.unwrap(w)
                 assertEquals(r.id, u.rumor.id)
                 assertEquals(r.content, u.rumor.content)
-                assertEquals(alice.publicKeyHex, u.sender)
+                assertEquals(alice.publicKey, u.sender)
                 expectStatus("SC_ERR_RUMOR_AUTHOR", "someone else's rumor") { bob.giftWrap(r, alice.publicKey) }
                 val eph = alice.giftWrap(r, bob.publicKey, WrapOptions(ephemeral = true))
                 assertEquals(21059, bob.unwrap(eph).wrapKind)
@@ -67,10 +67,10 @@ class Nip59Nip17Test {
             sc.importIdentity(hex(sec)).use { me ->
                 me.receive(o.getAsJsonObject("wrap").toString()).use { m ->
                     assertEquals("Hola, que tal?", m.content)
-                    assertEquals(keys("sender_pub"), m.sender)
-                    assertEquals(o.getAsJsonObject("rumor")("id"), m.rumorId)
+                    assertEquals(PublicKey.parse(keys("sender_pub")), m.sender)
+                    assertEquals(o.getAsJsonObject("rumor")("id"), m.rumorId.toHex())
                     assertEquals(14, m.kind)
-                    assertEquals(listOf(keys("sender_pub"), keys("receiver_pub")), m.room)
+                    assertEquals(listOf(keys("sender_pub"), keys("receiver_pub")), m.room.map { it.toHex() })
                 }
             }
         }
@@ -85,13 +85,13 @@ class Nip59Nip17Test {
                         listOf(Receiver(bob.publicKey, "wss://bob"), Receiver(carol.publicKey)),
                         "hi both \u0000 \uD83D\uDE00", 1700000000, subject = "plans",
                     )
-                    assertEquals(listOf(bob.publicKeyHex, carol.publicKeyHex, alice.publicKeyHex), wraps.map { it.recipient })
+                    assertEquals(listOf(bob.publicKey, carol.publicKey, alice.publicKey), wraps.map { it.recipient })
                     for ((w, who) in wraps.zip(listOf(bob, carol, alice))) {
                         who.receive(w.json).use { m ->
                             assertEquals("hi both \u0000 \uD83D\uDE00", m.content)
                             assertEquals("plans", m.subject)
-                            assertEquals(alice.publicKeyHex, m.sender)
-                            assertEquals(listOf(alice.publicKeyHex, bob.publicKeyHex, carol.publicKeyHex), m.room)
+                            assertEquals(alice.publicKey, m.sender)
+                            assertEquals(listOf(alice.publicKey, bob.publicKey, carol.publicKey), m.room)
                             val bytes = m.contentBytes()
                             m.close()
                             assertEquals("hi both \u0000 \uD83D\uDE00", String(bytes, Charsets.UTF_8))

@@ -29,24 +29,28 @@ public final class AllocCount {
 
     static List<Op> ops() {
         List<Op> ops = new ArrayList<>();
-        for (String side : new String[] {"softchat", "bouncycastle"}) {
+        for (String side : new String[] {"softchat", "bouncycastle", "rust-nostr"}) {
             for (int n : new int[] {32, 1024, 64000}) {
                 ops.add(new Op("nip44_encrypt", side, n, () -> new Sides.Nip44(side, n).encrypt));
                 ops.add(new Op("nip44_decrypt", side, n, () -> new Sides.Nip44(side, n).decrypt));
-                ops.add(new Op("nip44_encrypt_held", side, n, () -> new Sides.Nip44(side, n).encryptHeld));
-                ops.add(new Op("nip44_decrypt_held", side, n, () -> new Sides.Nip44(side, n).decryptHeld));
+                if (!side.equals("rust-nostr")) { // no held form in its binding
+                    ops.add(new Op("nip44_encrypt_held", side, n, () -> new Sides.Nip44(side, n).encryptHeld));
+                    ops.add(new Op("nip44_decrypt_held", side, n, () -> new Sides.Nip44(side, n).decryptHeld));
+                }
             }
         }
-        for (String side : new String[] {"softchat", "bc-acinq"}) {
+        for (String side : new String[] {"softchat", "bc-acinq", "rust-nostr"}) {
             ops.add(new Op("import_identity", side, 32, () -> new Sides.Events(side).importIdentity));
             ops.add(new Op("sign_event", side, 32, () -> new Sides.Events(side).sign));
             ops.add(new Op("parse_verify_event", side, 374, () -> new Sides.Events(side).parseVerify));
         }
-        ops.add(new Op("nip59_rumor", "softchat", 15, () -> new Sides.Messaging().rumor));
-        ops.add(new Op("nip17_message", "softchat", 15, () -> new Sides.Messaging().nip17Message));
-        ops.add(new Op("gift_wrap", "softchat", 15, () -> new Sides.Messaging().giftWrap));
-        ops.add(new Op("unwrap", "softchat", 15, () -> new Sides.Messaging().unwrap));
-        ops.add(new Op("attachment_encrypt", "softchat", 64000, () -> new Sides.Messaging().attachmentEncrypt));
+        ops.add(new Op("nip59_rumor", "softchat", 15, () -> new Sides.Messaging("softchat").rumor));
+        for (String side : new String[] {"softchat", "rust-nostr"}) {
+            ops.add(new Op("nip17_message", side, 15, () -> new Sides.Messaging(side).nip17Message));
+            ops.add(new Op("gift_wrap", side, 15, () -> new Sides.Messaging(side).giftWrap));
+            ops.add(new Op("unwrap", side, 15, () -> new Sides.Messaging(side).unwrap));
+        }
+        ops.add(new Op("attachment_encrypt", "softchat", 64000, () -> new Sides.Messaging("softchat").attachmentEncrypt));
         return ops;
     }
 

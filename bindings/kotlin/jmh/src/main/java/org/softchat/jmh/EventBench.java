@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /** Identity import, event signing (32 bytes of content) and parse+verify (374-byte events by
- *  16 authors in turn) for the facade and the baseline. */
+ *  16 authors in turn) for the facade, the baseline and rust-nostr's binding. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class EventBench {
-    @Param({"softchat", "bc-acinq"})
+    @Param({"softchat", "bc-acinq", "rust-nostr"})
     public String side;
 
     private Sides.Events s;

@@ -13,8 +13,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** NIP-59 rumor, NIP-17 message (the receiver's wrap and the sender's copy), gift wrap,
- *  unwrap (16 wraps with fresh one-time keys in turn) and a 64000-byte attachment. */
+/** NIP-17 message (the receiver's wrap and the sender's copy), gift wrap and unwrap (16 wraps
+ *  with fresh one-time keys in turn) for the facade and rust-nostr's binding. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -22,19 +22,14 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class MessagingBench {
-    @Param({"softchat"})
+    @Param({"softchat", "rust-nostr"})
     public String side;
 
     private Sides.Messaging s;
 
     @Setup
     public void setup() {
-        s = new Sides.Messaging();
-    }
-
-    @Benchmark
-    public Object nip59_rumor() {
-        return s.rumor.get();
+        s = new Sides.Messaging(side);
     }
 
     @Benchmark
@@ -50,10 +45,5 @@ public class MessagingBench {
     @Benchmark
     public Object unwrap() {
         return s.unwrap.get();
-    }
-
-    @Benchmark
-    public Object attachment_encrypt_64000() {
-        return s.attachmentEncrypt.get();
     }
 }

@@ -16,8 +16,10 @@ import org.softchat.SoftchatIdentity;
 /**
  * Every measured operation of every side, as a Supplier over fixed inputs, shared by the JMH
  * benchmarks and the object counter (AllocCount) so both measure exactly the same call.
- * Sides: "softchat" (the facade), "bouncycastle" (NIP-44 baseline) and "bc-acinq" (the
- * baseline's events: ACINQ secp256k1-kmp for keys and BIP-340, Bouncy Castle SHA-256, Gson).
+ * Sides: "softchat" (the facade), "bouncycastle" (NIP-44 baseline), "bc-acinq" (the
+ * baseline's events: ACINQ secp256k1-kmp for keys and BIP-340, Bouncy Castle SHA-256, Gson)
+ * and "rust-nostr" (rust-nostr's JVM binding, RustNostr.kt) on every operation it offers: a
+ * Supplier a side does not offer is null.
  */
 final class Sides {
     private Sides() {}
@@ -34,7 +36,9 @@ final class Sides {
             String pt = Inputs.text(bytes);
             SoftchatIdentity alice = sc.importIdentity(Inputs.ALICE);
             SoftchatIdentity bob = sc.importIdentity(Inputs.BOB);
-            byte[] alicePub = alice.getPublicKey(), bobPub = bob.getPublicKey();
+            // the facade's keys are PublicKey values: their hex Strings, as Java sees them
+            String alicePub = alice.getPublicKey(), bobPub = bob.getPublicKey();
+            byte[] alicePubBytes = alice.publicKeyBytes(), bobPubBytes = bob.publicKeyBytes();
             String payload = alice.nip44Encrypt(bobPub, pt); // the same payload for every side
             switch (side) {
                 case "softchat" -> {
@@ -48,14 +52,21 @@ final class Sides {
                 case "bouncycastle" -> {
                     Nip44Vectors.checkBouncyCastle();
                     byte[] as = Inputs.ALICE, bs = Inputs.BOB;
-                    byte[] ck = BcNip44.conversationKey(as, bobPub);
+                    byte[] ck = BcNip44.conversationKey(as, bobPubBytes);
                     if (!BcNip44.decrypt(ck, payload).equals(pt) || !bob.nip44Decrypt(alicePub, BcNip44.encrypt(ck, pt)).equals(pt)) {
                         throw new IllegalStateException("Bouncy Castle and softchat payloads do not interoperate");
                     }
-                    encrypt = () -> BcNip44.encrypt(BcNip44.conversationKey(as, bobPub), pt);
-                    decrypt = () -> BcNip44.decrypt(BcNip44.conversationKey(bs, alicePub), payload);
+                    encrypt = () -> BcNip44.encrypt(BcNip44.conversationKey(as, bobPubBytes), pt);
+                    decrypt = () -> BcNip44.decrypt(BcNip44.conversationKey(bs, alicePubBytes), payload);
                     encryptHeld = () -> BcNip44.encrypt(ck, pt);
                     decryptHeld = () -> BcNip44.decrypt(ck, payload);
+                }
+                case "rust-nostr" -> { // no held conversation in the binding
+                    RustNostr.Nip44 r = new RustNostr.Nip44(bytes);
+                    encrypt = r.getEncrypt();
+                    decrypt = r.getDecrypt();
+                    encryptHeld = null;
+                    decryptHeld = null;
                 }
                 default -> throw new IllegalArgumentException(side);
             }
@@ -99,24 +110,30 @@ final class Sides {
                     sign = () -> BcEvents.sign(sec, pub, CREATED_AT, 1, NO_TAGS, content);
                     parseVerify = () -> BcEvents.parseVerify(events[next++ & 15]);
                 }
+                case "rust-nostr" -> {
+                    RustNostr.Events r = new RustNostr.Events(events);
+                    importIdentity = r.getImportIdentity();
+                    sign = r.getSign();
+                    parseVerify = r.getParseVerify();
+                }
                 default -> throw new IllegalArgumentException(side);
             }
         }
     }
 
-    /** NIP-59, NIP-17 and attachments (the facade only: no peer offers them here). */
+    /** NIP-59, NIP-17 and attachments; rust-nostr offers gift wrap, NIP-17 and unwrap. */
     static final class Messaging {
         final Supplier<Object> rumor, nip17Message, giftWrap, unwrap, attachmentEncrypt;
         private int next;
 
-        Messaging() {
+        Messaging(String side) {
             Softchat sc = Softchat.getDefault();
             SoftchatIdentity alice = sc.importIdentity(Inputs.ALICE);
             SoftchatIdentity bob = sc.importIdentity(Inputs.BOB);
-            byte[] bobPub = bob.getPublicKey();
+            String bobPub = bob.getPublicKey();
             String text = Inputs.text(15);
             List<List<String>> p = List.of(List.of("p", bob.getPublicKeyHex()));
-            List<Receiver> to = List.of(new Receiver(bobPub, null));
+            List<Receiver> to = List.of(new Receiver(bob.publicKeyBytes(), null));
             Rumor r = alice.rumor(14, CREATED_AT, p, text);
             List<String> wraps = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
@@ -124,6 +141,18 @@ final class Sides {
             }
             byte[] file = new byte[64000];
             OutputStream sink = OutputStream.nullOutputStream();
+            if (side.equals("rust-nostr")) {
+                RustNostr.Messaging rn = new RustNostr.Messaging(wraps);
+                nip17Message = rn.getNip17Message();
+                giftWrap = rn.getGiftWrap();
+                unwrap = rn.getUnwrap();
+                rumor = null;
+                attachmentEncrypt = null;
+                return;
+            }
+            if (!side.equals("softchat")) {
+                throw new IllegalArgumentException(side);
+            }
             rumor = () -> alice.rumor(14, CREATED_AT, p, text);
             nip17Message = () -> alice.sendMessage(to, text, CREATED_AT);
             giftWrap = () -> alice.giftWrap(r, bobPub);

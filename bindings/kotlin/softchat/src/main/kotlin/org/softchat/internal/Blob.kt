@@ -121,6 +121,25 @@ internal object Hex {
         return String(c)
     }
 
+    /**
+     * 64 hex digits of either case as lowercase hex; null for text of another length;
+     * SC_ERR_ENCODING for 64 characters that are not all hex digits.
+     */
+    fun parse32(s: String): String? {
+        if (s.length != 64) return null
+        for (c in s) {
+            if (Character.digit(c, 16) < 0 || c.code > 0x7f) throw org.softchat.SoftchatException(org.softchat.SoftchatException.SC_ERR_ENCODING)
+        }
+        return s.lowercase(java.util.Locale.ROOT)
+    }
+
+    /** Writes the 32 bytes of 64 hex digits (checked by the caller) into out at off. */
+    fun decodeInto(s: String, out: ByteArray, off: Int) {
+        for (i in 0 until 32) {
+            out[off + i] = ((Character.digit(s[2 * i], 16) shl 4) or Character.digit(s[2 * i + 1], 16)).toByte()
+        }
+    }
+
     /** Decodes hex of either case; null when malformed. */
     fun decode(s: String): ByteArray? {
         if (s.length % 2 != 0) return null
