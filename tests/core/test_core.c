@@ -78,6 +78,11 @@ static const struct {
     ROW(SC_ERR_NOMEM),
     ROW(SC_ERR_INTERNAL),
     ROW(SC_ERR_IO),
+    ROW(SC_ERR_SIGNER_ANSWER),
+    ROW(SC_ERR_SIGNER_REFUSED),
+    ROW(SC_ERR_TIMEOUT),
+    ROW(SC_ERR_NIP46),
+    ROW(SC_ERR_NIP46_SECRET),
 };
 #define N_STATUSES (sizeof all_statuses / sizeof all_statuses[0])
 
