@@ -21,6 +21,7 @@
 #include "nip59.h"
 #include "pool.h"
 #include "relay.h"
+#include "signer.h"
 #include "status.h"
 #include "version.h"
 
