@@ -21,6 +21,7 @@
 #include "backend.h"
 #include "ctx.h"
 #include "identity.h"
+#include "signer.h"
 
 SC_BEGIN_DECLS
 
@@ -106,6 +107,36 @@ SC_API SC_WARN_UNUSED sc_status sc_event_sign_with_rand(sc_ctx *ctx, sc_event *e
                                                         const sc_identity *who,
                                                         const uint8_t aux[SC_AUX_RAND_BYTES])
     SC_NONNULL(1, 2, 3, 4);
+
+/** Starts signing ev as `who` (signer.h), the operation sc_signer_op_step drives: a local
+ *  identity signs at the first step; an external signer is asked with a SIGN_EVENT request
+ *  (ev, its pubkey set to the user's and its id computed), and its answer must be a
+ *  signature over that id by the user's key (sc_signer_op_answer). The event's checks run
+ *  here, in sc_event_sign's order; ev is kept by reference until the operation ends. A NIP-42
+ *  AUTH event over an external signer: sc_pool_auth_template, this, sc_pool_auth_send.
+ *  Returns: SC_OK (started); the sc_event_check errors; SC_ERR_ARG (a NULL argument);
+ *           SC_ERR_STATE (ctx, or `who` not set up or its identity cleared). Then the steps:
+ *           SC_OK when done; SC_ERR_SIGNER_ANSWER, SC_ERR_SIGNER_REFUSED, SC_ERR_TIMEOUT;
+ *           SC_ERR_RNG (a local signature's aux); SC_ERR_STATE; SC_ERR_UNSUPPORTED.
+ *  Out: op (started; cleared on failure).
+ *  In/Out: ev: when the operation is done, pubkey, id, sig and their flags are set; on
+ *          failure (here or later) id and sig are zeroed and their flags cleared, and the
+ *          pubkey is left as it was.
+ *  In: who.
+ *  Constant time: in the secret key (local). RNG: yes, a local signature's aux
+ *  (SC_AUX_RAND_BYTES), drawn by the step that signs. */
+SC_API SC_WARN_UNUSED sc_status sc_event_sign_start(sc_ctx *ctx, sc_signer_op *op, sc_event *ev,
+                                                    const sc_signer *who) SC_NONNULL(1, 2, 3, 4);
+
+/** As sc_event_sign_start with explicit aux randomness for a local signature (an external
+ *  signer makes its own).
+ *  Returns: as sc_event_sign_start, without SC_ERR_RNG.
+ *  Out: op. In/Out: ev, as for sc_event_sign_start. In: who; aux: SC_AUX_RAND_BYTES.
+ *  Constant time: in the secret key and aux. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_event_sign_start_with_rand(sc_ctx *ctx, sc_signer_op *op,
+                                                              sc_event *ev, const sc_signer *who,
+                                                              const uint8_t aux[SC_AUX_RAND_BYTES])
+    SC_NONNULL(1, 2, 3, 4, 5);
 
 /** Verifies an event: recomputes the id from the fields (never from received bytes),
  *  compares it with ev->id, then checks the BIP-340 signature over it.

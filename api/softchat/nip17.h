@@ -185,6 +185,64 @@ SC_API SC_WARN_UNUSED sc_status sc_nip17_receive_at(sc_ctx *ctx, sc_nip17_receiv
                                                     size_t wrap_len, const sc_identity *me,
                                                     int64_t now) SC_NONNULL(1, 2, 5, 8);
 
+/* ---- over a signer (signer.h) ------------------------------------------------------------ */
+
+/** Starts sc_nip17_send as an operation over the sender's signer (sc_signer_op_step drives
+ *  it): a local identity sends at the first step, exactly as sc_nip17_send (which is this
+ *  operation run to its end). An external signer is asked, for each gift wrap in turn, the
+ *  two requests of sc_nip59_wrap_start (the rumor encrypted to that receiver, then the seal
+ *  signed), each answer verified; the one-time keys never leave the library. Every check
+ *  of sc_nip17_send, for every wrap, runs here before anything is asked.
+ *  Returns: SC_OK (started); sc_nip17_send's statuses for its checks (SC_ERR_ARG also for op
+ *           NULL; SC_ERR_BUFFER_TOO_SMALL with *out_len and *wraps_len the needs). Then the
+ *           steps: SC_OK when done; SC_ERR_SIGNER_ANSWER, SC_ERR_SIGNER_REFUSED,
+ *           SC_ERR_TIMEOUT; while wrapping, SC_ERR_INVALID_KEY, SC_ERR_RNG and the backend's
+ *           statuses.
+ *  Out: op; when done, out[0..*out_len) and wraps[0..*wraps_len) as for sc_nip17_send; on
+ *       a failure while wrapping (a refusal or a timeout included) every byte written to
+ *       out and wraps is zeroed, *out_len is 0 and *wraps_len is the index of the wrap that
+ *       failed. The scratch is wiped after every wrap.
+ *  In: rumor, the buffers and opts's relay (kept by reference until the operation ends);
+ *      sender; opts (may be NULL).
+ *  Constant time: as sc_nip17_send (local). RNG: yes, as sc_nip17_send, each wrap's drawn by
+ *  the step that starts it. */
+SC_API SC_WARN_UNUSED sc_status sc_nip17_send_start(
+    sc_ctx *ctx, sc_signer_op *op, char *out, size_t out_cap, size_t *out_len, sc_nip17_wrap *wraps,
+    size_t wraps_cap, size_t *wraps_len, void *scratch, size_t scratch_cap, const sc_event *rumor,
+    const sc_signer *sender, const sc_nip59_opts *opts) SC_NONNULL(1, 2, 5, 8, 11, 12);
+
+/** As sc_nip17_send_start with explicit randomness: rnd[i] for the i-th wrap
+ *  (sc_nip17_send_wraps_len of them, in sc_nip17_send's order).
+ *  Returns: as sc_nip17_send_start without SC_ERR_RNG, plus SC_ERR_ARG for rnd NULL, n_rnd
+ *           other than the number of wraps, or a backdate above SC_NIP59_MAX_BACKDATE.
+ *  Out: as sc_nip17_send_start.
+ *  In: as sc_nip17_send_start, plus rnd[0..n_rnd) (kept by reference).
+ *  Constant time: as sc_nip17_send_start. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip17_send_start_with_rand(
+    sc_ctx *ctx, sc_signer_op *op, char *out, size_t out_cap, size_t *out_len, sc_nip17_wrap *wraps,
+    size_t wraps_cap, size_t *wraps_len, void *scratch, size_t scratch_cap, const sc_event *rumor,
+    const sc_signer *sender, const sc_nip59_opts *opts, const sc_nip59_rand *rnd, size_t n_rnd)
+    SC_NONNULL(1, 2, 5, 8, 11, 12, 14);
+
+/** Starts sc_nip17_receive as an operation over the receiver's signer: the unwrap of
+ *  sc_nip59_unwrap_start (two NIP44_DECRYPT requests to an external signer), then the checks
+ *  and the room of sc_nip17_receive.
+ *  Returns: SC_OK (started); SC_ERR_ARG; SC_ERR_STATE. Then the steps: SC_OK when done;
+ *           the statuses of sc_nip17_receive_at; SC_ERR_SIGNER_ANSWER,
+ *           SC_ERR_SIGNER_REFUSED, SC_ERR_TIMEOUT.
+ *  Out: op; msg, arena and *arena_used as for sc_nip17_receive when the operation is done;
+ *       zeroed here, and on failure as sc_nip17_receive says.
+ *  In: wrap_json[0..wrap_len) and the arena (kept by reference until the operation ends);
+ *      me; now: unix seconds for the NIP-40 checks of sc_nip17_receive_at, or a negative
+ *      value for none.
+ *  Constant time: as sc_nip59_unwrap (local). RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip17_receive_start(sc_ctx *ctx, sc_signer_op *op,
+                                                       sc_nip17_received *msg, void *arena,
+                                                       size_t arena_cap, size_t *arena_used,
+                                                       const char *wrap_json, size_t wrap_len,
+                                                       const sc_signer *me, int64_t now)
+    SC_NONNULL(1, 2, 3, 6, 9);
+
 /* ---- kind 15 file messages -------------------------------------------------------------- */
 
 #define SC_NIP17_NONCE_MIN 12 /* IV lengths accepted in decryption-nonce, in bytes */

@@ -39,6 +39,7 @@
 #include "backend.h"
 #include "ctx.h"
 #include "identity.h"
+#include "signer.h"
 
 SC_BEGIN_DECLS
 
@@ -200,6 +201,73 @@ SC_API SC_WARN_UNUSED sc_status sc_nip44_decrypt_from(sc_ctx *ctx, uint8_t *out,
                                                       const uint8_t peer[SC_PUBKEY_BYTES],
                                                       const char *payload, size_t payload_len,
                                                       size_t max_payload) SC_NONNULL(1, 4, 5, 6);
+
+/* ---- as a signer (signer.h) ---------------------------------------------------------------- */
+
+/** Starts NIP-44 encryption as `me`, a signer, to the peer's public key: the operation
+ *  sc_signer_op_step drives. A local identity encrypts at the first step (as
+ *  sc_nip44_encrypt_to); an external signer is asked with an NIP44_ENCRYPT request for pt,
+ *  and its answer must be a payload of exactly sc_nip44_encrypt_len(len) characters, strict
+ *  base64, version 2 (signer.h). The checks of sc_nip44_encrypt_to run here, in its order,
+ *  then an external signer's plaintext must be UTF-8 (it travels as a JSON string).
+ *  Returns: SC_OK (started); as sc_nip44_encrypt_to before its ECDH (SC_ERR_ARG,
+ *           SC_ERR_EMPTY, SC_ERR_FLAGS, SC_ERR_TOO_LARGE, SC_ERR_STATE, SC_ERR_POLICY,
+ *           SC_ERR_BUFFER_TOO_SMALL with *out_len the need, SC_ERR_OVERLAP); SC_ERR_UTF8
+ *           (external). Then the steps: SC_OK when done; SC_ERR_SIGNER_ANSWER,
+ *           SC_ERR_SIGNER_REFUSED, SC_ERR_TIMEOUT; a local encryption's SC_ERR_INVALID_KEY,
+ *           SC_ERR_RNG, SC_ERR_UNSUPPORTED, SC_ERR_INTERNAL.
+ *  Out: op (started; cleared on failure); when done out[0..*out_len) is the payload; on
+ *       failure *out_len is 0 (the need for SC_ERR_BUFFER_TOO_SMALL) and a failed operation
+ *       zeroes out[0..sc_nip44_encrypt_len(len)).
+ *  In: me; peer: SC_PUBKEY_BYTES (copied); pt[0..len) (kept by reference); flags: 0 or
+ *      SC_NIP44_EXTENDED.
+ *  Constant time: as sc_nip44_encrypt_to (local). RNG: yes (a local encryption's
+ *  SC_NIP44_NONCE_BYTES, drawn by the step that encrypts). */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_start(sc_ctx *ctx, sc_signer_op *op, char *out,
+                                                       size_t out_cap, size_t *out_len,
+                                                       const sc_signer *me,
+                                                       const uint8_t peer[SC_PUBKEY_BYTES],
+                                                       const uint8_t *pt, size_t len,
+                                                       unsigned flags) SC_NONNULL(1, 2, 5, 6, 7);
+
+/** As sc_nip44_encrypt_start with an explicit nonce for a local encryption (vectors; an
+ *  external signer draws its own).
+ *  Returns: as sc_nip44_encrypt_start, without SC_ERR_RNG; SC_ERR_ARG for a NULL nonce;
+ *           SC_ERR_OVERLAP for a nonce inside out.
+ *  Out: as sc_nip44_encrypt_start. In: as sc_nip44_encrypt_start, plus nonce:
+ *  SC_NIP44_NONCE_BYTES (copied).
+ *  Constant time: as sc_nip44_encrypt_start. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_encrypt_start_with_rand(
+    sc_ctx *ctx, sc_signer_op *op, char *out, size_t out_cap, size_t *out_len, const sc_signer *me,
+    const uint8_t peer[SC_PUBKEY_BYTES], const uint8_t nonce[SC_NIP44_NONCE_BYTES],
+    const uint8_t *pt, size_t len, unsigned flags) SC_NONNULL(1, 2, 5, 6, 7, 8);
+
+/** Starts NIP-44 decryption as `me`, a signer, of a payload from the peer's public key. A
+ *  local identity decrypts at the first step (as sc_nip44_decrypt_from). For an external
+ *  signer the step first makes every check that needs no key (sc_nip44_decrypt's order up
+ *  to the version byte: a malformed payload fails with its own status and never reaches the
+ *  signer), then asks with an NIP44_DECRYPT request; its answer must be UTF-8 (the text
+ *  travels as a JSON string), at most out_cap bytes, and of the one length whose NIP-44
+ *  padding fills the payload (signer.h).
+ *  Returns: SC_OK (started); as sc_nip44_decrypt_from before its ECDH (SC_ERR_ARG,
+ *           SC_ERR_STATE, SC_ERR_VERSION, SC_ERR_TOO_LARGE, SC_ERR_PAYLOAD_SIZE,
+ *           SC_ERR_BUFFER_TOO_SMALL with *out_len = sc_nip44_decrypt_max(payload_len),
+ *           SC_ERR_OVERLAP). Then the steps: SC_OK when done; SC_ERR_BASE64, SC_ERR_VERSION,
+ *           SC_ERR_PAYLOAD_SIZE; SC_ERR_SIGNER_ANSWER, SC_ERR_SIGNER_REFUSED,
+ *           SC_ERR_TIMEOUT; a local decryption's SC_ERR_MAC, SC_ERR_PADDING,
+ *           SC_ERR_INVALID_KEY, SC_ERR_UNSUPPORTED, SC_ERR_INTERNAL.
+ *  Out: op (started; cleared on failure); when done out[0..*out_len) is the plaintext and
+ *       the rest of what was written (up to the decoded length) zero, as sc_nip44_decrypt
+ *       leaves it; on failure *out_len is 0 (but for SC_ERR_BUFFER_TOO_SMALL) and a failed
+ *       operation zeroes out[0..sc_nip44_decrypt_max(payload_len)).
+ *  In: me; peer: SC_PUBKEY_BYTES (copied); payload[0..payload_len) (kept by reference);
+ *      max_payload (0 = the default).
+ *  Constant time: as sc_nip44_decrypt_from (local); an external signer's plaintext is
+ *  checked for UTF-8. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip44_decrypt_start(
+    sc_ctx *ctx, sc_signer_op *op, uint8_t *out, size_t out_cap, size_t *out_len,
+    const sc_signer *me, const uint8_t peer[SC_PUBKEY_BYTES], const char *payload,
+    size_t payload_len, size_t max_payload) SC_NONNULL(1, 2, 5, 6, 7);
 
 /* ---- a held conversation ------------------------------------------------------------------ */
 

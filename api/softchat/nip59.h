@@ -225,6 +225,77 @@ SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap_at(sc_ctx *ctx, sc_event *rumor,
                                                    const sc_identity *recipient, int64_t now)
     SC_NONNULL(1, 2, 6, 9);
 
+/* ---- over a signer (signer.h) ------------------------------------------------------------ */
+
+/** Starts sc_nip59_wrap as an operation over the author's signer (sc_signer_op_step drives
+ *  it): a local identity wraps at the first step, exactly as sc_nip59_wrap (which is this
+ *  operation run to its end). An external signer is asked twice: NIP44_ENCRYPT of the rumor
+ *  JSON to the recipient (the seal's content; the text is scratch's first bytes, which hold
+ *  the rumor in clear until the answer) and SIGN_EVENT of the kind 13 seal over that content.
+ *  Each answer is verified (signer.h); the one-time key, the wrap's nonce and its signature
+ *  are made here and never leave the library. Every check of sc_nip59_wrap runs here, in its
+ *  order, and the randomness is drawn here once they pass.
+ *  Returns: SC_OK (started); sc_nip59_wrap's statuses for its checks (SC_ERR_ARG also for op
+ *           NULL; SC_ERR_STATE for a signer not set up; SC_ERR_BUFFER_TOO_SMALL with
+ *           *out_len the need) and SC_ERR_RNG. Then the steps: SC_OK when done;
+ *           SC_ERR_SIGNER_ANSWER, SC_ERR_SIGNER_REFUSED, SC_ERR_TIMEOUT; SC_ERR_INVALID_KEY
+ *           (recipient not on the curve); SC_ERR_STATE; the backend's statuses.
+ *  Out: op (started; cleared on failure); when done, out[0..*out_len) is the gift wrap; on a
+ *       failure, here or later, nothing of out is left written and *out_len is 0 (but for
+ *       SC_ERR_BUFFER_TOO_SMALL). Every byte of scratch the operation wrote is wiped when it
+ *       ends (in success too), and so are the keys and randomness it held.
+ *  In: rumor, out, scratch and opts's relay (kept by reference until the operation ends);
+ *      author; recipient: SC_PUBKEY_BYTES (copied); opts (may be NULL).
+ *  Constant time: as sc_nip59_wrap (local). RNG: yes, as sc_nip59_wrap, drawn here. */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_start(sc_ctx *ctx, sc_signer_op *op, char *out,
+                                                    size_t out_cap, size_t *out_len, void *scratch,
+                                                    size_t scratch_cap, const sc_event *rumor,
+                                                    const sc_signer *author,
+                                                    const uint8_t recipient[SC_PUBKEY_BYTES],
+                                                    const sc_nip59_opts *opts)
+    SC_NONNULL(1, 2, 5, 8, 9, 10);
+
+/** As sc_nip59_wrap_start with explicit randomness (vectors): rnd gives the one-time key,
+ *  the nonces, the aux values and the backdates (an external signer draws the seal's own
+ *  nonce and aux: rnd's seal_nonce and seal_aux are then unused).
+ *  Returns: as sc_nip59_wrap_start without SC_ERR_RNG, plus SC_ERR_ARG for a backdate above
+ *           SC_NIP59_MAX_BACKDATE and SC_ERR_INVALID_KEY for an invalid rnd->wrap_seckey.
+ *  Out: as sc_nip59_wrap_start.
+ *  In: as sc_nip59_wrap_start, plus rnd (copied).
+ *  Constant time: as sc_nip59_wrap_start. RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_wrap_start_with_rand(
+    sc_ctx *ctx, sc_signer_op *op, char *out, size_t out_cap, size_t *out_len, void *scratch,
+    size_t scratch_cap, const sc_event *rumor, const sc_signer *author,
+    const uint8_t recipient[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const sc_nip59_rand *rnd)
+    SC_NONNULL(1, 2, 5, 8, 9, 10, 12);
+
+/** Starts sc_nip59_unwrap as an operation over the recipient's signer: a local identity
+ *  unwraps at the first step, exactly as sc_nip59_unwrap (or sc_nip59_unwrap_at for now >=
+ *  0). An external signer is asked twice: NIP44_DECRYPT of the wrap's content from its
+ *  one-time key, then of the seal's content from the seal's signer, each only once the
+ *  layer around it has passed every check (a forged wrap never reaches the signer) and its
+ *  payload every check that needs no key. Each plaintext answered is checked (UTF-8, the
+ *  one length its payload's padding holds) and put where a local decryption would have put
+ *  it, and the layer it holds must then pass every check of sc_nip59_unwrap, in its order,
+ *  with the same statuses: a signer cannot make a forged seal or rumor pass.
+ *  Returns: SC_OK (started); SC_ERR_ARG (as sc_nip59_unwrap, and op NULL); SC_ERR_STATE
+ *           (ctx, or a signer not set up or over a cleared identity). Then the steps: SC_OK
+ *           when done; every sc_nip59_unwrap_at status; SC_ERR_SIGNER_ANSWER,
+ *           SC_ERR_SIGNER_REFUSED (for a wrap that is not the user's, an honest signer
+ *           refuses to decrypt), SC_ERR_TIMEOUT.
+ *  Out: op; rumor, info (may be NULL), arena and *arena_used as for sc_nip59_unwrap, when
+ *       the operation is done; zeroed here, and on a failure as sc_nip59_unwrap says.
+ *  In: wrap_json[0..wrap_len) and the arena (kept by reference until the operation ends);
+ *      recipient; now: unix seconds for the NIP-40 checks of sc_nip59_unwrap_at, or a
+ *      negative value for none.
+ *  Constant time: as sc_nip59_unwrap (local). RNG: no. */
+SC_API SC_WARN_UNUSED sc_status sc_nip59_unwrap_start(sc_ctx *ctx, sc_signer_op *op,
+                                                      sc_event *rumor, sc_nip59_info *info,
+                                                      void *arena, size_t arena_cap,
+                                                      size_t *arena_used, const char *wrap_json,
+                                                      size_t wrap_len, const sc_signer *recipient,
+                                                      int64_t now) SC_NONNULL(1, 2, 3, 7, 10);
+
 SC_END_DECLS
 
 #endif

@@ -23,6 +23,7 @@
 #include "pool.h"
 #include "nip98.h"
 #include "relay.h"
+#include "signer.h"
 #include "status.h"
 #include "version.h"
 

@@ -6,6 +6,8 @@
  *  -20 .. -59   bad data (the input was read and is invalid or unauthentic)
  *  -60 .. -79   bad data in a NIP-59 gift wrap, one code per failed check
  *  -80 .. -99   environment (backend, RNG, memory)
+ * -100 .. -119  an external signer and NIP-46 remote signing (what the signer or its channel
+ *               did)
  */
 #ifndef SOFTCHAT_STATUS_H
 #define SOFTCHAT_STATUS_H
@@ -97,7 +99,16 @@ typedef enum sc_status {
     SC_ERR_UNSUPPORTED = -82, /* the bound backend lacks this capability */
     SC_ERR_NOMEM = -83,       /* allocation failed (context creation or the JSON edge) */
     SC_ERR_INTERNAL = -84,    /* a crypto library reported an unexpected failure */
-    SC_ERR_IO = -85           /* a caller-supplied sink or source reported failure */
+    SC_ERR_IO = -85,          /* a caller-supplied sink or source reported failure */
+
+    /* an external signer (-100 .. -119; NIP-46's own statuses will join this family) */
+    SC_ERR_SIGNER_ANSWER = -100,  /* an external signer's answer failed verification: a
+                                     signature that does not verify against the user's key over
+                                     the requested id, a NIP-44 payload of the wrong form or
+                                     length, a plaintext its payload cannot hold */
+    SC_ERR_SIGNER_REFUSED = -101, /* the signer declined the request or answered with an error
+                                     (a NIP-46 error response; a bunker's permission policy) */
+    SC_ERR_TIMEOUT = -102         /* no answer before the request's deadline */
 } sc_status;
 
 /** Human-readable description of a status (English; may be reworded between releases).

@@ -85,6 +85,9 @@ static const status_row rows[] = {
     ROW(SC_ERR_NOMEM, "out of memory"),
     ROW(SC_ERR_INTERNAL, "crypto library failure"),
     ROW(SC_ERR_IO, "sink or source reported failure"),
+    ROW(SC_ERR_SIGNER_ANSWER, "the external signer's answer failed verification"),
+    ROW(SC_ERR_SIGNER_REFUSED, "the signer refused the request"),
+    ROW(SC_ERR_TIMEOUT, "no answer before the deadline"),
 };
 
 static const status_row *find(sc_status s)

@@ -5,11 +5,10 @@
  * sc_nip44_identity_key in core/nip44/nip44.c derives every NIP-44 conversation key of an
  * identity). The public key comes from sc_identity_pubkey.
  *
- * An external signer standing behind an identity answers the same calls: it signs event ids
- * and, if it holds the key where ECDH is possible, gives the shared x; one that offers only
- * NIP-44 encryption and decryption to a peer (NIP-46) is reached from sc_nip44_identity_key's
- * callers, which are every place core/ encrypts or decrypts as an identity. Nothing here
- * allocates or keeps a copy of the secret. */
+ * An external signer (signer.h) offers what the user's key does at the level above: event
+ * signatures and NIP-44 encryption and decryption to a peer. Every step that needs the user's
+ * key asks for one of those (core/event/event_signer.c, core/nip44/nip44_signer.c), which over
+ * a local identity end here. Nothing here allocates or keeps a copy of the secret. */
 #ifndef SOFTCHAT_CORE_IDENTITY_INTERNAL_H
 #define SOFTCHAT_CORE_IDENTITY_INTERNAL_H
 

@@ -1,5 +1,6 @@
 /* NIP-17 chat messages: the kind 14 rumor, the head it shares with kind 15 (p, e, subject),
- * and receiving (unwrap, kind check, room). */
+ * and receiving (unwrap, kind check, room) as an operation over the receiver's signer
+ * (sc_nip17_receive_start), which sc_nip17_receive runs over an identity in one call. */
 #include <softchat/mem.h>
 #include <softchat/hex.h>
 #include <softchat/nip17.h>
@@ -10,6 +11,7 @@
 #include "event/event_builder.h"
 #include "nip17/nip17_internal.h"
 #include "nip59/nip59_internal.h"
+#include "signer/signer_internal.h"
 
 /* Cost of a tag [name, v1, optional v2]: the optional item counts when its length is not 0. */
 static size_t tag2_cost(size_t name_len, size_t v1, size_t v2)
@@ -332,27 +334,26 @@ static size_t build_room(uint8_t *area, const sc_event *ev, size_t n_p)
     return u;
 }
 
-/* sc_nip17_receive, with the NIP-40 checks at now (>= 0) or without them (< 0). */
-static sc_status receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_t arena_cap,
-                         size_t *arena_used, const char *wrap_json, size_t wrap_len,
-                         const sc_identity *me, int64_t now)
+/* A receive in progress: the unwrap, then the room. */
+typedef struct recv_op {
+    sc_nip59_unwrap_op u;
+    sc_nip17_received *msg;
+    void *arena;
+    size_t arena_cap;
+    size_t *arena_used;
+    int opened;  /* the unwrap succeeded */
+    size_t need; /* the room's shortfall */
+} recv_op;
+
+typedef char recv_op_fits[(sizeof(recv_op) <= SC_OP_BODY_BYTES) ? 1 : -1];
+
+/* The kind, the p tags and the room after the rumor (in the arena at *arena_used). */
+static sc_status room(recv_op *b)
 {
-    size_t used = 0, peak = 0, n_p = 0, need = 0;
+    sc_nip17_received *msg = b->msg;
+    size_t used = *b->arena_used, n_p = 0;
     sc_status st;
 
-    if (arena_used != NULL) {
-        *arena_used = 0;
-    }
-    if (msg == NULL) {
-        return SC_ERR_ARG;
-    }
-    memset(msg, 0, sizeof *msg);
-    st = sc_nip59_unwrap_peak(ctx, &msg->rumor, &msg->wrap, arena, arena_cap, arena_used, &peak,
-                              wrap_json, wrap_len, me, now);
-    if (st != SC_OK) {
-        return st;
-    }
-    used = *arena_used;
     if (msg->rumor.kind != SC_NIP17_KIND_CHAT && msg->rumor.kind != SC_NIP17_KIND_FILE) {
         st = SC_ERR_MESSAGE;
     } else {
@@ -363,21 +364,103 @@ static sc_status receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_
         st = SC_ERR_TOO_LARGE;
     }
     if (st == SC_OK) {
-        need = sc_size_add(used, sc_size_add(n_p, 1) * ROOM_REC);
-        if (need > arena_cap) {
+        b->need = sc_size_add(used, sc_size_add(n_p, 1) * ROOM_REC);
+        if (b->need > b->arena_cap) {
             st = SC_ERR_BUFFER_TOO_SMALL;
         }
     }
     if (st != SC_OK) {
-        sc_mem_wipe(arena, used); /* the rumor */
-        memset(msg, 0, sizeof *msg);
-        *arena_used = st == SC_ERR_BUFFER_TOO_SMALL ? (need > peak ? need : peak) : 0;
         return st;
     }
-    msg->n_room = build_room((uint8_t *)arena + used, &msg->rumor, n_p);
-    msg->room = (const uint8_t(*)[SC_PUBKEY_BYTES])((const uint8_t *)arena + used);
-    *arena_used = used + msg->n_room * SC_PUBKEY_BYTES;
+    msg->n_room = build_room((uint8_t *)b->arena + used, &msg->rumor, n_p);
+    msg->room = (const uint8_t(*)[SC_PUBKEY_BYTES])((const uint8_t *)b->arena + used);
+    *b->arena_used = used + msg->n_room * SC_PUBKEY_BYTES;
     return SC_OK;
+}
+
+static sc_status recv_step(sc_signer_op *op, sc_ctx *ctx)
+{
+    recv_op *b = (recv_op *)sc_op_body(op);
+    sc_status st;
+
+    if (!b->opened) {
+        st = sc_nip59_unwrap_run(&b->u, ctx, op);
+        if (st != SC_OK) {
+            return st;
+        }
+        b->opened = 1;
+    }
+    return room(b);
+}
+
+static sc_status recv_answer(sc_signer_op *op, sc_ctx *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    return sc_nip59_unwrap_answer(&((recv_op *)sc_op_body(op))->u, text, len);
+}
+
+static void recv_fail(sc_signer_op *op, sc_status st)
+{
+    recv_op *b = (recv_op *)sc_op_body(op);
+    size_t used = *b->arena_used;
+
+    if (!b->opened) {
+        sc_nip59_unwrap_abort(&b->u, st);
+        memset(b->msg, 0, sizeof *b->msg);
+        return;
+    }
+    sc_mem_wipe(b->arena, used); /* the rumor */
+    memset(b->msg, 0, sizeof *b->msg);
+    *b->arena_used =
+        st == SC_ERR_BUFFER_TOO_SMALL ? (b->need > b->u.peak ? b->need : b->u.peak) : 0;
+}
+
+static const sc_op_vt recv_vt = {recv_step, recv_answer, recv_fail};
+
+sc_status sc_nip17_receive_start(sc_ctx *ctx, sc_signer_op *op, sc_nip17_received *msg, void *arena,
+                                 size_t arena_cap, size_t *arena_used, const char *wrap_json,
+                                 size_t wrap_len, const sc_signer *me, int64_t now)
+{
+    recv_op *b = NULL;
+    sc_status st;
+
+    if (arena_used != NULL) {
+        *arena_used = 0;
+    }
+    if (msg == NULL) {
+        sc_op_drop(op);
+        return SC_ERR_ARG;
+    }
+    memset(msg, 0, sizeof *msg);
+    if (op != NULL && me != NULL) {
+        b = (recv_op *)sc_op_start(op, me, &recv_vt);
+    }
+    st = sc_nip59_unwrap_begin(b != NULL ? &b->u : NULL, ctx, &msg->rumor, &msg->wrap, arena,
+                               arena_cap, arena_used, wrap_json, wrap_len, me, now < 0 ? -1 : now);
+    if (st != SC_OK) {
+        sc_op_drop(op);
+        return st;
+    }
+    b->msg = msg;
+    b->arena = arena;
+    b->arena_cap = arena_cap;
+    b->arena_used = arena_used;
+    return SC_OK;
+}
+
+/* sc_nip17_receive_start over the identity, run to its end in one call. */
+static sc_status receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_t arena_cap,
+                         size_t *arena_used, const char *wrap_json, size_t wrap_len,
+                         const sc_identity *me, int64_t now)
+{
+    sc_signer s;
+    sc_signer_op op;
+    sc_status st;
+
+    sc_signer_set_local(&s, me);
+    st = sc_nip17_receive_start(ctx, &op, msg, arena, arena_cap, arena_used, wrap_json, wrap_len,
+                                &s, now);
+    return sc_op_run_local(&op, ctx, st);
 }
 
 sc_status sc_nip17_receive(sc_ctx *ctx, sc_nip17_received *msg, void *arena, size_t arena_cap,

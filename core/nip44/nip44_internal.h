@@ -7,6 +7,7 @@
 
 #include <softchat/identity.h>
 #include <softchat/nip44.h>
+#include <softchat/signer.h>
 
 #include <stdint.h>
 #include "util/range.h"
@@ -63,5 +64,45 @@ sc_status sc_nip44_unpad(const uint8_t *p, size_t n, size_t *off, size_t *len);
  * padded standard base64 in buf[0..enc_len). Never overwrites a byte before reading it.
  * Returns: SC_OK; SC_ERR_ARG (buf NULL, or enc_len is not the encoded length of raw_len). */
 sc_status sc_nip44_b64_in_place(char *buf, size_t enc_len, size_t raw_len);
+
+/* ---- as a signer (core/nip44/nip44_signer.c) ------------------------------------------------ */
+
+/* NIP-44 of pt[0..len) to peer as op's signer into out, which holds exactly
+ * sc_nip44_encrypt_len(len) bytes (the caller checked the arguments, flags and policy). A
+ * local signer encrypts at once, with nonce (NULL: one from the RNG): SC_OK, *out_len set. An
+ * external one gets an ENCRYPT request posted for pt (which must stay in place):
+ * SC_OP_YIELD; its answer goes to sc_nip44_encrypt_answer.
+ * Returns: SC_OK; SC_OP_YIELD; as sc_nip44_encrypt_to. */
+sc_status sc_nip44_encrypt_as(sc_ctx *ctx, sc_signer_op *op, char *out, size_t *out_len,
+                              const uint8_t *peer, const uint8_t *pt, size_t len, unsigned flags,
+                              const uint8_t *nonce);
+
+/* Checks text as the payload of a plaintext of pt_len bytes (exactly sc_nip44_encrypt_len
+ * characters, strict canonical base64, version byte 2) and copies it to out.
+ * Returns: SC_OK; SC_ERR_SIGNER_ANSWER. */
+sc_status sc_nip44_encrypt_answer(char *out, size_t pt_len, const char *text, size_t len);
+
+/* The checks sc_nip44_decrypt makes without the key, in its order (arguments, context,
+ * length checks, capacity, base64, size, version): the payload is decoded into work[0..cap)
+ * and wiped again. *padded = the bytes of prefix and padded plaintext it carries.
+ * Returns: SC_OK; sc_nip44_decrypt's statuses (SC_ERR_BUFFER_TOO_SMALL when cap is below
+ * sc_nip44_decrypt_max). */
+sc_status sc_nip44_payload_check(sc_ctx *ctx, const char *payload, size_t len, size_t max_payload,
+                                 uint8_t *work, size_t cap, size_t *padded);
+
+/* sc_nip44_decrypt of payload from peer as op's signer into out[0..cap) (cap >=
+ * sc_nip44_decrypt_max(len)). A local signer decrypts at once: SC_OK, *out_len set. For an
+ * external one the payload is checked (sc_nip44_payload_check, *padded set) and a DECRYPT
+ * request posted for it: SC_OP_YIELD; its answer goes to sc_nip44_decrypt_answer.
+ * Returns: SC_OK; SC_OP_YIELD; as sc_nip44_decrypt_from. */
+sc_status sc_nip44_decrypt_as(sc_ctx *ctx, sc_signer_op *op, uint8_t *out, size_t cap,
+                              size_t *out_len, const uint8_t *peer, const char *payload, size_t len,
+                              size_t max_payload, size_t *padded);
+
+/* Checks text as the plaintext of a payload whose padded part is `padded` bytes (the one
+ * length NIP-44 pads to exactly that, at most cap, UTF-8) and copies it to out.
+ * Returns: SC_OK (*out_len = len); SC_ERR_SIGNER_ANSWER (*out_len = 0). */
+sc_status sc_nip44_decrypt_answer(uint8_t *out, size_t cap, size_t *out_len, size_t padded,
+                                  const char *text, size_t len);
 
 #endif

@@ -18,6 +18,11 @@
 
 static const char k_expiration[] = "expiration";
 
+int64_t sc_nip59_backdated(int64_t now, uint32_t backdate)
+{
+    return now > (int64_t)backdate ? now - (int64_t)backdate : 0;
+}
+
 size_t sc_nip59_dec(char out[SC_NIP59_DEC_MAX], uint64_t v)
 {
     char tmp[SC_NIP59_DEC_MAX];

@@ -1,4 +1,7 @@
-/* NIP-59 unwrap: every layer authenticated before the next is opened, inside one arena.
+/* NIP-59 unwrap: every layer authenticated before the next is opened, inside one arena; the
+ * two decryptions are the recipient's signer's (at once over a local identity; over an
+ * external signer each stops at a request, and the plaintext it answers goes where a local
+ * decryption would have put it), and the synchronous sc_nip59_unwrap / sc_nip59_unwrap_at.
  *
  * The arena is used from both ends in turn. Each parse writes at the front and each NIP-44
  * decryption at the back, and each step's input is the other end's latest region, so a step
@@ -18,27 +21,26 @@
 #include <string.h>
 
 #include "ctx/ctx_internal.h"
-#include "identity/identity_internal.h"
 #include "nip44/nip44_internal.h"
 #include "nip59/nip59_internal.h"
+#include "signer/signer_internal.h"
 
 /* The fields a rumor must have besides its id (checked on its own) and without a sig. */
 #define RUMOR_FIELDS                                                                               \
     (SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |       \
      SC_EVENT_HAS_CONTENT)
 
-typedef struct unwrapper {
-    sc_ctx *ctx;
-    const sc_identity *me; /* the recipient */
-    uint8_t *base;         /* the arena (NULL when arena_cap is 0) */
-    size_t cap;
-    size_t front_hi; /* bytes written from the start, at most */
-    size_t back_lo;  /* lowest offset written from the end (cap when none) */
-    size_t peak;     /* the largest front + back use so far */
-    size_t need;     /* for SC_ERR_BUFFER_TOO_SMALL */
-    int64_t now;     /* >= 0: the NIP-40 checks at this time */
-    sc_nip59_info info;
-} unwrapper;
+/* Where an unwrap stands. */
+enum {
+    U_WRAP = 0,  /* open the gift wrap and decrypt its content */
+    U_WRAP_WAIT, /* asked the signer to decrypt the wrap's content */
+    U_SEAL,      /* the seal JSON is base[at..at + len): open it, decrypt its content */
+    U_SEAL_WAIT, /* asked the signer to decrypt the seal's content */
+    U_RUMOR,     /* the rumor JSON is base[at..at + len): open it */
+    U_DONE
+};
+
+typedef sc_nip59_unwrap_op unwrapper;
 
 size_t sc_nip59_unwrap_arena_max(size_t wrap_len)
 {
@@ -86,32 +88,27 @@ static sc_status front_parse(unwrapper *u, sc_event *ev, size_t limit, const cha
     return st;
 }
 
-/* Decrypts payload (from peer) into the back of the arena, above `front`: the plaintext is
- * base[*off..*off + *len). */
-static sc_status back_decrypt(unwrapper *u, size_t front, const uint8_t *peer,
-                              const sc_str *payload, size_t *off, size_t *len)
+/* Decrypts payload (from peer) into the back of the arena, above `front`, as the
+ * recipient's signer: the plaintext is base[*off..*off + *len) (SC_OK), or the signer was
+ * asked for it (SC_OP_YIELD: *off is set, *len comes with the answer). */
+static sc_status back_decrypt(unwrapper *u, sc_ctx *ctx, sc_signer_op *op, size_t front,
+                              const uint8_t *peer, const sc_str *payload, size_t *off, size_t *len)
 {
     size_t n = sc_nip44_decrypt_max(payload->len);
-    uint8_t ck[SC_NIP44_KEY_BYTES];
-    sc_status st;
 
     *off = u->cap;
     *len = 0;
     if (n > u->cap - front) {
         return SC_ERR_BUFFER_TOO_SMALL;
     }
-    st = sc_nip44_identity_key(u->ctx, ck, u->me, peer);
-    if (st == SC_OK) {
-        *off = u->cap - n;
-        if (*off < u->back_lo) {
-            u->back_lo = *off;
-        }
-        note_peak(u, front, n);
-        st = sc_nip44_decrypt(u->ctx, n != 0 ? u->base + *off : NULL, n, len, ck, payload->ptr,
-                              payload->len, payload->len);
+    *off = u->cap - n;
+    if (*off < u->back_lo) {
+        u->back_lo = *off;
     }
-    sc_mem_wipe(ck, sizeof ck);
-    return st;
+    note_peak(u, front, n);
+    u->front = front;
+    return sc_nip44_decrypt_as(ctx, op, n != 0 ? u->base + *off : NULL, n, len, peer, payload->ptr,
+                               payload->len, payload->len, &u->padded);
 }
 
 /* Whether st says the bytes were bad (as opposed to the environment or the caller). */
@@ -135,23 +132,32 @@ static sc_status verify_layer(sc_ctx *ctx, const sc_event *ev, sc_status bad_id,
     return st == SC_ERR_ID_MISMATCH ? bad_id : st == SC_ERR_INVALID_SIG ? bad_sig : st;
 }
 
-/* The outer layer: parsed into the front, verified, its content decrypted to the back.
- * The seal JSON is base[*off..*off + *len). */
-static sc_status open_wrap(unwrapper *u, const char *json, size_t json_len, size_t *off,
-                           size_t *len)
+/* A layer's decryption status: the shortfall, a bad payload as the layer's status, a
+ * request (or anything else) as it is. */
+static sc_status decrypt_status(unwrapper *u, sc_status st, sc_status bad)
+{
+    if (st == SC_ERR_BUFFER_TOO_SMALL) {
+        return too_small(u, u->wrap_len);
+    }
+    return bad_payload(st) ? bad : st;
+}
+
+/* The outer layer: parsed into the front, verified, its content decrypted to the back (the
+ * seal JSON is base[u->at..u->at + u->len)). */
+static sc_status open_wrap(unwrapper *u, sc_ctx *ctx, sc_signer_op *op)
 {
     sc_event w;
     size_t used = 0;
     sc_status st;
 
-    st = front_parse(u, &w, u->cap, json, json_len, SC_EVENT_SIGNED, &used);
+    st = front_parse(u, &w, u->cap, u->wrap_json, u->wrap_len, SC_EVENT_SIGNED, &used);
     if (st != SC_OK) {
-        return st == SC_ERR_BUFFER_TOO_SMALL ? too_small(u, json_len) : st;
+        return st == SC_ERR_BUFFER_TOO_SMALL ? too_small(u, u->wrap_len) : st;
     }
     if (w.kind != SC_NIP59_KIND_WRAP && w.kind != SC_NIP59_KIND_WRAP_EPHEMERAL) {
         return SC_ERR_WRAP_KIND;
     }
-    st = verify_layer(u->ctx, &w, SC_ERR_WRAP_ID, SC_ERR_WRAP_SIG);
+    st = verify_layer(ctx, &w, SC_ERR_WRAP_ID, SC_ERR_WRAP_SIG);
     if (st != SC_OK) {
         return st;
     }
@@ -162,33 +168,29 @@ static sc_status open_wrap(unwrapper *u, const char *json, size_t json_len, size
     memcpy(u->info.wrap_id, w.id, SC_EVENT_ID_BYTES);
     u->info.wrap_kind = w.kind;
     u->info.wrap_created_at = w.created_at;
-    st = back_decrypt(u, used, w.pubkey, &w.content, off, len);
-    if (st == SC_ERR_BUFFER_TOO_SMALL) {
-        return too_small(u, json_len);
-    }
-    return bad_payload(st) ? SC_ERR_WRAP_DECRYPT : st;
+    st = back_decrypt(u, ctx, op, used, w.pubkey, &w.content, &u->at, &u->len);
+    return decrypt_status(u, st, SC_ERR_WRAP_DECRYPT);
 }
 
-/* The seal, from base[at..at + len) (wiped once parsed): parsed into the front, verified,
- * its content decrypted to the back. The rumor JSON is base[*off..*off + *len). */
-static sc_status open_seal(unwrapper *u, size_t at, size_t len, size_t wrap_len, size_t *off,
-                           size_t *rlen)
+/* The seal, from base[u->at..u->at + u->len) (wiped once parsed): parsed into the front,
+ * verified, its content decrypted to the back (the rumor JSON is then base[u->at..]). */
+static sc_status open_seal(unwrapper *u, sc_ctx *ctx, sc_signer_op *op)
 {
+    size_t at = u->at, len = u->len, used = 0;
     sc_event s;
-    size_t used = 0;
     sc_status st;
 
     st = front_parse(u, &s, at, (const char *)u->base + at, len, SC_EVENT_SIGNED, &used);
     sc_mem_wipe(u->base + at, len); /* the seal names the sender */
     if (st != SC_OK) {
-        return st == SC_ERR_BUFFER_TOO_SMALL ? too_small(u, wrap_len)
+        return st == SC_ERR_BUFFER_TOO_SMALL ? too_small(u, u->wrap_len)
                : bad_text(st)                ? SC_ERR_SEAL_JSON
                                              : st;
     }
     if (s.kind != SC_NIP59_KIND_SEAL) {
         return SC_ERR_SEAL_KIND;
     }
-    st = verify_layer(u->ctx, &s, SC_ERR_SEAL_ID, SC_ERR_SEAL_SIG);
+    st = verify_layer(ctx, &s, SC_ERR_SEAL_ID, SC_ERR_SEAL_SIG);
     if (st != SC_OK) {
         return st;
     }
@@ -198,24 +200,24 @@ static sc_status open_seal(unwrapper *u, size_t at, size_t len, size_t wrap_len,
     memcpy(u->info.sender, s.pubkey, SC_PUBKEY_BYTES);
     memcpy(u->info.seal_id, s.id, SC_EVENT_ID_BYTES);
     u->info.seal_created_at = s.created_at;
-    st = back_decrypt(u, used, s.pubkey, &s.content, off, rlen);
-    if (st == SC_ERR_BUFFER_TOO_SMALL) {
-        return too_small(u, wrap_len);
-    }
-    return bad_payload(st) ? SC_ERR_SEAL_DECRYPT : st;
+    st = back_decrypt(u, ctx, op, used, s.pubkey, &s.content, &u->at, &u->len);
+    return decrypt_status(u, st, SC_ERR_SEAL_DECRYPT);
 }
 
-/* The rumor, from base[at..at + len) (wiped once parsed), into the front; *used its size. */
-static sc_status open_rumor(unwrapper *u, sc_event *rumor, size_t at, size_t len, size_t *used)
+/* The rumor, from base[u->at..u->at + u->len) (wiped once parsed), into the front; u->used
+ * its size. */
+static sc_status open_rumor(unwrapper *u, sc_ctx *ctx)
 {
     uint8_t id[SC_EVENT_ID_BYTES];
+    sc_event *rumor = u->rumor;
+    size_t at = u->at;
     sc_status st;
 
-    st = front_parse(u, rumor, at, (const char *)u->base + at, len, RUMOR_FIELDS, used);
-    sc_mem_wipe(u->base + at, len);
+    st = front_parse(u, rumor, at, (const char *)u->base + at, u->len, RUMOR_FIELDS, &u->used);
+    sc_mem_wipe(u->base + at, u->len);
     if (st == SC_ERR_BUFFER_TOO_SMALL) {
         /* every other step fitted: the need is exact */
-        u->need = *used + (u->cap - at) > u->peak ? *used + (u->cap - at) : u->peak;
+        u->need = u->used + (u->cap - at) > u->peak ? u->used + (u->cap - at) : u->peak;
         return st;
     }
     if (st != SC_OK) {
@@ -230,7 +232,7 @@ static sc_status open_rumor(unwrapper *u, sc_event *rumor, size_t at, size_t len
     if ((rumor->flags & SC_EVENT_HAS_ID) == 0) {
         return SC_ERR_RUMOR_ID;
     }
-    st = sc_event_compute_id(u->ctx, id, rumor);
+    st = sc_event_compute_id(ctx, id, rumor);
     if (st != SC_OK) {
         return st;
     }
@@ -245,20 +247,15 @@ static void wipe(unwrapper *u, size_t from, size_t to)
     }
 }
 
-sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
-                               size_t arena_cap, size_t *arena_used, size_t *peak,
-                               const char *wrap_json, size_t wrap_len, const sc_identity *recipient,
-                               int64_t now)
+sc_status sc_nip59_unwrap_begin(sc_nip59_unwrap_op *u, sc_ctx *ctx, sc_event *rumor,
+                                sc_nip59_info *info, void *arena, size_t arena_cap,
+                                size_t *arena_used, const char *wrap_json, size_t wrap_len,
+                                const sc_signer *recipient, int64_t now)
 {
-    size_t seal_at = 0, seal_len = 0, rumor_at = 0, rumor_len = 0, used = 0;
-    unwrapper u;
     sc_status st;
 
     if (arena_used != NULL) {
         *arena_used = 0;
-    }
-    if (peak != NULL) {
-        *peak = 0;
     }
     if (rumor != NULL) {
         memset(rumor, 0, sizeof *rumor);
@@ -266,64 +263,159 @@ sc_status sc_nip59_unwrap_peak(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info
     if (info != NULL) {
         memset(info, 0, sizeof *info);
     }
-    if (ctx == NULL || rumor == NULL || arena_used == NULL || peak == NULL || recipient == NULL ||
-        (wrap_json == NULL && wrap_len != 0) || (arena == NULL && arena_cap != 0) ||
+    if (u == NULL || ctx == NULL || rumor == NULL || arena_used == NULL ||
+        sc_signer_check(recipient) == SC_ERR_ARG || (wrap_json == NULL && wrap_len != 0) ||
+        (arena == NULL && arena_cap != 0) ||
         sc_range_overlap(arena, arena_cap, wrap_json, wrap_len)) {
         return SC_ERR_ARG;
     }
-    if (sc_ctx_impl_get(ctx) == NULL || !sc_identity_live(recipient)) {
+    st = sc_signer_check(recipient);
+    if (sc_ctx_impl_get(ctx) == NULL || st != SC_OK) {
         return SC_ERR_STATE;
     }
-    memset(&u, 0, sizeof u);
-    u.ctx = ctx;
-    u.me = recipient;
-    u.base = (uint8_t *)arena;
-    u.cap = arena_cap;
-    u.back_lo = arena_cap;
-    u.now = now;
+    memset(u, 0, sizeof *u);
+    u->base = (uint8_t *)arena;
+    u->cap = arena_cap;
+    u->back_lo = arena_cap;
+    u->now = now;
+    u->rumor = rumor;
+    u->info_out = info;
+    u->arena_used = arena_used;
+    u->wrap_json = wrap_json;
+    u->wrap_len = wrap_len;
+    u->stage = U_WRAP;
+    return SC_OK;
+}
 
-    st = open_wrap(&u, wrap_json, wrap_len, &seal_at, &seal_len);
-    if (st == SC_OK) {
-        st = open_seal(&u, seal_at, seal_len, wrap_len, &rumor_at, &rumor_len);
-    }
-    if (st == SC_OK) {
-        st = open_rumor(&u, rumor, rumor_at, rumor_len, &used);
+sc_status sc_nip59_unwrap_run(sc_nip59_unwrap_op *u, sc_ctx *ctx, sc_signer_op *op)
+{
+    sc_status st = SC_OK;
+
+    while (st == SC_OK && u->stage != U_DONE) {
+        switch (u->stage) {
+        case U_WRAP:
+            st = open_wrap(u, ctx, op);
+            u->stage = st == SC_OP_YIELD ? U_WRAP_WAIT : U_SEAL;
+            break;
+        case U_SEAL:
+            st = open_seal(u, ctx, op);
+            u->stage = st == SC_OP_YIELD ? U_SEAL_WAIT : U_RUMOR;
+            break;
+        case U_RUMOR:
+            st = open_rumor(u, ctx);
+            u->stage = U_DONE;
+            break;
+        default:
+            st = SC_ERR_STATE; /* a request without its answer: the frame prevents it */
+            break;
+        }
     }
     if (st != SC_OK) {
-        /* nothing of an inner layer survives a failed check */
-        wipe(&u, 0, u.front_hi);
-        wipe(&u, u.back_lo, u.cap);
-        memset(rumor, 0, sizeof *rumor);
-        *arena_used = st == SC_ERR_BUFFER_TOO_SMALL ? u.need : 0;
-        sc_mem_wipe(&u.info, sizeof u.info);
         return st;
     }
     /* the back regions were wiped when their text had been parsed */
-    wipe(&u, used, u.front_hi);
-    if (info != NULL) {
-        *info = u.info;
+    wipe(u, u->used, u->front_hi);
+    if (u->info_out != NULL) {
+        *u->info_out = u->info;
     }
-    *arena_used = used;
-    *peak = u.peak;
+    *u->arena_used = u->used;
     return SC_OK;
+}
+
+sc_status sc_nip59_unwrap_answer(sc_nip59_unwrap_op *u, const char *text, size_t len)
+{
+    sc_status st;
+
+    if (u->stage != U_WRAP_WAIT && u->stage != U_SEAL_WAIT) {
+        return SC_ERR_STATE;
+    }
+    /* the plaintext goes where a local decryption puts it, at the back region's start */
+    st = sc_nip44_decrypt_answer(u->base + u->at, u->cap - u->at, &u->len, u->padded, text, len);
+    u->stage = u->stage == U_WRAP_WAIT ? U_SEAL : U_RUMOR;
+    return st;
+}
+
+void sc_nip59_unwrap_abort(sc_nip59_unwrap_op *u, sc_status st)
+{
+    /* nothing of an inner layer survives a failed check */
+    wipe(u, 0, u->front_hi);
+    wipe(u, u->back_lo, u->cap);
+    memset(u->rumor, 0, sizeof *u->rumor);
+    if (u->info_out != NULL) {
+        memset(u->info_out, 0, sizeof *u->info_out);
+    }
+    *u->arena_used = st == SC_ERR_BUFFER_TOO_SMALL ? u->need : 0;
+    sc_mem_wipe(&u->info, sizeof u->info);
+}
+
+/* ---- the operation (nip59.h) and the synchronous calls ----------------------------------- */
+
+static sc_status unwrap_step(sc_signer_op *op, sc_ctx *ctx)
+{
+    return sc_nip59_unwrap_run((sc_nip59_unwrap_op *)sc_op_body(op), ctx, op);
+}
+
+static sc_status unwrap_answer(sc_signer_op *op, sc_ctx *ctx, const char *text, size_t len)
+{
+    (void)ctx;
+    return sc_nip59_unwrap_answer((sc_nip59_unwrap_op *)sc_op_body(op), text, len);
+}
+
+static void unwrap_fail(sc_signer_op *op, sc_status st)
+{
+    sc_nip59_unwrap_abort((sc_nip59_unwrap_op *)sc_op_body(op), st);
+}
+
+static const sc_op_vt unwrap_vt = {unwrap_step, unwrap_answer, unwrap_fail};
+
+typedef char unwrap_op_fits[(sizeof(sc_nip59_unwrap_op) <= SC_OP_BODY_BYTES) ? 1 : -1];
+
+sc_status sc_nip59_unwrap_start(sc_ctx *ctx, sc_signer_op *op, sc_event *rumor, sc_nip59_info *info,
+                                void *arena, size_t arena_cap, size_t *arena_used,
+                                const char *wrap_json, size_t wrap_len, const sc_signer *recipient,
+                                int64_t now)
+{
+    sc_nip59_unwrap_op *u = NULL;
+    sc_status st;
+
+    if (op != NULL && recipient != NULL) {
+        u = (sc_nip59_unwrap_op *)sc_op_start(op, recipient, &unwrap_vt);
+    }
+    st = sc_nip59_unwrap_begin(u, ctx, rumor, info, arena, arena_cap, arena_used, wrap_json,
+                               wrap_len, recipient, now < 0 ? -1 : now);
+    if (st != SC_OK) {
+        sc_op_drop(op);
+    }
+    return st;
+}
+
+/* sc_nip59_unwrap_start over the identity, run to its end in one call. */
+static sc_status unwrap_local(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
+                              size_t arena_cap, size_t *arena_used, const char *wrap_json,
+                              size_t wrap_len, const sc_identity *recipient, int64_t now)
+{
+    sc_signer s;
+    sc_signer_op op;
+    sc_status st;
+
+    sc_signer_set_local(&s, recipient);
+    st = sc_nip59_unwrap_start(ctx, &op, rumor, info, arena, arena_cap, arena_used, wrap_json,
+                               wrap_len, &s, now);
+    return sc_op_run_local(&op, ctx, st);
 }
 
 sc_status sc_nip59_unwrap(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
                           size_t arena_cap, size_t *arena_used, const char *wrap_json,
                           size_t wrap_len, const sc_identity *recipient)
 {
-    size_t peak = 0;
-
-    return sc_nip59_unwrap_peak(ctx, rumor, info, arena, arena_cap, arena_used, &peak, wrap_json,
-                                wrap_len, recipient, -1);
+    return unwrap_local(ctx, rumor, info, arena, arena_cap, arena_used, wrap_json, wrap_len,
+                        recipient, -1);
 }
 
 sc_status sc_nip59_unwrap_at(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, void *arena,
                              size_t arena_cap, size_t *arena_used, const char *wrap_json,
                              size_t wrap_len, const sc_identity *recipient, int64_t now)
 {
-    size_t peak = 0;
-
     if (now < 0) {
         if (arena_used != NULL) {
             *arena_used = 0;
@@ -336,6 +428,6 @@ sc_status sc_nip59_unwrap_at(sc_ctx *ctx, sc_event *rumor, sc_nip59_info *info, 
         }
         return SC_ERR_ARG;
     }
-    return sc_nip59_unwrap_peak(ctx, rumor, info, arena, arena_cap, arena_used, &peak, wrap_json,
-                                wrap_len, recipient, now);
+    return unwrap_local(ctx, rumor, info, arena, arena_cap, arena_used, wrap_json, wrap_len,
+                        recipient, now);
 }

@@ -1,402 +1,212 @@
-/* NIP-59 sealing and gift wrapping over caller buffers.
+/* NIP-59 sealing and gift wrapping over caller buffers, in stages: the rumor encrypted to the
+ * recipient as the author's signer, the seal signed as the author's signer, then the gift
+ * wrap made with the one-time key. Over a local identity the stages run through in one go;
+ * over an external signer the first two each stop at a request and go on from its answer.
  *
  * The scratch is two regions: X (the first seal_json bytes) holds the rumor JSON and then the
  * seal JSON, Y (the next wrap_payload bytes) the seal content and then the wrap content. Each
  * NIP-44 step reads one region and writes the other, so plaintext and payload never share
  * bytes; X is wiped as soon as its plaintext has been encrypted, and the whole scratch, the
- * conversation keys and the one-time identity are wiped on every path. */
-#include <softchat/crypto.h>
+ * conversation key and the one-time identity are wiped on every path. */
 #include <softchat/mem.h>
 #include <softchat/nip44.h>
 #include <softchat/nip59.h>
 
 #include <string.h>
-#include <time.h>
 
-#include "ctx/ctx_internal.h"
+#include "event/event_signer.h"
 #include "nip44/nip44_internal.h"
 #include "nip59/nip59_internal.h"
+#include "signer/signer_internal.h"
 
-/* The checked inputs of one wrap. */
-typedef struct wrap_in {
-    sc_ctx *ctx;
-    const sc_event *rumor;
-    const sc_identity *author;
-    const uint8_t *recipient;
-    sc_nip59_opts o; /* a copy with `now` resolved */
-} wrap_in;
+/* Where a wrap stands. */
+enum {
+    W_ENCRYPT = 0, /* the rumor JSON to encrypt to the recipient */
+    W_ENCRYPTING,  /* asked the signer to encrypt it */
+    W_SIGN,        /* the seal content is in Y: sign the seal */
+    W_SIGNING,     /* asked the signer to sign it */
+    W_WRAP,        /* the seal is signed: wrap it */
+    W_DONE
+};
 
-/* Arguments, context, identity and rumor, in that order; resolves the clock. */
-static sc_status check_inputs(wrap_in *in, sc_ctx *ctx, const sc_event *rumor,
-                              const sc_identity *author, const uint8_t *recipient,
-                              const sc_nip59_opts *opts)
+sc_status sc_nip59_wrap_begin(sc_nip59_wrap_op *w, const sc_nip59_rand *rnd, char *out,
+                              size_t *out_len, void *scratch)
 {
-    uint8_t pub[SC_PUBKEY_BYTES], id[SC_EVENT_ID_BYTES];
-    sc_status st;
+    sc_status st = sc_nip59_plan_sizes(&w->p, w->rumor, &w->o,
+                                       sc_nip59_backdated(w->o.now, rnd->seal_backdate),
+                                       sc_nip59_backdated(w->o.now, rnd->wrap_backdate));
 
-    memset(in, 0, sizeof *in);
-    if (ctx == NULL || rumor == NULL || author == NULL || recipient == NULL) {
-        return SC_ERR_ARG;
-    }
-    st = sc_nip59_check_opts(opts);
     if (st != SC_OK) {
         return st;
     }
-    if (sc_ctx_impl_get(ctx) == NULL) {
-        return SC_ERR_STATE;
+    if (rnd != &w->rnd) {
+        w->rnd = *rnd;
     }
-    st = sc_identity_pubkey(pub, author);
-    if (st != SC_OK) {
-        return st; /* SC_ERR_STATE: erased or never imported */
-    }
-    st = sc_nip59_check_rumor(rumor);
-    if (st != SC_OK) {
-        return st;
-    }
-    if (memcmp(rumor->pubkey, pub, SC_PUBKEY_BYTES) != 0) {
-        return SC_ERR_RUMOR_AUTHOR; /* receivers refuse a seal signed by anyone else */
-    }
-    /* a wrong id would only be found by every receiver (SC_ERR_RUMOR_ID) */
-    st = sc_event_compute_id(ctx, id, rumor);
-    if (st != SC_OK) {
-        return st;
-    }
-    if (memcmp(id, rumor->id, SC_EVENT_ID_BYTES) != 0) {
-        return SC_ERR_ID_MISMATCH;
-    }
-    in->ctx = ctx;
-    in->rumor = rumor;
-    in->author = author;
-    in->recipient = recipient;
-    if (opts != NULL) {
-        in->o = *opts;
-    }
-    if (in->o.now == 0) {
-        time_t t = time(NULL); /* the library's only clock read */
-
-        if (t == (time_t)-1 || t <= 0) {
-            return SC_ERR_UNSUPPORTED;
-        }
-        in->o.now = (int64_t)t;
-    }
+    w->out = out;
+    w->out_len = out_len;
+    w->x = (char *)scratch;
+    w->y = w->x + w->p.seal_json;
+    w->stage = W_ENCRYPT;
     return SC_OK;
 }
 
-/* now - backdate, never before the epoch. */
-static int64_t backdated(int64_t now, uint32_t backdate)
+/* The rumor as JSON into X, then its encryption to the recipient into Y. */
+static sc_status seal_encrypt(sc_nip59_wrap_op *w, sc_ctx *ctx, sc_signer_op *op)
 {
-    return now > (int64_t)backdate ? now - (int64_t)backdate : 0;
-}
-
-/* 1 when the rumor's strings lie outside b[0..len). */
-static int rumor_apart(const sc_event *ev, const void *b, size_t len)
-{
-    size_t t, i;
-
-    if (sc_range_overlap(ev->content.ptr, ev->content.len, b, len) ||
-        sc_range_overlap(ev->tags, ev->n_tags * sizeof(sc_tag), b, len)) {
-        return 0;
-    }
-    for (t = 0; t < ev->n_tags; t++) {
-        const sc_tag *tag = &ev->tags[t];
-
-        if (sc_range_overlap(tag->items, tag->n_items * sizeof(sc_str), b, len)) {
-            return 0;
-        }
-        for (i = 0; i < tag->n_items; i++) {
-            if (sc_range_overlap(tag->items[i].ptr, tag->items[i].len, b, len)) {
-                return 0;
-            }
-        }
-    }
-    return 1;
-}
-
-/* Policy, capacity and aliasing for plan p. */
-static sc_status check_buffers(const wrap_in *in, const sc_nip59_plan *p, char *out, size_t out_cap,
-                               size_t *out_len, void *scratch, size_t scratch_cap)
-{
-    const void *bufs[2];
-    size_t lens[2], k;
-
-    if (p->extended && (in->o.flags & SC_NIP44_EXTENDED) == 0) {
-        return SC_ERR_POLICY; /* u16-only decoders, still widely deployed, cannot read it */
-    }
-    if (scratch_cap < p->scratch || out_cap < p->wrap_json) {
-        *out_len = p->wrap_json;
-        return SC_ERR_BUFFER_TOO_SMALL;
-    }
-    if (out == NULL || scratch == NULL) {
-        return SC_ERR_ARG;
-    }
-    if (sc_range_overlap(out, p->wrap_json, scratch, p->scratch)) {
-        return SC_ERR_OVERLAP;
-    }
-    /* the inputs are read while the buffers are being written */
-    bufs[0] = out;
-    lens[0] = p->wrap_json;
-    bufs[1] = scratch;
-    lens[1] = p->scratch;
-    for (k = 0; k < 2; k++) {
-        if (!rumor_apart(in->rumor, bufs[k], lens[k]) ||
-            sc_range_overlap(in->o.relay.ptr, in->o.relay.len, bufs[k], lens[k]) ||
-            sc_range_overlap(in->author, sizeof(sc_identity), bufs[k], lens[k]) ||
-            sc_range_overlap(in->recipient, SC_PUBKEY_BYTES, bufs[k], lens[k])) {
-            return SC_ERR_OVERLAP;
-        }
-    }
-    return SC_OK;
-}
-
-/* The seal of the rumor, written as JSON to x; y receives the seal content. */
-static sc_status seal(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd, char *x,
-                      char *y)
-{
-    unsigned flags = in->o.flags & SC_NIP44_EXTENDED;
-    uint8_t ck[SC_NIP44_KEY_BYTES];
-    sc_nip59_tags tags;
-    sc_event ev;
     size_t n = 0;
     sc_status st;
 
-    st = sc_event_to_json(x, p->rumor_json, &n, in->rumor, SC_EVENT_JSON_OBJECT);
-    if (st == SC_OK && n != p->rumor_json) {
-        st = SC_ERR_INTERNAL;
-    }
-    if (st == SC_OK) {
-        st = sc_nip44_identity_key(in->ctx, ck, in->author, in->recipient);
-    }
-    if (st == SC_OK) {
-        st = sc_nip44_encrypt_with_rand(in->ctx, y, p->seal_payload, &n, ck, rnd->seal_nonce,
-                                        (const uint8_t *)x, p->rumor_json, flags);
-    }
-    sc_mem_wipe(ck, sizeof ck);
-    sc_mem_wipe(x, p->rumor_json); /* the rumor in clear */
-    if (st == SC_OK && n != p->seal_payload) {
-        st = SC_ERR_INTERNAL;
-    }
-    if (st != SC_OK) {
-        return st;
-    }
-    sc_nip59_tags_init(&tags, NULL, &in->o);
-    memset(&ev, 0, sizeof ev);
-    ev.kind = SC_NIP59_KIND_SEAL;
-    ev.created_at = backdated(in->o.now, rnd->seal_backdate);
-    ev.tags = tags.n != 0 ? tags.tags : NULL;
-    ev.n_tags = tags.n;
-    ev.content.ptr = y;
-    ev.content.len = p->seal_payload;
-    st = sc_event_sign_with_rand(in->ctx, &ev, in->author, rnd->seal_aux);
-    if (st == SC_OK) {
-        st = sc_event_to_json(x, p->seal_json, &n, &ev, SC_EVENT_JSON_OBJECT);
-    }
-    if (st == SC_OK && n != p->seal_json) {
+    st = sc_event_to_json(w->x, w->p.rumor_json, &n, w->rumor, SC_EVENT_JSON_OBJECT);
+    if (st == SC_OK && n != w->p.rumor_json) {
         st = SC_ERR_INTERNAL; /* the plan and the writer disagree: cannot happen */
     }
+    if (st == SC_OK) {
+        st =
+            sc_nip44_encrypt_as(ctx, op, w->y, &n, w->recipient, (const uint8_t *)w->x,
+                                w->p.rumor_json, w->o.flags & SC_NIP44_EXTENDED, w->rnd.seal_nonce);
+    }
+    if (st == SC_OK && n != w->p.seal_payload) {
+        st = SC_ERR_INTERNAL;
+    }
     return st;
 }
 
-/* The gift wrap of the seal JSON in x, signed by `one`, written to out; y receives the wrap
- * content. */
-static sc_status wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd,
-                      const sc_identity *one, char *x, char *y, char *out, size_t *out_len)
+/* The seal over the content in Y, signed as the author (or its request posted). */
+static sc_status seal_sign(sc_nip59_wrap_op *w, sc_ctx *ctx, sc_signer_op *op)
 {
-    unsigned flags = in->o.flags & SC_NIP44_EXTENDED;
+    sc_event *ev = &w->seal;
+
+    sc_nip59_tags_init(&w->tags, NULL, &w->o);
+    memset(ev, 0, sizeof *ev);
+    ev->kind = SC_NIP59_KIND_SEAL;
+    ev->created_at = sc_nip59_backdated(w->o.now, w->rnd.seal_backdate);
+    ev->tags = w->tags.n != 0 ? w->tags.tags : NULL;
+    ev->n_tags = w->tags.n;
+    ev->content.ptr = w->y;
+    ev->content.len = w->p.seal_payload;
+    ev->flags =
+        SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
+    return sc_event_sign_as(ctx, op, ev, w->rnd.seal_aux);
+}
+
+/* The gift wrap of the signed seal: its JSON into X, encrypted under conv(one, recipient)
+ * into Y, signed by `one`, written to out. */
+static sc_status wrap_seal(sc_nip59_wrap_op *w, sc_ctx *ctx, const sc_identity *one)
+{
+    unsigned flags = w->o.flags & SC_NIP44_EXTENDED;
     uint8_t ck[SC_NIP44_KEY_BYTES];
     sc_nip59_tags tags;
     sc_event ev;
     size_t n = 0;
     sc_status st;
 
-    st = sc_nip44_identity_key(in->ctx, ck, one, in->recipient);
+    st = sc_event_to_json(w->x, w->p.seal_json, &n, &w->seal, SC_EVENT_JSON_OBJECT);
+    if (st == SC_OK && n != w->p.seal_json) {
+        st = SC_ERR_INTERNAL; /* the plan and the writer disagree: cannot happen */
+    }
     if (st == SC_OK) {
-        st = sc_nip44_encrypt_with_rand(in->ctx, y, p->wrap_payload, &n, ck, rnd->wrap_nonce,
-                                        (const uint8_t *)x, p->seal_json, flags);
+        st = sc_nip44_identity_key(ctx, ck, one, w->recipient);
+    }
+    if (st == SC_OK) {
+        st = sc_nip44_encrypt_with_rand(ctx, w->y, w->p.wrap_payload, &n, ck, w->rnd.wrap_nonce,
+                                        (const uint8_t *)w->x, w->p.seal_json, flags);
     }
     sc_mem_wipe(ck, sizeof ck);
-    sc_mem_wipe(x, p->seal_json); /* the seal names the sender */
-    if (st == SC_OK && n != p->wrap_payload) {
+    sc_mem_wipe(w->x, w->p.seal_json); /* the seal names the sender */
+    if (st == SC_OK && n != w->p.wrap_payload) {
         st = SC_ERR_INTERNAL;
     }
     if (st != SC_OK) {
         return st;
     }
-    sc_nip59_tags_init(&tags, in->recipient, &in->o);
+    sc_nip59_tags_init(&tags, w->recipient, &w->o);
     memset(&ev, 0, sizeof ev);
     ev.kind =
-        (in->o.flags & SC_NIP59_EPHEMERAL) != 0 ? SC_NIP59_KIND_WRAP_EPHEMERAL : SC_NIP59_KIND_WRAP;
-    ev.created_at = backdated(in->o.now, rnd->wrap_backdate);
+        (w->o.flags & SC_NIP59_EPHEMERAL) != 0 ? SC_NIP59_KIND_WRAP_EPHEMERAL : SC_NIP59_KIND_WRAP;
+    ev.created_at = sc_nip59_backdated(w->o.now, w->rnd.wrap_backdate);
     ev.tags = tags.tags;
     ev.n_tags = tags.n;
-    ev.content.ptr = y;
-    ev.content.len = p->wrap_payload;
-    st = sc_event_sign_with_rand(in->ctx, &ev, one, rnd->wrap_aux);
+    ev.content.ptr = w->y;
+    ev.content.len = w->p.wrap_payload;
+    st = sc_event_sign_with_rand(ctx, &ev, one, w->rnd.wrap_aux);
     if (st == SC_OK) {
-        st = sc_event_to_json(out, p->wrap_json, out_len, &ev, SC_EVENT_JSON_OBJECT);
+        st = sc_event_to_json(w->out, w->p.wrap_json, w->out_len, &ev, SC_EVENT_JSON_OBJECT);
     }
-    if (st == SC_OK && *out_len != p->wrap_json) {
-        sc_mem_wipe(out, *out_len); /* the plan and the writer disagree: cannot happen */
+    if (st == SC_OK && *w->out_len != w->p.wrap_json) {
+        sc_mem_wipe(w->out, *w->out_len); /* the plan and the writer disagree: cannot happen */
         st = SC_ERR_INTERNAL;
     }
     return st;
 }
 
-/* Seal, then wrap, with every buffer checked; `one` is the imported one-time key. */
-static sc_status seal_and_wrap(const wrap_in *in, const sc_nip59_plan *p, const sc_nip59_rand *rnd,
-                               const sc_identity *one, char *out, size_t *out_len, void *scratch)
+/* The last stage: the one-time key (imported now unless it was drawn) wraps the seal and is
+ * wiped. */
+static sc_status wrap_stage(sc_nip59_wrap_op *w, sc_ctx *ctx)
 {
-    char *x = (char *)scratch, *y = x + p->seal_json;
-    sc_status st;
+    sc_status st = w->has_one ? SC_OK : sc_identity_import(ctx, &w->one, w->rnd.wrap_seckey);
 
-    st = seal(in, p, rnd, x, y);
     if (st == SC_OK) {
-        st = wrap(in, p, rnd, one, x, y, out, out_len);
+        st = wrap_seal(w, ctx, &w->one);
     }
-    sc_mem_wipe(scratch, p->scratch);
-    if (st != SC_OK) {
-        *out_len = 0; /* out is written by the last step only, and never when it fails */
-    }
+    sc_identity_clear(&w->one);
+    w->has_one = 0;
     return st;
 }
 
-sc_status sc_nip59_wrap_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
-                                  void *scratch, size_t scratch_cap, const sc_event *rumor,
-                                  const sc_identity *author,
-                                  const uint8_t recipient[SC_PUBKEY_BYTES],
-                                  const sc_nip59_opts *opts, const sc_nip59_rand *rnd)
+sc_status sc_nip59_wrap_run(sc_nip59_wrap_op *w, sc_ctx *ctx, sc_signer_op *op)
 {
-    sc_identity one;
-    sc_nip59_plan p;
-    wrap_in in;
-    sc_status st;
+    sc_status st = SC_OK;
 
-    if (out_len == NULL) {
-        return SC_ERR_ARG;
-    }
-    *out_len = 0;
-    if (rnd == NULL || rnd->seal_backdate > SC_NIP59_MAX_BACKDATE ||
-        rnd->wrap_backdate > SC_NIP59_MAX_BACKDATE) {
-        return SC_ERR_ARG;
-    }
-    st = check_inputs(&in, ctx, rumor, author, recipient, opts);
-    if (st == SC_OK) {
-        st = sc_nip59_plan_sizes(&p, rumor, &in.o, backdated(in.o.now, rnd->seal_backdate),
-                                 backdated(in.o.now, rnd->wrap_backdate));
-    }
-    if (st == SC_OK) {
-        st = check_buffers(&in, &p, out, out_cap, out_len, scratch, scratch_cap);
-    }
-    if (st != SC_OK) {
-        return st;
-    }
-    st = sc_identity_import(ctx, &one, rnd->wrap_seckey);
-    if (st == SC_OK) {
-        st = seal_and_wrap(&in, &p, rnd, &one, out, out_len, scratch);
-    }
-    sc_identity_clear(&one);
-    return st;
-}
-
-/* A backdate uniform in 0..SC_NIP59_MAX_BACKDATE: 32-bit draws at or above the largest
- * multiple of the range are redrawn, so no value is favoured. */
-static sc_status draw_backdate(sc_ctx *ctx, uint32_t *out)
-{
-    const uint32_t range = (uint32_t)SC_NIP59_MAX_BACKDATE + 1u;
-    const uint32_t limit = range * (UINT32_MAX / range);
-    uint8_t b[4];
-    uint32_t v;
-    int tries;
-    sc_status st;
-
-    for (tries = 0; tries < 64; tries++) {
-        st = sc_crypto_rng_fill(ctx, b, sizeof b);
-        if (st != SC_OK) {
-            return st;
-        }
-        v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-        if (v < limit) {
-            *out = v % range;
-            return SC_OK;
+    while (st == SC_OK && w->stage != W_DONE) {
+        switch (w->stage) {
+        case W_ENCRYPT:
+            st = seal_encrypt(w, ctx, op);
+            w->stage = st == SC_OP_YIELD ? W_ENCRYPTING : W_SIGN;
+            break;
+        case W_SIGN:
+            sc_mem_wipe(w->x, w->p.rumor_json); /* the rumor in clear */
+            st = seal_sign(w, ctx, op);
+            w->stage = st == SC_OP_YIELD ? W_SIGNING : W_WRAP;
+            break;
+        case W_WRAP:
+            st = wrap_stage(w, ctx);
+            w->stage = W_DONE;
+            break;
+        default:
+            st = SC_ERR_STATE; /* a request without its answer: the frame prevents it */
+            break;
         }
     }
-    return SC_ERR_RNG; /* 64 rejections in a row (probability ~2^-930): a broken generator */
-}
-
-/* Draws every random input, in this order: the one-time key (redrawn while it is not a valid
- * secret key; imported into one), the seal and wrap nonces, the seal and wrap aux, the seal
- * and wrap backdates. */
-static sc_status draw_rand(sc_ctx *ctx, sc_nip59_rand *r, sc_identity *one)
-{
-    sc_status st = SC_ERR_INVALID_KEY;
-    int tries;
-
-    /* a uniform 256-bit value is out of range with probability about 2^-128 per try */
-    for (tries = 0; tries < 8 && st == SC_ERR_INVALID_KEY; tries++) {
-        st = sc_crypto_rng_fill(ctx, r->wrap_seckey, sizeof r->wrap_seckey);
-        if (st == SC_OK) {
-            st = sc_identity_import(ctx, one, r->wrap_seckey);
-        }
-    }
-    if (st == SC_ERR_INVALID_KEY) {
-        st = SC_ERR_RNG;
-    }
     if (st == SC_OK) {
-        st = sc_crypto_rng_fill(ctx, r->seal_nonce, sizeof r->seal_nonce);
-    }
-    if (st == SC_OK) {
-        st = sc_crypto_rng_fill(ctx, r->wrap_nonce, sizeof r->wrap_nonce);
-    }
-    if (st == SC_OK) {
-        st = sc_crypto_rng_fill(ctx, r->seal_aux, sizeof r->seal_aux);
-    }
-    if (st == SC_OK) {
-        st = sc_crypto_rng_fill(ctx, r->wrap_aux, sizeof r->wrap_aux);
-    }
-    if (st == SC_OK) {
-        st = draw_backdate(ctx, &r->seal_backdate);
-    }
-    if (st == SC_OK) {
-        st = draw_backdate(ctx, &r->wrap_backdate);
+        sc_mem_wipe(w->x, w->p.scratch);
+        sc_mem_wipe(&w->rnd, sizeof w->rnd);
     }
     return st;
 }
 
-sc_status sc_nip59_wrap(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len, void *scratch,
-                        size_t scratch_cap, const sc_event *rumor, const sc_identity *author,
-                        const uint8_t recipient[SC_PUBKEY_BYTES], const sc_nip59_opts *opts)
+sc_status sc_nip59_wrap_answer(sc_nip59_wrap_op *w, sc_ctx *ctx, const char *text, size_t len)
 {
-    sc_nip59_rand rnd;
-    sc_nip59_plan bound, p;
-    sc_identity one;
-    wrap_in in;
-    sc_status st;
+    sc_status st = SC_ERR_STATE;
 
-    if (out_len == NULL) {
-        return SC_ERR_ARG;
+    if (w->stage == W_ENCRYPTING) {
+        st = sc_nip44_encrypt_answer(w->y, w->p.rumor_json, text, len);
+        w->stage = W_SIGN;
+    } else if (w->stage == W_SIGNING) {
+        st = sc_event_signer_answer(ctx, &w->seal, text, len);
+        w->stage = W_WRAP;
     }
-    *out_len = 0;
-    memset(&one, 0, sizeof one);
-    memset(&rnd, 0, sizeof rnd);
-    st = check_inputs(&in, ctx, rumor, author, recipient, opts);
-    /* before the RNG runs: the sizes for any backdate (the timestamps are at most now) */
-    if (st == SC_OK) {
-        st = sc_nip59_plan_sizes(&bound, rumor, &in.o, in.o.now, in.o.now);
-    }
-    if (st == SC_OK) {
-        st = check_buffers(&in, &bound, out, out_cap, out_len, scratch, scratch_cap);
-    }
-    if (st != SC_OK) {
-        return st;
-    }
-    st = draw_rand(ctx, &rnd, &one);
-    if (st == SC_OK) {
-        st = sc_nip59_plan_sizes(&p, rumor, &in.o, backdated(in.o.now, rnd.seal_backdate),
-                                 backdated(in.o.now, rnd.wrap_backdate));
-    }
-    if (st == SC_OK) {
-        st = seal_and_wrap(&in, &p, &rnd, &one, out, out_len, scratch);
-    }
-    sc_mem_wipe(&rnd, sizeof rnd);
-    sc_identity_clear(&one);
     return st;
+}
+
+void sc_nip59_wrap_abort(sc_nip59_wrap_op *w)
+{
+    if (w->x != NULL) {
+        sc_mem_wipe(w->x, w->p.scratch);
+    }
+    sc_mem_wipe(&w->rnd, sizeof w->rnd);
+    sc_identity_clear(&w->one);
+    w->has_one = 0;
+    if (w->out_len != NULL) {
+        *w->out_len = 0; /* out is written by the last stage only, and never when it fails */
+    }
 }

@@ -85,6 +85,9 @@ static const struct {
     ROW(SC_ERR_NOMEM),
     ROW(SC_ERR_INTERNAL),
     ROW(SC_ERR_IO),
+    ROW(SC_ERR_SIGNER_ANSWER),
+    ROW(SC_ERR_SIGNER_REFUSED),
+    ROW(SC_ERR_TIMEOUT),
 };
 #define N_STATUSES (sizeof all_statuses / sizeof all_statuses[0])
 
