@@ -26,8 +26,10 @@ stage() { printf '\n==== [%ss] %s\n' "$(( $(date +%s) - start ))" "$*"; }
 # The sanitizer builds' flags, and how their suites and the memcheck passes run: one
 # definition each.
 asan_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+# pool.sim.* run 2,000 scenarios per backend under ASan+UBSan and 100 under memcheck (10,000
+# in the first pass, where each costs a few milliseconds).
 ctest_asan() { # build dir
-  (cd "$1" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  (cd "$1" && SOFTCHAT_POOL_SIM_SCENARIOS=2000 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$jobs")
 }
 # robust.* run 10,000 mutations per backend under memcheck (100,000 in the other passes):
@@ -36,7 +38,7 @@ ctest_asan() { # build dir
 ctest_memcheck() { # build dir, ctest selection...
   local dir=$1
   shift
-  (cd "$dir" && SOFTCHAT_ROBUST_ITERATIONS=10000 SOFTCHAT_NIP49_LOG_N_MAX=10 \
+  (cd "$dir" && SOFTCHAT_ROBUST_ITERATIONS=10000 SOFTCHAT_NIP49_LOG_N_MAX=10 SOFTCHAT_POOL_SIM_SCENARIOS=100 \
      ctest --output-on-failure -j "$jobs" -T memcheck "$@" \
      --overwrite MemoryCheckCommand="$(command -v valgrind)" \
      --overwrite MemoryCheckCommandOptions="--error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite,indirect --track-origins=yes")

@@ -28,3 +28,16 @@ foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
   add_test(NAME "pool.${b}" COMMAND test_pool --backend "${b}")
   set_tests_properties("pool.${b}" PROPERTIES TIMEOUT 300 LABELS "pool")
 endforeach()
+
+# The pool's deterministic fault simulator (sim.h): simulated relays, links and applications
+# that crash, driving the real pool and delivery record; 10000 seeded scenarios per backend
+# here, any number with --scenarios (scripts/pool-sim.sh runs the long mode). A failure prints
+# the seed that replays it.
+set(SOFTCHAT_POOL_SIM_SCENARIOS 10000 CACHE STRING
+    "Scenarios per backend of pool.sim.* (the cross presets lower it: each runs under an emulator)")
+softchat_add_test_executable(test_pool_sim sim_main.c sim_app.c sim_link.c sim_relay.c)
+foreach(b IN LISTS SOFTCHAT_BACKEND_LIST)
+  add_test(NAME "pool.sim.${b}" COMMAND test_pool_sim --backend "${b}"
+                                        --scenarios "${SOFTCHAT_POOL_SIM_SCENARIOS}")
+  set_tests_properties("pool.sim.${b}" PROPERTIES TIMEOUT 900 LABELS "pool")
+endforeach()
