@@ -12,6 +12,8 @@ extern const bench_op bench_ops_msg[]; /* NIP-59, NIP-17 and attachments */
 extern const size_t bench_ops_msg_count;
 extern const bench_op bench_ops_negentropy[]; /* NIP-77 (ops_negentropy.c) */
 extern const size_t bench_ops_negentropy_count;
+extern const bench_op bench_ops_pool[]; /* the relay pool (ops_pool.c) */
+extern const size_t bench_ops_pool_count;
 /* The cache-warm rows (one peer, receiver or sender repeated), after every other. */
 extern const bench_op bench_ops_nip44_warm[];
 extern const size_t bench_ops_nip44_warm_count;

@@ -288,11 +288,29 @@ def _rust_targets(out, a):
     return missed
 
 
+# The relay pool's own cost per delivered message (pool_receive less relay_parse_verify: the
+# same text parsed and verified, which any client does) against unwrap's, at most this share.
+POOL_OVERHEAD_MAX = 0.05
+
+
+def _pool_target(out, a):
+    rows = [find(a.rows, a.default_backend, op, 15)
+            for op in ("pool_receive", "relay_parse_verify", "unwrap")]
+    what = "relay pool overhead per delivered message under 5 % of unwrap"
+    if any(r is None for r in rows):
+        return _target(out, what, "not measured", False)
+    pool, base, unwrap = (r["median_ns"] for r in rows)
+    share = (pool - base) / unwrap
+    return _target(out, what, f"{100 * share:.1f} % ({fmt_ns(pool)} pool_receive - "
+                              f"{fmt_ns(base)} relay_parse_verify, unwrap {fmt_ns(unwrap)})",
+                   share < POOL_OVERHEAD_MAX)
+
+
 def targets(a):
     """(markdown of the targets table, how many were missed)."""
     out = [f"| Target ({a.default_backend} backend) | Measured | Verdict |\n|---|---|---|\n"]
     missed = (_floor_targets(out, a) + _latency_targets(out, a) + _alloc_targets(out, a)
-              + _scaling_target(out, a) + _rust_targets(out, a))
+              + _scaling_target(out, a) + _rust_targets(out, a) + _pool_target(out, a))
     return "".join(out), missed
 
 
