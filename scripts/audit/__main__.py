@@ -165,6 +165,22 @@ def run_conformance(r):
     print(f"  {c.note}", file=sys.stderr)
 
 
+def run_pool_sim(r):
+    """The pool's fault simulator (tests/pool/sim.h) on the default backend: its scenarios
+    per second of CPU and what they injected, kept for the report (pool-sim.txt)."""
+    sim = os.path.join(r.main, "tests", "test_pool_sim")
+    path = os.path.join(r.out, "pool-sim.txt")
+    if not os.access(sim, os.X_OK):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(f"Not run: {sim} is not built (a build directory with tests).\n")
+        return
+    p = subprocess.run([sim, "--backend", r.default_backend, "--scenarios", "2000"],
+                       capture_output=True, text=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(p.stdout + p.stderr)
+    print(f"  pool simulator: exit {p.returncode}", file=sys.stderr)
+
+
 def default_backend(bench):
     """The default backend of a build: the first it compiles (softchat-bench --version lists
     them, the default first)."""
@@ -277,9 +293,10 @@ def full(r, t0):
     selftest(r)
     step(2, steps, "conformance suites (ctest)")
     run_conformance(r)
-    step(3, steps, "benchmark: every operation and floor on every backend")
+    step(3, steps, "benchmark: every operation and floor on every backend; the pool simulator")
     r.default_backend = default_backend(r.bench)
     benchmark(r)
+    run_pool_sim(r)
     if o.no_peers:
         step(4, steps, "comparison skipped (--no-peers)")
         r.state["lanes"], r.state["peers"] = [], []

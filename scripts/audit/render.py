@@ -95,6 +95,11 @@ def gather(out_dir):
     except OSError:
         a.conf.not_run(st.get("conformance_failure", "Not run."))
     try:
+        with open(os.path.join(out_dir, "pool-sim.txt"), encoding="utf-8") as f:
+            a.pool_sim = f.read()
+    except OSError:
+        a.pool_sim = ""
+    try:
         a.footprint = footprint.read_tsv(os.path.join(out_dir, "footprint.tsv"))
     except OSError:
         a.footprint = []

@@ -92,6 +92,7 @@ class Audit:
     selftest: str = ""  # markdown lines
     conf: object = None  # conformance.Conformance
     footprint: list = field(default_factory=list)  # (profile, artifact, variant, bytes)
+    pool_sim: str = ""  # what test_pool_sim printed (pool-sim.txt)
     peers: list = field(default_factory=list)  # Peer
     lanes: list = field(default_factory=list)  # Lane: other builds measured beside ours
 
@@ -570,6 +571,16 @@ def _footprint_table(a):
     return "".join(out)
 
 
+def _pool_sim_text(a):
+    """The simulator's run (2,000 scenarios on the default backend): its summary lines."""
+    lines = [x.split("]", 1)[1].strip() for x in a.pool_sim.splitlines()
+             if x.startswith(("[  STATS   ]", "[  PASSED  ]", "[  FAILED  ]"))]
+    if not lines:
+        return (a.pool_sim.strip() or "Not run.") + "\n"
+    return ("`test_pool_sim` (tests/pool/sim.h), 2,000 seeded scenarios on the default backend; "
+            "scenarios per second of CPU time:\n\n" + "".join(f"- {x}\n" for x in lines))
+
+
 def write(a, charts_note=None):
     """report.md as a string. charts_note: why the charts were not drawn, or None."""
     names = records.backends(a.rows)
@@ -591,6 +602,7 @@ def write(a, charts_note=None):
                    "lies below 1.00, slower when above, even otherwise.\n\n" + headline(a))
     out.append(f"\n## Self-test\n\n{a.selftest}\n## Conformance\n\n")
     out.append(a.conf.markdown() if a.conf is not None else "Not run.\n")
+    out.append("\n## Relay pool simulator\n\n" + _pool_sim_text(a))
     out.append("## Latency per backend\n\nRatio to floor: the operation's median over the sum of "
                "its cryptography measured alone in the same run (libsecp256k1 called directly, "
                "and the fastest backend's SHA-256 / HMAC / ChaCha20 / AES-GCM at each size); "
