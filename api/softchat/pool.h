@@ -84,7 +84,10 @@
  * connection (a relay that sends challenge after challenge gets one signature), and none
  * after the relay refused one. What waited for the AUTH goes out again once the relay
  * accepts it; a refused AUTH, or none accepted within opts.ok_timeout_ms, ends it there
- * (a publish REFUSED, a REQ CLOSED, both with the "auth-required:" prefix).
+ * (a publish REFUSED, a REQ CLOSED, both with the "auth-required:" prefix). A subscription
+ * so ended is not given up on that relay: its REQ goes out again if an AUTH is accepted
+ * there after all (an OK that came late), and on the relay's next connection, which the
+ * pool keeps asking for as it would for an open subscription.
  *
  * Tolerance. Real relays deviate from NIP-01; the pool takes what they say without losing
  * it and never waits silently:

@@ -183,7 +183,9 @@ typedef struct sc_pl_member {
     uint8_t held;   /* refused with auth-required: waits for an AUTH until held_at */
     uint8_t closed; /* SC_POOL_U_CLOSED to report (closed_prefix, text PL_TEXT_*) */
     uint8_t closed_text;
-    uint8_t mark; /* scratch of sc_pool_subscribe: named by the call */
+    uint8_t mark;     /* scratch of sc_pool_subscribe: named by the call */
+    uint8_t authwait; /* ended there for want of an AUTH: opened again once an AUTH is
+                         accepted there, or on the next connection */
     sc_relay_prefix closed_prefix;
     sc_status closed_status;
     int64_t since_ms; /* when its REQ could first be answered on this connection */

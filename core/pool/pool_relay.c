@@ -18,8 +18,10 @@ int sc_pl_relay_wanted(const sc_pl_pool *pl, size_t slot)
     size_t i;
 
     for (i = 0; i < pl->max_subs; i++) {
-        if (pl->subs[i].used && pl->subs[i].members[slot].in && pl->subs[i].members[slot].open) {
-            return 1;
+        const sc_pl_member *m = &pl->subs[i].members[slot];
+
+        if (pl->subs[i].used && m->in && (m->open || m->authwait)) {
+            return 1; /* a subscription ended for want of an AUTH tries the next connection */
         }
     }
     for (i = 0; i < pl->max_pubs; i++) {

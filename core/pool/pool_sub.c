@@ -355,7 +355,8 @@ void sc_pl_sub_held(sc_pl_pool *pl, size_t slot, sc_str id)
     sc_pl_due(pl, m->held_at);
 }
 
-/* The relay will not answer member m's REQ for want of an AUTH: it ends there. */
+/* The relay will not answer member m's REQ for want of an AUTH: it ends there (reported
+ * CLOSED) until an AUTH is accepted there after all, or the next connection (rejoin). */
 static void refuse(sc_pl_pool *pl, sc_pl_sub *s, size_t slot)
 {
     sc_pl_member *m = &s->members[slot];
@@ -364,9 +365,34 @@ static void refuse(sc_pl_pool *pl, sc_pl_sub *s, size_t slot)
     m->open = 0;
     m->held = 0;
     m->done = 1;
+    m->authwait = 1;
     m->closed = 1;
     m->closed_prefix = SC_RELAY_PREFIX_AUTH_REQUIRED;
     m->closed_text = PL_TEXT_AUTHREQ;
+    sc_pl_touch(pl);
+}
+
+/* Opens s again on relay slot where it ended for want of an AUTH (an AUTH that came too
+ * late, or a new connection), resuming from its cursor. A session without room leaves it
+ * for the next connection. */
+static void rejoin(sc_pl_pool *pl, sc_pl_sub *s, size_t slot)
+{
+    sc_pl_relay *r = &pl->relays[slot];
+    sc_pl_member *m = &s->members[slot];
+    sc_pl_cursor *c = sc_pl_cursor_of(s->cursor);
+    sc_sess_sub *b;
+
+    if (sc_relay_session_subscribe(&r->sess, sub_id(s), s->filters, s->n_filters) != SC_OK) {
+        return;
+    }
+    b = sc_sess_sub_find(sess(pl, slot), sub_id(s));
+    if (b != NULL) {
+        sc_sess_sub_resume(b, c != NULL && c->owner == s ? sc_pl_cursor_point(c, url_of(r)) : -1,
+                           s->slack);
+    }
+    m->authwait = 0;
+    m->open = 1;
+    m->since_ms = r->link == SC_POOL_LINK_CONNECTED ? pl->now : 0;
     sc_pl_touch(pl);
 }
 
@@ -377,6 +403,10 @@ void sc_pl_subs_auth(sc_pl_pool *pl, size_t slot, int accepted)
     for (i = 0; i < pl->max_subs; i++) {
         sc_pl_sub *s = &pl->subs[i];
 
+        if (s->used && s->members[slot].in && s->members[slot].authwait && accepted) {
+            rejoin(pl, s, slot);
+            continue;
+        }
         if (!s->used || !s->members[slot].in || !s->members[slot].held) {
             continue;
         }
@@ -398,6 +428,9 @@ void sc_pl_subs_connected(sc_pl_pool *pl, size_t slot)
         if (pl->subs[i].used && m->in) {
             m->since_ms = pl->now;
             m->held = 0;
+            if (m->authwait) {
+                rejoin(pl, &pl->subs[i], slot);
+            }
         }
     }
 }

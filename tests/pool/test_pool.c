@@ -260,6 +260,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_auth_on_demand, &env),
         cmocka_unit_test_prestate(test_auth_policies, &env),
         cmocka_unit_test_prestate(test_auth_refused, &env),
+        cmocka_unit_test_prestate(test_auth_late, &env),
         cmocka_unit_test_prestate(test_auth_external, &env),
         cmocka_unit_test_prestate(test_inboxes, &env),
         cmocka_unit_test_prestate(test_delivery, &env),

@@ -105,6 +105,7 @@ void test_cursor_args(void **state);
 void test_auth_on_demand(void **state);
 void test_auth_policies(void **state);
 void test_auth_refused(void **state);
+void test_auth_late(void **state);
 void test_auth_external(void **state);
 void test_inboxes(void **state);
 void test_delivery(void **state);

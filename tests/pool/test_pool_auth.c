@@ -222,6 +222,56 @@ void test_auth_refused(void **state)
     assert_int_equal(rig_poll(&r), SC_POOL_U_PUBLISH_DONE);
     assert_string_equal(rig_next(&r, a), "[\"CLOSE\",\"s\"]");
     assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
+    /* the next connection tries the subscription again: its AUTH may be accepted there */
+    VT_ASSERT_STATUS(sc_pool_disconnected(&r.p, a, r.now), SC_OK);
+    r.now += 60000;
+    rig_connect(&r, a);
+    assert_int_equal(strncmp(rig_next(&r, a), "[\"REQ\",\"s\",", 11), 0);
+    assert_string_equal(rig_next(&r, a), "");
+    rig_clear(&r);
+}
+
+/* An AUTH the relay accepts after the pool gave up waiting for it: the subscription it ended
+ * (reported CLOSED) goes out again on the same connection. */
+void test_auth_late(void **state)
+{
+    pool_env *e = *state;
+    static rig r;
+    static uint8_t arena[4096];
+    sc_pool_opts o;
+    sc_relay_filter f;
+    sc_event auth;
+    uint32_t a, sub = 0;
+    char json[512];
+
+    small_opts(&o, SC_POOL_AUTH_ON_DEMAND);
+    rig_init(&r, e, &o);
+    VT_ASSERT_STATUS(sc_pool_auth_identity(&r.p, &e->alice), SC_OK);
+    a = rig_relay(&r, "wss://private.example");
+    memset(&f, 0, sizeof f);
+    f.kinds = &k1;
+    f.n_kinds = 1;
+    VT_ASSERT_STATUS(sc_pool_subscribe(&r.p, &sub, SC_STR("s"), &f, 1, &a, 1, NULL), SC_OK);
+    rig_connect(&r, a);
+    assert_int_equal(rig_flush(&r, a), 1);
+    VT_ASSERT_STATUS(rig_recv(&r, a, "[\"AUTH\",\"c\"]"), SC_OK);
+    assert_int_equal(rig_poll(&r), SC_POOL_U_AUTH);
+    VT_ASSERT_STATUS(rig_recv(&r, a, "[\"CLOSED\",\"s\",\"auth-required: read needs auth\"]"),
+                     SC_OK);
+    assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
+    check_auth(e, rig_next(&r, a), "wss://private.example", "c", r.now / 1000, &auth, arena,
+               sizeof arena);
+    r.now += o.ok_timeout_ms; /* no OK for the AUTH in time: the REQ ends there */
+    assert_int_equal(rig_poll(&r), SC_POOL_U_CLOSED);
+    assert_int_equal(r.u.prefix, SC_RELAY_PREFIX_AUTH_REQUIRED);
+    assert_int_equal(r.u.sub, sub);
+    assert_int_equal(rig_poll(&r), SC_POOL_U_EOSE);
+    assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
+    VT_ASSERT_STATUS(rig_recv(&r, a, msg_ok(json, sizeof json, auth.id, 1, "")), SC_OK);
+    assert_int_equal(rig_poll(&r), SC_POOL_U_AUTHENTICATED);
+    assert_int_equal(rig_poll(&r), SC_POOL_U_NONE);
+    assert_int_equal(strncmp(rig_next(&r, a), "[\"REQ\",\"s\",", 11), 0);
+    assert_string_equal(rig_next(&r, a), "");
     rig_clear(&r);
 }
 
