@@ -24,6 +24,7 @@ import builds  # noqa: E402
 import conformance  # noqa: E402
 import footprint  # noqa: E402
 import jvm  # noqa: E402
+import web  # noqa: E402
 import lanes as L  # noqa: E402
 import records  # noqa: E402
 import render  # noqa: E402
@@ -59,6 +60,9 @@ def parse_args(argv):
                    help="no comparison: measure no peer and no other build")
     p.add_argument("--jvm", choices=("full", "quick", "off"), default="full",
                    help="the Kotlin facade under JMH (quick: the CI smoke profile)")
+    p.add_argument("--web", choices=("full", "quick", "off"), default="full",
+                   help="the npm package against nostr-tools and rust-nostr's wasm in Node and "
+                        "headless Chromium (quick: the smoke profile)")
     p.add_argument("--jvm-only", action="store_true",
                    help="run and report the JVM benchmarks alone")
     p.add_argument("--build-dir", metavar="DIR",
@@ -287,7 +291,7 @@ def full(r, t0):
     if not os.access(r.bench, os.X_OK):
         sys.exit(f"audit: {r.bench} is not built")
     t1 = time.time()
-    steps = 7
+    steps = 8
     print(f"clock: {r.clock} ({r.state['clock_note']})", file=sys.stderr)
     step(1, steps, "self-test of every backend")
     selftest(r)
@@ -309,14 +313,18 @@ def full(r, t0):
     if o.jvm != "off":
         ok = jvm.run(SRC, r.out, r.main, o.jvm == "quick")
         print(f"  {'measured' if ok else 'not measured (see jvm/failure.txt)'}", file=sys.stderr)
-    step(6, steps, "footprint")
+    step(6, steps, f"web: the {o.web} profile" if o.web != "off" else "web: skipped (--web off)")
+    if o.web != "off":
+        ok = web.run(SRC, r.out, o.web == "quick")
+        print(f"  {'measured' if ok else 'not measured (see web/failure.txt)'}", file=sys.stderr)
+    step(7, steps, "footprint")
     profiles = [(b.profile, os.path.join(SRC, b.dir)) for b in wanted if b.profile and not b.why]
     footprint.write_tsv(os.path.join(r.out, "footprint.tsv"), footprint.measure(profiles))
-    step(7, steps, "report")
+    step(8, steps, "report")
     r.state["wall_s"] = time.time() - t1
     r.state["build_s"] = t1 - t0
     render.save_state(r.out, r.state)
-    a, missed, jvm_missed = render.write(r.out, o.jvm != "off")
+    a, missed, jvm_missed = render.write(r.out, o.jvm != "off", o.web != "off")
     render.summary(r.out, a, missed, jvm_missed)
     return 0
 
@@ -349,7 +357,8 @@ def main(argv):
         if render.load_state(o.out).get("mode") == "quick":
             print(render.quick(o.out), end="")
             return 0
-        a, missed, jvm_missed = render.write(o.out, os.path.isdir(os.path.join(o.out, "jvm")))
+        a, missed, jvm_missed = render.write(o.out, os.path.isdir(os.path.join(o.out, "jvm")),
+                                             os.path.isdir(os.path.join(o.out, "web")))
         render.summary(o.out, a, missed, jvm_missed)
         return 0
     r = Run(o)

@@ -10,6 +10,7 @@ import charts
 import conformance
 import footprint
 import jvm
+import web
 import records
 from report import Audit, Lane, Peer
 import report
@@ -124,9 +125,9 @@ def gather(out_dir):
     return a
 
 
-def write(out_dir, with_jvm):
-    """Writes report.md and the charts. Returns (Audit, targets missed, JVM targets missed or
-    None)."""
+def write(out_dir, with_jvm, with_web=False):
+    """Writes report.md and the charts. Returns (Audit, targets missed, JVM and web targets
+    missed or None)."""
     a = gather(out_dir)
     note = charts.available()
     if note is None:
@@ -138,6 +139,10 @@ def write(out_dir, with_jvm):
     if with_jvm:
         section, jvm_missed = jvm.section(out_dir)
         text += section
+    if with_web:
+        section, web_missed = web.section(out_dir)
+        text += section
+        jvm_missed = web_missed if jvm_missed is None else jvm_missed + web_missed
     with open(os.path.join(out_dir, "report.md"), "w", encoding="utf-8") as f:
         f.write(text)
     return a, report.targets(a)[1], jvm_missed
@@ -165,5 +170,5 @@ def summary(out_dir, a, missed, jvm_missed):
     print(report.targets(a)[0])
     print(f"{missed} target{'' if missed == 1 else 's'} missed; conformance: {a.conf.note}")
     if jvm_missed is not None:
-        print(f"JVM: {jvm_missed} target{'' if jvm_missed == 1 else 's'} missed or not measured "
-              "(report.md, section JVM)")
+        print(f"JVM and web: {jvm_missed} target{'' if jvm_missed == 1 else 's'} missed or not "
+              "measured (report.md, sections JVM and Web)")
