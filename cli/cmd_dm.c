@@ -1,0 +1,78 @@
+/* softchat dm inbox set | inbox get | send | listen: NIP-17 direct messages over relays,
+ * through libsoftchat's relay pool (cli/pool_client.c). The group: its usage, dispatch, the
+ * context and the key; each command in its own file (cmd_dm_inbox.c, cmd_dm_send.c,
+ * cmd_dm_listen.c). */
+#include "dm.h"
+
+#include <string.h>
+
+const char cli_dm_usage[] =
+    "usage: softchat dm inbox set --key FILE --relay URL [--relay URL]... [--to-relays URL]...\n"
+    "       softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
+    "\n"
+    "  Every dm command also takes --ca-file FILE (wss:// relays: the CAs, PEM, instead of\n"
+    "  the system's store) and --timeout S (default 30 seconds, for the whole command).\n"
+    "  A URL option may be given several times and each may list URLs separated by commas.\n"
+    "  --key FILE holds a secret key (64 hex characters or an nsec); KEY is 64 hex characters\n"
+    "  or an npub.\n"
+    "  dm inbox set   publishes the key's NIP-17 inbox list (kind 10050: a [\"relay\", URL]\n"
+    "                 tag per --relay) to the --to-relays relays (default: the --relay ones).\n"
+    "                 stdout: one line per relay once it answered (or the pool gave up:\n"
+    "                 5 attempts, each waiting 10 s for an OK):\n"
+    "                   {\"relay\":URL,\"result\":\"accepted\"|\"refused\"|\"failed\",\"message\":STR}\n"
+    "                 Exit 0 when every relay accepted, 4 otherwise.\n"
+    "  dm inbox get   fetches KEY's kind 10050 and 10002 lists from the --bootstrap relays\n"
+    "                 (until each sent EOSE, failed, or 8 s passed) and prints its inbox\n"
+    "                 relays, one per line; --json: one object\n"
+    "                   {\"pubkey\":HEX,\"npub\":NPUB,\"inbox\":[URL,...],\"write\":[URL,...]}\n"
+    "                 (write: its NIP-65 write relays, where its own lists live). Exit 0 with\n"
+    "                 an inbox list, 3 without one (NIP-17: not ready to receive DMs).\n"
+    "\n"
+    "exit status: 0 success, 1 invalid input, 2 usage, I/O, connection or timeout, 3 a user\n"
+    "has no inbox list, 4 not accepted where required.\n";
+
+int cmd_dm(const cli_globals *g, int argc, char **argv)
+{
+    enum { SET, GET } which;
+    cli_dm_args a;
+    sc_identity me;
+    sc_ctx ctx;
+    int rc, skip = 2;
+
+    if (argc < 2) {
+        return cli_usage_error(cli_dm_usage, "dm needs a command: inbox set, inbox get");
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        return cli_help(cli_dm_usage);
+    }
+    if (strcmp(argv[1], "inbox") == 0 && argc >= 3 && strcmp(argv[2], "set") == 0) {
+        which = SET;
+        skip = 3;
+    } else if (strcmp(argv[1], "inbox") == 0 && argc >= 3 && strcmp(argv[2], "get") == 0) {
+        which = GET;
+        skip = 3;
+    } else {
+        return cli_usage_error(cli_dm_usage, "unknown dm command '%s'", cli_shown(argv[1]));
+    }
+    memset(&a, 0, sizeof a);
+    rc = cli_dm_parse(&a, argc - skip, argv + skip);
+    if (rc != CLI_OK) {
+        return rc == CLI_HELP ? CLI_OK : rc;
+    }
+    if (which != GET && a.key_file == NULL) {
+        return cli_usage_error(cli_dm_usage, "this dm command needs --key FILE");
+    }
+    if ((rc = cli_ctx_init(&ctx, g)) != CLI_OK) {
+        return rc;
+    }
+    memset(&me, 0, sizeof me);
+    if (a.key_file != NULL) {
+        rc = cli_load_identity(&ctx, &me, a.key_file);
+    }
+    if (rc == CLI_OK) {
+        rc = which == SET ? cmd_dm_inbox_set(&ctx, &a, &me) : cmd_dm_inbox_get(&ctx, &a);
+    }
+    sc_identity_clear(&me);
+    sc_ctx_clear(&ctx);
+    return rc;
+}
