@@ -9,6 +9,8 @@
 const char cli_dm_usage[] =
     "usage: softchat dm inbox set --key FILE --relay URL [--relay URL]... [--to-relays URL]...\n"
     "       softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
+    "       softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL[,URL...]\n"
+    "                        [--subject S] [--allow-no-inbox] [--file PATH | MESSAGE]\n"
     "\n"
     "  Every dm command also takes --ca-file FILE (wss:// relays: the CAs, PEM, instead of\n"
     "  the system's store) and --timeout S (default 30 seconds, for the whole command).\n"
@@ -27,20 +29,39 @@ const char cli_dm_usage[] =
     "                   {\"pubkey\":HEX,\"npub\":NPUB,\"inbox\":[URL,...],\"write\":[URL,...]}\n"
     "                 (write: its NIP-65 write relays, where its own lists live). Exit 0 with\n"
     "                 an inbox list, 3 without one (NIP-17: not ready to receive DMs).\n"
+    "  dm send        sends one NIP-17 message (kind 14, as nip17 send) from the key to the\n"
+    "                 receivers: the text of --file PATH, of the MESSAGE operand, or of stdin\n"
+    "                 (UTF-8, taken exactly as read). It looks up each receiver's inbox list,\n"
+    "                 and the sender's, through the --bootstrap relays; a receiver without\n"
+    "                 one is exit 3 and nothing is sent (NIP-17), unless --allow-no-inbox:\n"
+    "                 its wrap goes to the bootstrap relays. The sender's own copy goes to\n"
+    "                 the sender's inbox relays (the bootstrap relays when it has none,\n"
+    "                 said on stderr). Every gift wrap is published through one relay pool to\n"
+    "                 its receiver's relays (3 attempts per relay; AUTH answered as the key\n"
+    "                 when a relay requires it). stdout: one line per wrap, the receivers in\n"
+    "                 order, then the sender's copy:\n"
+    "                   {\"to\":HEX,\"npub\":NPUB,\"self\":BOOL,\"wrap\":ID,\"outcome\":\n"
+    "                    \"delivered\"|\"failed\"|\"pending\",\"relays\":[{\"relay\":URL,\n"
+    "                    \"result\":\"accepted\"|\"refused\"|\"failed\"|\"pending\",\n"
+    "                    \"attempts\":N,\"message\":STR},...]}\n"
+    "                 (message: the relay's words, e.g. a refusal's reason). Exit 0 when every\n"
+    "                 receiver's wrap was accepted by at least one of its relays (the\n"
+    "                 sender's copy is reported, not required), 4 otherwise; on a timeout\n"
+    "                 the lines are printed with what was settled, and the exit is 2.\n"
     "\n"
     "exit status: 0 success, 1 invalid input, 2 usage, I/O, connection or timeout, 3 a user\n"
     "has no inbox list, 4 not accepted where required.\n";
 
 int cmd_dm(const cli_globals *g, int argc, char **argv)
 {
-    enum { SET, GET } which;
+    enum { SET, GET, SEND } which;
     cli_dm_args a;
     sc_identity me;
     sc_ctx ctx;
     int rc, skip = 2;
 
     if (argc < 2) {
-        return cli_usage_error(cli_dm_usage, "dm needs a command: inbox set, inbox get");
+        return cli_usage_error(cli_dm_usage, "dm needs a command: inbox set, inbox get, send");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         return cli_help(cli_dm_usage);
@@ -51,6 +72,8 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
     } else if (strcmp(argv[1], "inbox") == 0 && argc >= 3 && strcmp(argv[2], "get") == 0) {
         which = GET;
         skip = 3;
+    } else if (strcmp(argv[1], "send") == 0) {
+        which = SEND;
     } else {
         return cli_usage_error(cli_dm_usage, "unknown dm command '%s'", cli_shown(argv[1]));
     }
@@ -70,7 +93,9 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
         rc = cli_load_identity(&ctx, &me, a.key_file);
     }
     if (rc == CLI_OK) {
-        rc = which == SET ? cmd_dm_inbox_set(&ctx, &a, &me) : cmd_dm_inbox_get(&ctx, &a);
+        rc = which == SET    ? cmd_dm_inbox_set(&ctx, &a, &me)
+             : which == GET  ? cmd_dm_inbox_get(&ctx, &a)
+                             : cmd_dm_send(&ctx, &a, &me);
     }
     sc_identity_clear(&me);
     sc_ctx_clear(&ctx);

@@ -57,7 +57,8 @@ static const cli_command commands[] = {
      cmd_relay},
     {"dm",
      "dm inbox set --key FILE --relay URL... [--to-relays URL...]\n"
-     "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]",
+     "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
+     "  softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL... [MESSAGE]",
      cmd_dm},
 };
 

@@ -10,6 +10,11 @@ Scenarios, each a numbered check:
   inbox    alice publishes her inbox list (kind 10050) to R1, bob his (R1 and R2) to R1;
            dm inbox get finds both through R1 as bootstrap (lines and JSON); carol, who has
            none, gets exit 3 and nothing on stdout; an unreachable bootstrap relay is exit 2
+  send     alice sends bob a message: exit 0, bob's wrap accepted by both his inbox relays
+           (one of which, R2, is no bootstrap relay) and alice's copy by hers; bob reads it
+           from R2 (relay fetch, nip17 receive); carol (no inbox list): exit 3 and nothing
+           sent, then --allow-no-inbox delivers to the bootstrap relay; dave, whose inbox
+           relay is down: exit 4, his wrap failed there after 3 attempts
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -63,6 +68,54 @@ def scenario_inbox(cli, r1, r2, k):
           "rc %d: %s" % (g.returncode, g.stderr.decode()))
 
 
+def scenario_send(cli, r1, r2, k):
+    (alice, alice_pub), (bob, bob_pub), (_, carol_pub) = k["alice"], k["bob"], k["carol"]
+    (dave, dave_pub) = k["dave"]
+    text = "hello bob \u263a, over the pool"
+    s = cli.run(["dm", "send", "--key", alice, "--to", bob_pub, "--bootstrap", r1.url, text])
+    got = lines(s.stdout) if s.returncode == 0 else []
+    ok = (len(got) == 2 and got[0]["to"] == bob_pub and not got[0]["self"] and
+          got[0]["outcome"] == "delivered" and
+          sorted((r["relay"], r["result"]) for r in got[0]["relays"]) ==
+          sorted([(r1.url, "accepted"), (r2.url, "accepted")]) and
+          got[1]["to"] == alice_pub and got[1]["self"] and got[1]["outcome"] == "delivered")
+    check("send: bob's wrap accepted by both his inbox relays, alice's copy by hers", ok,
+          "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+    flt = json.dumps({"kinds": [1059], "#p": [bob_pub]})
+    f = cli.run(["relay", "fetch", "--url", r2.url, "--filter", flt])
+    rcv = cli.run(["nip17", "receive", "--sec-file", bob], f.stdout)
+    got = lines(rcv.stdout) if rcv.returncode == 0 else []
+    check("send: bob opens it from R2, his inbox relay that is no bootstrap relay",
+          f.returncode == 0 and [(m["from"], m["content"]) for m in got] == [(alice_pub, text)],
+          f.stderr.decode() + rcv.stderr.decode())
+    s = cli.run(["dm", "send", "--key", alice, "--to", "%s,%s" % (bob_pub, carol_pub),
+                 "--bootstrap", r1.url, "to carol"])
+    check("send: a receiver without inbox list is exit 3, nothing sent",
+          s.returncode == NO_INBOX and s.stdout == b"" and b"no kind 10050" in s.stderr,
+          "rc %d: %s" % (s.returncode, s.stderr.decode()))
+    flt = json.dumps({"kinds": [1059], "#p": [carol_pub]})
+    f = cli.run(["relay", "fetch", "--url", r1.url, "--filter", flt])
+    check("send: ... and the relay holds nothing for carol", f.returncode == 0 and f.stdout == b"",
+          f.stderr.decode() + f.stdout.decode())
+    s = cli.run(["dm", "send", "--key", alice, "--to", carol_pub, "--bootstrap", r1.url,
+                 "--allow-no-inbox", "to carol"])
+    got = lines(s.stdout) if s.returncode == 0 else []
+    check("send --allow-no-inbox: carol's wrap goes to the bootstrap relay",
+          s.returncode == 0 and got and got[0]["to"] == carol_pub and
+          [r["relay"] for r in got[0]["relays"]] == [r1.url] and b"--allow-no-inbox" in s.stderr,
+          "rc %d: %s" % (s.returncode, s.stderr.decode()))
+    down = "ws://127.0.0.1:%d" % free_port()
+    s = cli.run(["dm", "inbox", "set", "--key", dave, "--relay", down, "--to-relays", r1.url])
+    check("send: dave's inbox list names a relay that is down", s.returncode == 0,
+          s.stderr.decode())
+    s = cli.run(["dm", "send", "--key", alice, "--to", dave_pub, "--bootstrap", r1.url, "hi"])
+    got = lines(s.stdout)
+    check("send: dave's relay down is exit 4, his wrap failed after 3 attempts",
+          s.returncode == UNDELIVERED and got and got[0]["outcome"] == "failed" and
+          got[0]["relays"][0]["result"] == "failed" and got[0]["relays"][0]["attempts"] == 3,
+          "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -82,10 +135,11 @@ def main():
                 relays.append(r)
                 r.start()
             k = {}
-            for name in ("alice", "bob", "carol"):
+            for name in ("alice", "bob", "carol", "dave"):
                 path, pub, _ = cli.key(name)
                 k[name] = (path, pub)
             scenario_inbox(cli, relays[0], relays[1], k)
+            scenario_send(cli, relays[0], relays[1], k)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("dm: scenario could not finish", False, repr(e))
         finally:
