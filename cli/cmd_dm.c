@@ -11,6 +11,7 @@ const char cli_dm_usage[] =
     "       softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
     "       softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL[,URL...]\n"
     "                        [--subject S] [--allow-no-inbox] [--file PATH | MESSAGE]\n"
+    "       softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)\n"
     "\n"
     "  Every dm command also takes --ca-file FILE (wss:// relays: the CAs, PEM, instead of\n"
     "  the system's store) and --timeout S (default 30 seconds, for the whole command).\n"
@@ -48,20 +49,37 @@ const char cli_dm_usage[] =
     "                 receiver's wrap was accepted by at least one of its relays (the\n"
     "                 sender's copy is reported, not required), 4 otherwise; on a timeout\n"
     "                 the lines are printed with what was settled, and the exit is 2.\n"
+    "  dm listen      subscribes to the key's gift wraps (kind 1059, #p = the key) on the\n"
+    "                 --relay relays, or on the key's inbox relays found through --bootstrap\n"
+    "                 (exit 3 when it has no inbox list), through one relay pool (AUTH\n"
+    "                 answered as the key; dropped connections reopened, 0.25 s to 4 s\n"
+    "                 apart), and prints each message once, as one line:\n"
+    "                   {\"wrap\":ID,\"from\":HEX,\"npub\":NPUB,\"room\":[HEX,...],\"kind\":14,\n"
+    "                    \"id\":ID,\"created_at\":N,\"content\":STR,\"tags\":[...],\"relay\":URL}\n"
+    "                 (from: the seal's signer; room and the rest as nip17 receive; relay:\n"
+    "                 where it came from first). A wrap that does not open is skipped with\n"
+    "                 one line on stderr. Once every relay sent its stored wraps (EOSE, or\n"
+    "                 down, or 10 s) stderr says \"caught up on N relays: listening\". It runs\n"
+    "                 until SIGINT or SIGTERM (exit 0), or --timeout S if given (exit 2).\n"
+    "                 --state DB (SQLite, created mode 0600, one key per file) keeps the ids\n"
+    "                 of the wraps handled and the subscription's cursor (each relay's resume\n"
+    "                 point, minus 2 days: gift wraps are backdated), written after each line\n"
+    "                 is printed: a restart with the same DB prints no message twice (a crash\n"
+    "                 between the line and its write may print that one again).\n"
     "\n"
     "exit status: 0 success, 1 invalid input, 2 usage, I/O, connection or timeout, 3 a user\n"
     "has no inbox list, 4 not accepted where required.\n";
 
 int cmd_dm(const cli_globals *g, int argc, char **argv)
 {
-    enum { SET, GET, SEND } which;
+    enum { SET, GET, SEND, LISTEN } which;
     cli_dm_args a;
     sc_identity me;
     sc_ctx ctx;
     int rc, skip = 2;
 
     if (argc < 2) {
-        return cli_usage_error(cli_dm_usage, "dm needs a command: inbox set, inbox get, send");
+        return cli_usage_error(cli_dm_usage, "dm needs a command: inbox set, inbox get, send, listen");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         return cli_help(cli_dm_usage);
@@ -74,6 +92,8 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
         skip = 3;
     } else if (strcmp(argv[1], "send") == 0) {
         which = SEND;
+    } else if (strcmp(argv[1], "listen") == 0) {
+        which = LISTEN;
     } else {
         return cli_usage_error(cli_dm_usage, "unknown dm command '%s'", cli_shown(argv[1]));
     }
@@ -95,7 +115,8 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
     if (rc == CLI_OK) {
         rc = which == SET    ? cmd_dm_inbox_set(&ctx, &a, &me)
              : which == GET  ? cmd_dm_inbox_get(&ctx, &a)
-                             : cmd_dm_send(&ctx, &a, &me);
+             : which == SEND ? cmd_dm_send(&ctx, &a, &me)
+                             : cmd_dm_listen(&ctx, &a, &me);
     }
     sc_identity_clear(&me);
     sc_ctx_clear(&ctx);

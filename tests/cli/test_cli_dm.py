@@ -15,14 +15,22 @@ Scenarios, each a numbered check:
            from R2 (relay fetch, nip17 receive); carol (no inbox list): exit 3 and nothing
            sent, then --allow-no-inbox delivers to the bootstrap relay; dave, whose inbox
            relay is down: exit 4, his wrap failed there after 3 attempts
+  listen   bob listens (--bootstrap: his inbox relays R1 and R2, which both hold alice's
+           message): it is printed exactly once; a message alice sends while he listens is
+           printed once; SIGTERM is exit 0; a restart with the same --state DB prints
+           nothing again; a listener on R2 alone sees R2 killed and restarted, says it lost
+           the connection, and prints the message sent after the restart, once; carol, who
+           has no inbox list, gets exit 3
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
@@ -68,10 +76,9 @@ def scenario_inbox(cli, r1, r2, k):
           "rc %d: %s" % (g.returncode, g.stderr.decode()))
 
 
-def scenario_send(cli, r1, r2, k):
+def scenario_send(cli, r1, r2, k, text):
     (alice, alice_pub), (bob, bob_pub), (_, carol_pub) = k["alice"], k["bob"], k["carol"]
     (dave, dave_pub) = k["dave"]
-    text = "hello bob \u263a, over the pool"
     s = cli.run(["dm", "send", "--key", alice, "--to", bob_pub, "--bootstrap", r1.url, text])
     got = lines(s.stdout) if s.returncode == 0 else []
     ok = (len(got) == 2 and got[0]["to"] == bob_pub and not got[0]["self"] and
@@ -116,6 +123,98 @@ def scenario_send(cli, r1, r2, k):
           "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
 
 
+class Listener:
+    """dm listen in a process group of its own, stdout and stderr to files."""
+
+    def __init__(self, o, tmp, name, args):
+        self.out = os.path.join(tmp, name + ".out")
+        self.err = os.path.join(tmp, name + ".err")
+        argv = [o.cli] + (["--backend", o.backend] if o.backend else []) + ["dm", "listen"] + args
+        with open(self.out, "wb") as out, open(self.err, "wb") as err:
+            self.p = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                      start_new_session=True)
+        GROUPS.add(self.p.pid)
+
+    def text(self, which):
+        with open(self.out if which == "out" else self.err, "rb") as f:
+            return f.read().decode()
+
+    def wait_for(self, which, pred, timeout=30):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if pred(self.text(which)):
+                return True
+            if self.p.poll() is not None:
+                return pred(self.text(which))
+            time.sleep(0.05)
+        return False
+
+    def messages(self):
+        return lines(self.text("out").encode())
+
+    def stop(self):
+        """SIGTERM, then the exit status (None: it had to be killed)."""
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+        try:
+            rc = self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            rc = None
+        kill_group(self.p.pid, leader=self.p)
+        return rc
+
+
+def scenario_listen(cli, o, tmp, r1, r2, k, sent_text):
+    (alice, alice_pub), (bob, bob_pub), (carol, _) = k["alice"], k["bob"], k["carol"]
+    db = os.path.join(tmp, "bob.db")
+    caught_up = lambda e: "caught up on 2 relays" in e  # noqa: E731
+    ln = Listener(o, tmp, "listen1", ["--key", bob, "--state", db, "--bootstrap", r1.url])
+    up = ln.wait_for("err", caught_up)
+    got = ln.messages()
+    check("listen: caught up on bob's two inbox relays", up, ln.text("err"))
+    check("listen: alice's message, held by both relays, printed exactly once",
+          [(m["from"], m["content"], m["kind"]) for m in got] == [(alice_pub, sent_text, 14)] and
+          got[0]["npub"].startswith("npub1") and got[0]["room"] == [alice_pub, bob_pub],
+          ln.text("out") + ln.text("err"))
+    s = cli.run(["dm", "send", "--key", alice, "--to", bob_pub, "--bootstrap", r1.url, "live"])
+    arrived = ln.wait_for("out", lambda t: len(t.splitlines()) >= 2)
+    time.sleep(1.0)  # the copy on the other relay, if it were printed, would come now
+    got = ln.messages()
+    check("listen: a message sent while listening is printed once",
+          s.returncode == 0 and arrived and [m["content"] for m in got] == [sent_text, "live"],
+          ln.text("out") + ln.text("err") + s.stderr.decode())
+    rc = ln.stop()
+    check("listen: SIGTERM is exit 0", rc == 0, "rc %r: %s" % (rc, ln.text("err")))
+    ln = Listener(o, tmp, "listen2", ["--key", bob, "--state", db, "--bootstrap", r1.url])
+    up = ln.wait_for("err", caught_up)
+    time.sleep(0.5)
+    rc = ln.stop()
+    check("listen: a restart with the same --state prints nothing again",
+          up and rc == 0 and ln.text("out") == "", "rc %r: %s%s" % (rc, ln.text("out"),
+                                                                     ln.text("err")))
+    ln = Listener(o, tmp, "listen3", ["--key", bob, "--state", db, "--relay", r2.url])
+    up = ln.wait_for("err", lambda e: "caught up on 1 relay" in e)
+    gone = r2.kill()
+    lost = ln.wait_for("err", lambda e: "connection lost" in e, 15)
+    r2.start()
+    s = cli.run(["dm", "send", "--key", alice, "--to", bob_pub, "--bootstrap", r1.url,
+                 "after the restart"])
+    arrived = ln.wait_for("out", lambda t: "after the restart" in t)
+    time.sleep(0.5)
+    got = ln.messages()
+    rc = ln.stop()
+    check("listen: R2 killed and restarted; the listener reconnects and prints the new "
+          "message once", up and gone and lost and arrived and s.returncode == 0 and
+          [m["content"] for m in got] == ["after the restart"] and rc == 0,
+          "rc %r, send %d: %s%s%s" % (rc, s.returncode, ln.text("out"), ln.text("err"),
+                                      s.stderr.decode()))
+    g = cli.run(["dm", "listen", "--key", carol, "--state", os.path.join(tmp, "carol.db"),
+                 "--bootstrap", r1.url], timeout=60)
+    check("listen: a key without inbox list (and no --relay) is exit 3",
+          g.returncode == NO_INBOX and g.stdout == b"", "rc %d: %s" % (g.returncode,
+                                                                        g.stderr.decode()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -139,7 +238,9 @@ def main():
                 path, pub, _ = cli.key(name)
                 k[name] = (path, pub)
             scenario_inbox(cli, relays[0], relays[1], k)
-            scenario_send(cli, relays[0], relays[1], k)
+            text = "hello bob \u263a, over the pool"
+            scenario_send(cli, relays[0], relays[1], k, text)
+            scenario_listen(cli, o, tmp, relays[0], relays[1], k, text)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("dm: scenario could not finish", False, repr(e))
         finally:
