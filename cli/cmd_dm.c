@@ -72,14 +72,20 @@ const char cli_dm_usage[] =
 
 int cmd_dm(const cli_globals *g, int argc, char **argv)
 {
-    enum { SET, GET, SEND, LISTEN } which;
+    enum {
+        SET,
+        GET,
+        SEND,
+        LISTEN
+    } which;
     cli_dm_args a;
     sc_identity me;
     sc_ctx ctx;
     int rc, skip = 2;
 
     if (argc < 2) {
-        return cli_usage_error(cli_dm_usage, "dm needs a command: inbox set, inbox get, send, listen");
+        return cli_usage_error(cli_dm_usage,
+                               "dm needs a command: inbox set, inbox get, send, listen");
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         return cli_help(cli_dm_usage);

@@ -84,27 +84,88 @@ static int on_set(void *user, cli_pool *cp, const sc_pool_update *u)
     return CLI_POOL_CONTINUE;
 }
 
-int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
+/* The signed kind 10050 event listing the URLs of inbox (normalised), in buf. */
+static int make_list(sc_ctx *ctx, const sc_identity *me, const cli_dm_urls *inbox, cli_buf *buf,
+                     sc_event *ev)
 {
-    cli_dm_urls inbox, targets;
     sc_str norm[CLI_DM_MAX_RELAYS];
     char norm_buf[CLI_DM_MAX_RELAYS][256];
-    uint32_t relays[CLI_DM_MAX_RELAYS];
-    cli_buf evbuf = CLI_BUF_INIT;
+    size_t i, need;
+    int64_t now;
+    sc_status st;
+    int rc = CLI_OK;
+
+    for (i = 0; rc == CLI_OK && i < inbox->n; i++) {
+        sc_str u = {inbox->url[i], strlen(inbox->url[i])};
+
+        st = sc_relay_url_normalize(norm_buf[i], sizeof norm_buf[i], &norm[i].len, u);
+        norm[i].ptr = norm_buf[i];
+        if (st != SC_OK) {
+            rc = cli_fail_status(st, "--relay %s", cli_shown(inbox->url[i]));
+        }
+    }
+    if (rc == CLI_OK) {
+        rc = cli_now(&now);
+    }
+    need = sc_nip17_inbox_build_buf_max(norm, inbox->n);
+    if (rc == CLI_OK) {
+        rc = cli_buf_size(buf, need > 0 ? need : 1);
+    }
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    st = sc_nip17_inbox_build(ev, buf->p, buf->cap, norm, inbox->n, now);
+    if (st == SC_OK) {
+        st = sc_event_sign(ctx, ev, me);
+    }
+    return st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot make the inbox list");
+}
+
+/* Publishes ev to the relays of t through one pool, a line per relay. */
+static int publish_list(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me,
+                        const cli_dm_urls *t, const sc_event *ev)
+{
+    uint32_t relays[CLI_DM_MAX_RELAYS], pub;
     sc_pool_opts o;
     inbox_set s;
     cli_pool cp;
-    sc_event ev;
-    int64_t now;
-    size_t i, need;
-    uint32_t pub;
+    size_t i;
     sc_status st;
+    int rc;
+
+    memset(&s, 0, sizeof s);
+    cli_dm_pool_opts(&o);
+    rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout_s);
+    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
+        rc = cli_fail_status(st, "relay pool");
+    }
+    for (i = 0; rc == CLI_OK && i < t->n; i++) {
+        rc = cli_pool_add(&cp, t->url[i], &relays[i]);
+    }
+    if (rc == CLI_OK && (st = sc_pool_publish(&cp.p, &pub, ev, relays, t->n, NULL)) != SC_OK) {
+        rc = cli_fail_status(st, "cannot publish the inbox list");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_pool_run(&cp, on_set, &s);
+    }
+    if (rc == CLI_OK && s.accepted < t->n) {
+        rc = CLI_DM_UNDELIVERED;
+    }
+    cli_pool_close(&cp);
+    cli_buf_free(&s.line);
+    return rc;
+}
+
+int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
+{
+    cli_dm_urls inbox, targets;
+    cli_buf evbuf = CLI_BUF_INIT;
+    sc_event ev;
+    size_t i;
     int rc = CLI_OK;
 
     memset(&inbox, 0, sizeof inbox);
     memset(&targets, 0, sizeof targets);
-    memset(&s, 0, sizeof s);
-    memset(&cp, 0, sizeof cp);
     if (a->n_relay == 0 || a->n_bootstrap || a->state || a->file || a->to || a->n_pos ||
         a->allow_no_inbox || a->json || a->subject) {
         return cli_usage_error(cli_dm_usage, "dm inbox set takes --key, --relay URL... and "
@@ -116,56 +177,12 @@ int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     for (i = 0; rc == CLI_OK && i < a->n_to_relays; i++) {
         rc = cli_dm_urls_add(&targets, a->to_relays[i], "--to-relays");
     }
-    for (i = 0; rc == CLI_OK && i < inbox.n; i++) {
-        sc_str u = {inbox.url[i], strlen(inbox.url[i])};
-
-        st = sc_relay_url_normalize(norm_buf[i], sizeof norm_buf[i], &norm[i].len, u);
-        norm[i].ptr = norm_buf[i];
-        if (st != SC_OK) {
-            rc = cli_fail_status(st, "--relay %s", cli_shown(inbox.url[i]));
-        }
+    if (rc == CLI_OK) {
+        rc = make_list(ctx, me, &inbox, &evbuf, &ev);
     }
     if (rc == CLI_OK) {
-        rc = cli_now(&now);
+        rc = publish_list(ctx, a, me, targets.n > 0 ? &targets : &inbox, &ev);
     }
-    need = sc_nip17_inbox_build_buf_max(norm, inbox.n);
-    if (rc == CLI_OK) {
-        rc = cli_buf_size(&evbuf, need > 0 ? need : 1);
-    }
-    if (rc == CLI_OK) {
-        st = sc_nip17_inbox_build(&ev, evbuf.p, evbuf.cap, norm, inbox.n, now);
-        if (st == SC_OK) {
-            st = sc_event_sign(ctx, &ev, me);
-        }
-        if (st != SC_OK) {
-            rc = cli_fail_status(st, "cannot make the inbox list");
-        }
-    }
-    cli_dm_pool_opts(&o);
-    if (rc == CLI_OK) {
-        rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout_s);
-    }
-    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
-        rc = cli_fail_status(st, "relay pool");
-    }
-    {
-        const cli_dm_urls *t = targets.n > 0 ? &targets : &inbox;
-
-        for (i = 0; rc == CLI_OK && i < t->n; i++) {
-            rc = cli_pool_add(&cp, t->url[i], &relays[i]);
-        }
-        if (rc == CLI_OK && (st = sc_pool_publish(&cp.p, &pub, &ev, relays, t->n, NULL)) != SC_OK) {
-            rc = cli_fail_status(st, "cannot publish the inbox list");
-        }
-        if (rc == CLI_OK) {
-            rc = cli_pool_run(&cp, on_set, &s);
-        }
-        if (rc == CLI_OK && s.accepted < t->n) {
-            rc = CLI_DM_UNDELIVERED;
-        }
-    }
-    cli_pool_close(&cp);
-    cli_buf_free(&s.line);
     cli_buf_free(&evbuf);
     cli_dm_urls_free(&inbox);
     cli_dm_urls_free(&targets);
@@ -188,6 +205,35 @@ static int add_list(cli_buf *b, const sc_str *l, size_t n)
         }
     }
     return rc == CLI_OK ? cli_buf_addc(b, ']') : rc;
+}
+
+static int inbox_json(cli_buf *out, const uint8_t *user, const sc_str *inbox, size_t n_inbox,
+                      const sc_str *write, size_t n_write)
+{
+    int rc = cli_buf_adds(out, "{\"pubkey\":");
+
+    if (rc == CLI_OK) {
+        rc = cli_buf_json_hex(out, user, SC_PUBKEY_BYTES);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_buf_adds(out, ",\"npub\":");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_dm_json_npub(out, user);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_buf_adds(out, ",\"inbox\":");
+    }
+    if (rc == CLI_OK) {
+        rc = add_list(out, inbox, n_inbox);
+    }
+    if (rc == CLI_OK) {
+        rc = cli_buf_adds(out, ",\"write\":");
+    }
+    if (rc == CLI_OK) {
+        rc = add_list(out, write, n_write);
+    }
+    return rc == CLI_OK ? cli_buf_adds(out, "}\n") : rc;
 }
 
 int cmd_dm_inbox_get(sc_ctx *ctx, const cli_dm_args *a)
@@ -230,31 +276,7 @@ int cmd_dm_inbox_get(sc_ctx *ctx, const cli_dm_args *a)
         }
     }
     if (rc == CLI_OK && a->json) {
-        rc = cli_buf_adds(&out, "{\"pubkey\":");
-        if (rc == CLI_OK) {
-            rc = cli_buf_json_hex(&out, user[0], SC_PUBKEY_BYTES);
-        }
-        if (rc == CLI_OK) {
-            rc = cli_buf_adds(&out, ",\"npub\":");
-        }
-        if (rc == CLI_OK) {
-            rc = cli_dm_json_npub(&out, user[0]);
-        }
-        if (rc == CLI_OK) {
-            rc = cli_buf_adds(&out, ",\"inbox\":");
-        }
-        if (rc == CLI_OK) {
-            rc = add_list(&out, inbox, n_inbox);
-        }
-        if (rc == CLI_OK) {
-            rc = cli_buf_adds(&out, ",\"write\":");
-        }
-        if (rc == CLI_OK) {
-            rc = add_list(&out, write, n_write);
-        }
-        if (rc == CLI_OK) {
-            rc = cli_buf_adds(&out, "}\n");
-        }
+        rc = inbox_json(&out, user[0], inbox, n_inbox, write, n_write);
     } else {
         for (i = 0; rc == CLI_OK && i < n_inbox; i++) {
             rc = cli_buf_add(&out, inbox[i].ptr, inbox[i].len);
@@ -274,8 +296,10 @@ int cmd_dm_inbox_get(sc_ctx *ctx, const cli_dm_args *a)
             len = 0;
         }
         npub[len] = '\0';
-        rc = cli_fail(CLI_DM_NO_INBOX, "%s has no kind 10050 inbox list (NIP-17: not ready to "
-                                       "receive direct messages)", npub);
+        rc = cli_fail(CLI_DM_NO_INBOX,
+                      "%s has no kind 10050 inbox list (NIP-17: not ready to "
+                      "receive direct messages)",
+                      npub);
     }
     cli_buf_free(&out);
     cli_dm_dir_free(&dir);

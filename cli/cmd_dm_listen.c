@@ -176,8 +176,8 @@ static int on_listen(void *user, cli_pool *cp, const sc_pool_update *u)
                       u->url.ptr, (int)u->text.len, u->text.ptr);
         return CLI_POOL_CONTINUE;
     case SC_POOL_U_AUTH_REFUSED:
-        cli_pool_note(cp, "%.*s: AUTH refused: %.*s", (int)u->url.len, u->url.ptr,
-                      (int)u->text.len, u->text.ptr);
+        cli_pool_note(cp, "%.*s: AUTH refused: %.*s", (int)u->url.len, u->url.ptr, (int)u->text.len,
+                      u->text.ptr);
         return CLI_POOL_CONTINUE;
     default:
         return CLI_POOL_CONTINUE;
@@ -229,28 +229,96 @@ static int listen_relays(sc_ctx *ctx, const cli_dm_args *a, const uint8_t me[SC_
     return rc;
 }
 
+/* The cursor, as saved in the store: a damaged one is said and started afresh (the store's
+ * ids still keep what was printed from being printed again). */
+static int open_cursor(listener *l, const char *state, void **cmem)
+{
+    size_t need = sc_pool_cursor_mem_max(CURSOR_IDS, CURSOR_RELAYS, CURSOR_URL);
+    sc_status st;
+    int rc;
+
+    *cmem = calloc(1, need);
+    if (*cmem == NULL) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    st = sc_pool_cursor_init(&l->cursor, *cmem, need, CURSOR_IDS, CURSOR_RELAYS, CURSOR_URL);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cursor");
+    }
+    rc = cli_dm_state_cursor(l->state, &l->saved);
+    if (rc == CLI_OK && l->saved.len > 0 &&
+        (st = sc_pool_cursor_load(&l->cursor, l->saved.p, l->saved.len)) != SC_OK) {
+        cli_fail_status(st, "--state %s: the saved cursor is unusable; starting afresh", state);
+    }
+    return rc;
+}
+
+/* Subscribes to kind 1059 #p = me on the relays of urls, resuming from the cursor; then runs
+ * until a signal. */
+static int listen_on(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, listener *l,
+                     const cli_dm_urls *urls, const char *me_hex)
+{
+    static const uint32_t kinds[1] = {1059};
+    uint32_t relays[CLI_DM_MAX_RELAYS], sub;
+    sc_str p_value = {me_hex, 2 * SC_PUBKEY_BYTES};
+    sc_relay_tag_filter tag = {'p', NULL, 1};
+    struct sigaction sa, old_int, old_term;
+    sc_relay_filter f;
+    sc_pool_sub_opts so;
+    sc_pool_opts o;
+    cli_pool cp;
+    size_t i;
+    sc_status st;
+    int rc;
+
+    cli_dm_pool_opts(&o);
+    rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout != NULL ? a->timeout_s : 0);
+    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
+        rc = cli_fail_status(st, "relay pool");
+    }
+    for (i = 0; rc == CLI_OK && i < urls->n; i++) {
+        rc = cli_pool_add(&cp, urls->url[i], &relays[i]);
+    }
+    tag.values = &p_value;
+    memset(&f, 0, sizeof f);
+    f.kinds = kinds;
+    f.n_kinds = 1;
+    f.tags = &tag;
+    f.n_tags = 1;
+    memset(&so, 0, sizeof so);
+    so.resume_slack = SC_POOL_SLACK_GIFT_WRAP;
+    so.cursor = &l->cursor;
+    if (rc == CLI_OK &&
+        (st = sc_pool_subscribe(&cp.p, &sub, SC_STR("dm"), &f, 1, relays, urls->n, &so)) != SC_OK) {
+        rc = cli_fail_status(st, "cannot subscribe");
+    }
+    if (rc == CLI_OK) {
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        stop_now = 0;
+        sigaction(SIGINT, &sa, &old_int);
+        sigaction(SIGTERM, &sa, &old_term);
+        cp.stop = &stop_now;
+        rc = cli_pool_run(&cp, on_listen, l);
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
+    cli_pool_close(&cp); /* the subscription ends: the cursor is free again */
+    return rc;
+}
+
 int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
 {
     uint8_t me_pub[SC_PUBKEY_BYTES];
     char me_hex[2 * SC_PUBKEY_BYTES + 1];
-    uint32_t relays[CLI_DM_MAX_RELAYS], sub;
-    static const uint32_t kinds[1] = {1059};
-    sc_str p_value;
-    sc_relay_tag_filter tag;
-    sc_relay_filter f;
-    sc_pool_sub_opts so;
-    sc_pool_opts o;
-    struct sigaction sa, old_int, old_term;
     cli_dm_urls urls;
-    cli_pool cp;
     listener l;
     void *cmem = NULL;
-    size_t need, i;
     sc_status st;
     int rc = CLI_OK;
 
     memset(&urls, 0, sizeof urls);
-    memset(&cp, 0, sizeof cp);
     memset(&l, 0, sizeof l);
     if (a->state == NULL || (a->n_relay == 0 && a->n_bootstrap == 0) || a->to || a->file ||
         a->n_pos || a->n_to_relays || a->json || a->allow_no_inbox || a->subject) {
@@ -269,70 +337,15 @@ int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     }
     rc = listen_relays(ctx, a, me_pub, &urls);
     l.n_relays = urls.n;
-    /* the cursor, as saved: a damaged one is said and started afresh (the store's ids still
-     * keep what was printed from being printed again) */
-    need = sc_pool_cursor_mem_max(CURSOR_IDS, CURSOR_RELAYS, CURSOR_URL);
-    cmem = rc == CLI_OK ? calloc(1, need) : NULL;
-    if (rc == CLI_OK && cmem == NULL) {
-        rc = cli_fail(CLI_ERROR, "out of memory");
-    }
-    if (rc == CLI_OK && (st = sc_pool_cursor_init(&l.cursor, cmem, need, CURSOR_IDS,
-                                                  CURSOR_RELAYS, CURSOR_URL)) != SC_OK) {
-        rc = cli_fail_status(st, "cursor");
+    if (rc == CLI_OK) {
+        rc = open_cursor(&l, a->state, &cmem);
     }
     if (rc == CLI_OK) {
-        rc = cli_dm_state_cursor(l.state, &l.saved);
-    }
-    if (rc == CLI_OK && l.saved.len > 0 &&
-        (st = sc_pool_cursor_load(&l.cursor, l.saved.p, l.saved.len)) != SC_OK) {
-        cli_fail_status(st, "--state %s: the saved cursor is unusable; starting afresh",
-                        a->state);
-    }
-    cli_dm_pool_opts(&o);
-    if (rc == CLI_OK) {
-        rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout != NULL ? a->timeout_s : 0);
-    }
-    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
-        rc = cli_fail_status(st, "relay pool");
-    }
-    for (i = 0; rc == CLI_OK && i < urls.n; i++) {
-        rc = cli_pool_add(&cp, urls.url[i], &relays[i]);
+        rc = listen_on(ctx, a, me, &l, &urls, me_hex);
     }
     if (rc == CLI_OK) {
-        p_value.ptr = me_hex;
-        p_value.len = 2 * SC_PUBKEY_BYTES;
-        tag.letter = 'p';
-        tag.values = &p_value;
-        tag.n_values = 1;
-        memset(&f, 0, sizeof f);
-        f.kinds = kinds;
-        f.n_kinds = 1;
-        f.tags = &tag;
-        f.n_tags = 1;
-        memset(&so, 0, sizeof so);
-        so.resume_slack = SC_POOL_SLACK_GIFT_WRAP;
-        so.cursor = &l.cursor;
-        st = sc_pool_subscribe(&cp.p, &sub, SC_STR("dm"), &f, 1, relays, urls.n, &so);
-        if (st != SC_OK) {
-            rc = cli_fail_status(st, "cannot subscribe");
-        }
+        rc = commit(&l, NULL);
     }
-    if (rc == CLI_OK) {
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        stop_now = 0;
-        sigaction(SIGINT, &sa, &old_int);
-        sigaction(SIGTERM, &sa, &old_term);
-        cp.stop = &stop_now;
-        rc = cli_pool_run(&cp, on_listen, &l);
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        if (rc == CLI_OK) {
-            rc = commit(&l, NULL);
-        }
-    }
-    cli_pool_close(&cp);
     sc_pool_cursor_clear(&l.cursor);
     free(cmem);
     cli_dm_state_close(l.state);

@@ -95,8 +95,8 @@ static int report(cli_buf *b, const sc_delivery *d, size_t i, const uint8_t me[S
     }
     if (rc == CLI_OK) {
         rc = cli_buf_adds(b, r.outcome == SC_DELIVERY_DELIVERED ? ",\"outcome\":\"delivered\""
-                             : r.outcome == SC_DELIVERY_FAILED ? ",\"outcome\":\"failed\""
-                                                               : ",\"outcome\":\"pending\"");
+                             : r.outcome == SC_DELIVERY_FAILED  ? ",\"outcome\":\"failed\""
+                                                                : ",\"outcome\":\"pending\"");
     }
     if (rc == CLI_OK) {
         rc = cli_buf_adds(b, ",\"relays\":[");
@@ -170,34 +170,144 @@ static void npub_of(char out[SC_NIP19_NPUB_LEN + 1], const uint8_t *pub)
     out[len] = '\0';
 }
 
-int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
-{
-    uint8_t users[CLI_DM_MAX_TO + 1][SC_PUBKEY_BYTES], me_pub[SC_PUBKEY_BYTES];
-    sc_str routes_url[CLI_DM_MAX_TO + 1][CLI_DM_MAX_RELAYS];
+/* Who gets a wrap and where: the receivers, then the sender unless among them, each with
+ * its relays. */
+typedef struct send_plan {
+    uint8_t users[CLI_DM_MAX_TO + 1][SC_PUBKEY_BYTES], me[SC_PUBKEY_BYTES];
+    size_t n_to, n_users, total_relays, total_url;
+    sc_str urls[CLI_DM_MAX_TO + 1][CLI_DM_MAX_RELAYS];
     sc_delivery_route routes[CLI_DM_MAX_TO + 1];
-    sc_nip17_wrap wraps[CLI_DM_MAX_TO + 1];
-    size_t n_to = 0, n_users, n_wraps, i, total_relays = 0, total_url = 0, missing = 0, off;
-    cli_buf text = CLI_BUF_INIT, json = CLI_BUF_INIT, out = CLI_BUF_INIT;
     cli_dm_urls boot;
     cli_dm_dir dir;
+} send_plan;
+
+/* Looks up every user's inbox and routes its wrap: CLI_OK, CLI_DM_NO_INBOX (said per
+ * receiver) or an exit status. */
+static int plan_routes(sc_ctx *ctx, const cli_dm_args *a, send_plan *sp)
+{
+    size_t i, j, missing = 0, probe;
+    int rc;
+
+    rc = cli_dm_discover(ctx, &sp->boot, a->ca_file, a->timeout_s,
+                         (const uint8_t(*)[SC_PUBKEY_BYTES])sp->users, sp->n_users, &sp->dir);
+    for (i = 0; rc == CLI_OK && i < sp->n_users; i++) {
+        int self = memcmp(sp->users[i], sp->me, SC_PUBKEY_BYTES) == 0;
+        char npub[SC_NIP19_NPUB_LEN + 1];
+
+        /* the sender's own copy goes to the bootstrap relays when it has no inbox list */
+        rc = route_of(&sp->dir, &sp->boot, sp->users[i], self || a->allow_no_inbox, sp->urls[i],
+                      &sp->routes[i].n_relays);
+        sp->routes[i].relays = sp->urls[i];
+        npub_of(npub, sp->users[i]);
+        if (rc == CLI_OK && sp->routes[i].n_relays == 0) {
+            missing++;
+            cli_fail(CLI_OK,
+                     "%s has no kind 10050 inbox list (NIP-17: not ready to receive direct "
+                     "messages; --allow-no-inbox sends to the bootstrap relays)",
+                     npub);
+        } else if (rc == CLI_OK && sc_inboxes_get(&sp->dir.b, NULL, 0, &probe, NULL, sp->users[i],
+                                                  0) == SC_ERR_NO_INBOX) {
+            cli_fail(CLI_OK, "%s has no inbox list: %s to the bootstrap relays", npub,
+                     self ? "the sender's copy goes" : "sending (--allow-no-inbox)");
+        }
+        for (j = 0; j < sp->routes[i].n_relays; j++) {
+            sp->total_relays++;
+            sp->total_url += sp->routes[i].relays[j].len;
+        }
+    }
+    return rc == CLI_OK && missing > 0 ? CLI_DM_NO_INBOX : rc;
+}
+
+/* The delivery record of the wraps in json (one per line, for sp->users in order). */
+static int make_record(send_plan *sp, const cli_buf *json, dm_send *s, void **dmem)
+{
+    sc_nip17_wrap wraps[CLI_DM_MAX_TO + 1];
+    size_t n, off = 0, need;
+    sc_status st;
+
+    for (n = 0; n < sp->n_users && off < json->len; n++) {
+        const unsigned char *nl = memchr(json->p + off, '\n', json->len - off);
+        size_t len = nl != NULL ? (size_t)(nl - (json->p + off)) : json->len - off;
+
+        memcpy(wraps[n].recipient, sp->users[n], SC_PUBKEY_BYTES);
+        wraps[n].offset = off;
+        wraps[n].len = len;
+        off += len + 1;
+    }
+    if (n != sp->n_users) {
+        return cli_fail(CLI_ERROR, "internal error: %zu wraps for %zu receivers", n, sp->n_users);
+    }
+    need = sc_delivery_mem_max(n, json->len, sp->total_relays, sp->total_url);
+    *dmem = need > 0 ? calloc(1, need) : NULL;
+    if (*dmem == NULL) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    st = sc_delivery_init(&s->d, *dmem, need, (const char *)json->p, json->len, wraps, n,
+                          sp->routes);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot set up the delivery");
+    }
+    s->n_wraps = n;
+    return CLI_OK;
+}
+
+/* Publishes the record's wraps through one pool and prints the report. */
+static int deliver(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, const send_plan *sp,
+                   dm_send *s)
+{
+    cli_buf out = CLI_BUF_INIT;
     sc_pool_opts o;
     cli_pool cp;
-    dm_send s;
-    void *dmem = NULL;
+    size_t i;
     sc_status st;
-    int rc = CLI_OK, me_listed = 0, started = 0, undelivered = 0;
+    int rc, undelivered = 0;
 
-    memset(&boot, 0, sizeof boot);
-    memset(&dir, 0, sizeof dir);
-    memset(&cp, 0, sizeof cp);
-    memset(&s, 0, sizeof s);
+    cli_dm_pool_opts(&o);
+    o.max_relays = 64;
+    rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout_s);
+    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
+        rc = cli_fail_status(st, "relay pool");
+    }
+    if (rc == CLI_OK && (st = sc_delivery_start(&s->d, &cp.p)) != SC_OK) {
+        rc = cli_fail_status(st, "cannot start the delivery");
+    }
+    if (rc == CLI_OK) {
+        rc = cli_pool_run(&cp, on_send, s);
+        for (i = 0; i < s->n_wraps; i++) {
+            int delivered = 0;
+
+            if (report(&out, &s->d, i, sp->me, &delivered) != CLI_OK) {
+                rc = CLI_ERROR;
+                break;
+            }
+            /* the sender's own copy is reported, not required */
+            undelivered += !delivered && i < sp->n_to;
+        }
+        if (cli_buf_flush_stdout(&out) != CLI_OK) {
+            rc = CLI_ERROR;
+        }
+    }
+    if (rc == CLI_OK && undelivered > 0) {
+        rc = cli_fail(CLI_DM_UNDELIVERED, "%d receiver%s accepted by no relay", undelivered,
+                      undelivered == 1 ? "" : "s");
+    }
+    cli_pool_close(&cp);
+    cli_buf_free(&out);
+    return rc;
+}
+
+static int check_send_args(const cli_dm_args *a, send_plan *sp)
+{
+    size_t i;
+    int rc = CLI_OK;
+
     if (a->to == NULL || a->n_bootstrap == 0 || a->n_relay || a->n_to_relays || a->state ||
         a->json || a->n_pos > 1 || (a->n_pos == 1 && a->file != NULL)) {
         return cli_usage_error(cli_dm_usage, "dm send takes --key, --to KEY[,KEY...], "
                                              "--bootstrap URL..., and the message as --file "
                                              "PATH, one operand or stdin");
     }
-    if (cli_parse_pubkey_list(users, CLI_DM_MAX_TO, &n_to, a->to, "--to", cli_dm_usage) !=
+    if (cli_parse_pubkey_list(sp->users, CLI_DM_MAX_TO, &sp->n_to, a->to, "--to", cli_dm_usage) !=
         CLI_OK) {
         return CLI_ERROR;
     }
@@ -205,9 +315,27 @@ int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
         return cli_usage_error(cli_dm_usage, "--subject: not valid UTF-8");
     }
     for (i = 0; rc == CLI_OK && i < a->n_bootstrap; i++) {
-        rc = cli_dm_urls_add(&boot, a->bootstrap[i], "--bootstrap");
+        rc = cli_dm_urls_add(&sp->boot, a->bootstrap[i], "--bootstrap");
     }
-    if (rc == CLI_OK && (st = sc_identity_pubkey(me_pub, me)) != SC_OK) {
+    return rc;
+}
+
+int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
+{
+    send_plan *sp = calloc(1, sizeof *sp);
+    cli_buf text = CLI_BUF_INIT, json = CLI_BUF_INIT;
+    dm_send s;
+    void *dmem = NULL;
+    size_t i;
+    sc_status st;
+    int rc, me_listed = 0;
+
+    memset(&s, 0, sizeof s);
+    if (sp == NULL) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    rc = check_send_args(a, sp);
+    if (rc == CLI_OK && (st = sc_identity_pubkey(sp->me, me)) != SC_OK) {
         rc = cli_fail_status(st, "cannot read the public key");
     }
     if (rc == CLI_OK) {
@@ -217,121 +345,33 @@ int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
         rc = cli_fail(CLI_INVALID, "message: %s (%s); NIP-17 messages are UTF-8 text",
                       sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
-    if (rc != CLI_OK) {
-        goto out;
-    }
     /* the wraps' recipients, in sc_nip17_send's order: the receivers, then the sender */
-    for (i = 0; i < n_to; i++) {
-        me_listed |= memcmp(users[i], me_pub, SC_PUBKEY_BYTES) == 0;
+    for (i = 0; i < sp->n_to; i++) {
+        me_listed |= memcmp(sp->users[i], sp->me, SC_PUBKEY_BYTES) == 0;
     }
-    n_users = n_to;
+    sp->n_users = sp->n_to;
     if (!me_listed) {
-        memcpy(users[n_users++], me_pub, SC_PUBKEY_BYTES);
-    }
-    rc = cli_dm_discover(ctx, &boot, a->ca_file, a->timeout_s,
-                         (const uint8_t(*)[SC_PUBKEY_BYTES])users, n_users, &dir);
-    for (i = 0; rc == CLI_OK && i < n_users; i++) {
-        int self = memcmp(users[i], me_pub, SC_PUBKEY_BYTES) == 0;
-        char npub[SC_NIP19_NPUB_LEN + 1];
-
-        /* the sender's own copy goes to the bootstrap relays when it has no inbox list */
-        rc = route_of(&dir, &boot, users[i], self || a->allow_no_inbox, routes_url[i],
-                      &routes[i].n_relays);
-        routes[i].relays = routes_url[i];
-        npub_of(npub, users[i]);
-        if (rc == CLI_OK && routes[i].n_relays == 0) {
-            missing++;
-            cli_fail(CLI_OK, "%s has no kind 10050 inbox list (NIP-17: not ready to receive "
-                             "direct messages; --allow-no-inbox sends to the bootstrap relays)",
-                     npub);
-        } else if (rc == CLI_OK &&
-                   sc_inboxes_get(&dir.b, NULL, 0, &off, NULL, users[i], 0) == SC_ERR_NO_INBOX) {
-            cli_fail(CLI_OK, "%s has no inbox list: %s to the bootstrap relays", npub,
-                     self ? "the sender's copy goes" : "sending (--allow-no-inbox)");
-        }
-        for (off = 0; off < routes[i].n_relays; off++) {
-            total_relays++;
-            total_url += routes[i].relays[off].len;
-        }
-    }
-    if (rc == CLI_OK && missing > 0) {
-        rc = CLI_DM_NO_INBOX;
+        memcpy(sp->users[sp->n_users++], sp->me, SC_PUBKEY_BYTES);
     }
     if (rc == CLI_OK) {
-        rc = cli_nip17_compose(ctx, &json, me, (const uint8_t(*)[SC_PUBKEY_BYTES])users, n_to,
-                               a->subject, NULL, &text);
-    }
-    if (rc != CLI_OK) {
-        goto out;
-    }
-    /* one wrap per line of json, for users[0..n_users) in order */
-    for (n_wraps = 0, off = 0; n_wraps < n_users && off < json.len; n_wraps++) {
-        const unsigned char *nl = memchr(json.p + off, '\n', json.len - off);
-        size_t len = nl != NULL ? (size_t)(nl - (json.p + off)) : json.len - off;
-
-        memcpy(wraps[n_wraps].recipient, users[n_wraps], SC_PUBKEY_BYTES);
-        wraps[n_wraps].offset = off;
-        wraps[n_wraps].len = len;
-        off += len + 1;
-    }
-    if (n_wraps != n_users) {
-        rc = cli_fail(CLI_ERROR, "internal error: %zu wraps for %zu receivers", n_wraps, n_users);
-        goto out;
-    }
-    {
-        size_t need = sc_delivery_mem_max(n_wraps, json.len, total_relays, total_url);
-
-        dmem = need > 0 ? calloc(1, need) : NULL;
-        if (dmem == NULL) {
-            rc = cli_fail(CLI_ERROR, "out of memory");
-            goto out;
-        }
-        st = sc_delivery_init(&s.d, dmem, need, (const char *)json.p, json.len, wraps, n_wraps,
-                              routes);
-        if (st != SC_OK) {
-            rc = cli_fail_status(st, "cannot set up the delivery");
-            goto out;
-        }
-    }
-    s.n_wraps = n_wraps;
-    cli_dm_pool_opts(&o);
-    o.max_relays = 64;
-    rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout_s);
-    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
-        rc = cli_fail_status(st, "relay pool");
-    }
-    if (rc == CLI_OK && (st = sc_delivery_start(&s.d, &cp.p)) != SC_OK) {
-        rc = cli_fail_status(st, "cannot start the delivery");
+        rc = plan_routes(ctx, a, sp);
     }
     if (rc == CLI_OK) {
-        started = 1;
-        rc = cli_pool_run(&cp, on_send, &s);
+        rc = cli_nip17_compose(ctx, &json, me, (const uint8_t(*)[SC_PUBKEY_BYTES])sp->users,
+                               sp->n_to, a->subject, NULL, &text);
     }
-    for (i = 0; started && i < n_wraps; i++) {
-        int delivered = 0;
-
-        if (report(&out, &s.d, i, me_pub, &delivered) != CLI_OK) {
-            rc = CLI_ERROR;
-            break;
-        }
-        /* the sender's own copy is reported, not required */
-        undelivered += !delivered && (i < n_to);
+    if (rc == CLI_OK) {
+        rc = make_record(sp, &json, &s, &dmem);
     }
-    if (started && cli_buf_flush_stdout(&out) != CLI_OK) {
-        rc = CLI_ERROR;
+    if (rc == CLI_OK) {
+        rc = deliver(ctx, a, me, sp, &s);
     }
-    if (rc == CLI_OK && undelivered > 0) {
-        rc = cli_fail(CLI_DM_UNDELIVERED, "%d receiver%s accepted by no relay", undelivered,
-                      undelivered == 1 ? "" : "s");
-    }
-out:
-    cli_pool_close(&cp);
     sc_delivery_clear(&s.d);
     free(dmem);
-    cli_dm_dir_free(&dir);
-    cli_dm_urls_free(&boot);
+    cli_dm_dir_free(&sp->dir);
+    cli_dm_urls_free(&sp->boot);
+    free(sp);
     cli_buf_free(&text);
     cli_buf_free(&json);
-    cli_buf_free(&out);
     return rc;
 }

@@ -8,8 +8,8 @@
 #include "pool_client.h"
 
 /* The dm commands' own exit statuses, beyond 0 / 1 / 2 (cli.h). */
-#define CLI_DM_NO_INBOX 3     /* a user has no kind 10050 inbox list */
-#define CLI_DM_UNDELIVERED 4  /* a receiver (or, for inbox set, a relay) did not accept */
+#define CLI_DM_NO_INBOX 3    /* a user has no kind 10050 inbox list */
+#define CLI_DM_UNDELIVERED 4 /* a receiver (or, for inbox set, a relay) did not accept */
 
 #define CLI_DM_MAX_RELAYS 16u
 #define CLI_DM_MAX_TO 32u
@@ -76,8 +76,8 @@ int cli_dm_state_cursor(cli_dm_state *s, cli_buf *out);
 int cli_dm_state_seen(cli_dm_state *s, const uint8_t id[SC_EVENT_ID_BYTES]);
 
 /* Records id as handled and the cursor bytes, in one transaction. CLI_OK or CLI_ERROR. */
-int cli_dm_state_commit(cli_dm_state *s, const uint8_t id[SC_EVENT_ID_BYTES],
-                        const uint8_t *cursor, size_t cursor_len);
+int cli_dm_state_commit(cli_dm_state *s, const uint8_t id[SC_EVENT_ID_BYTES], const uint8_t *cursor,
+                        size_t cursor_len);
 
 void cli_dm_state_close(cli_dm_state *s);
 

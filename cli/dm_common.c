@@ -76,8 +76,8 @@ int cli_dm_parse(cli_dm_args *a, int argc, char **argv)
         {"--json", NULL, &a->json, NULL, 0, NULL},
         {"--allow-no-inbox", NULL, &a->allow_no_inbox, NULL, 0, NULL},
     };
-    int rc = cli_parse_args(cli_dm_usage, argc, argv, opts, sizeof opts / sizeof opts[0],
-                            a->pos, 2, &a->n_pos);
+    int rc = cli_parse_args(cli_dm_usage, argc, argv, opts, sizeof opts / sizeof opts[0], a->pos, 2,
+                            &a->n_pos);
     char *end = NULL;
     unsigned long t = 30;
 
@@ -129,8 +129,8 @@ static int on_discovery(void *user, cli_pool *cp, const sc_pool_update *u)
                           sc_status_str(st));
         }
     } else if (u->kind == SC_POOL_U_CLOSED) {
-        cli_pool_note(cp, "%.*s: the relay closed the lookup: %.*s", (int)u->url.len,
-                      u->url.ptr, (int)u->text.len, u->text.ptr);
+        cli_pool_note(cp, "%.*s: the relay closed the lookup: %.*s", (int)u->url.len, u->url.ptr,
+                      (int)u->text.len, u->text.ptr);
     } else if (u->kind == SC_POOL_U_EOSE) {
         return CLI_POOL_DONE;
     }

@@ -25,8 +25,8 @@ int cli_dm_state_seen(cli_dm_state *s, const uint8_t id[SC_EVENT_ID_BYTES])
     return -1;
 }
 
-int cli_dm_state_commit(cli_dm_state *s, const uint8_t id[SC_EVENT_ID_BYTES],
-                        const uint8_t *cursor, size_t cursor_len)
+int cli_dm_state_commit(cli_dm_state *s, const uint8_t id[SC_EVENT_ID_BYTES], const uint8_t *cursor,
+                        size_t cursor_len)
 {
     (void)s;
     (void)id;

@@ -125,8 +125,8 @@ static cli_pool_conn *conn_of(cli_pool *cp, uint32_t relay, sc_str url)
 static void conn_lost(cli_pool *cp, cli_pool_conn *c)
 {
     if (c->busy) {
-        cli_pool_note(cp, "%s: %s%s", c->url, c->open ? "connection lost: " : "cannot connect: ",
-                      cli_ws_error(c->ws));
+        cli_pool_note(cp, "%s: %s%s", c->url,
+                      c->open ? "connection lost: " : "cannot connect: ", cli_ws_error(c->ws));
         sc_status st = sc_pool_disconnected(&cp->p, c->relay, cli_ws_wall_ms());
 
         if (st != SC_OK) {
@@ -176,8 +176,7 @@ static int drain(cli_pool *cp, cli_pool_handler fn, void *user)
                           u.text.ptr);
         } else if (u.kind == SC_POOL_U_DROPPED) {
             cli_pool_note(cp, "%.*s: ignored %lu message%s: %s", (int)u.url.len, u.url.ptr,
-                          (unsigned long)u.count, u.count == 1 ? "" : "s",
-                          sc_status_str(u.status));
+                          (unsigned long)u.count, u.count == 1 ? "" : "s", sc_status_str(u.status));
         }
         rc = fn(user, cp, &u);
         if (rc != CLI_POOL_CONTINUE) {

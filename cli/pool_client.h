@@ -19,9 +19,9 @@ typedef struct cli_pool_conn {
     uint32_t relay; /* the pool's handle */
     char *url;      /* its normalised URL (heap) */
     cli_ws *ws;
-    int busy;       /* a connection asked for by the pool, opening or open */
-    int open;       /* the pool was told it is open */
-    int ever_open;  /* it was open at least once */
+    int busy;      /* a connection asked for by the pool, opening or open */
+    int open;      /* the pool was told it is open */
+    int ever_open; /* it was open at least once */
 } cli_pool_conn;
 
 typedef struct cli_pool cli_pool;
@@ -38,9 +38,9 @@ struct cli_pool {
     cli_pool_conn *conns;
     size_t n_conns;
     cli_buf in, arena, out;
-    int64_t deadline_ms;                /* monotonic; 0: none */
-    volatile sig_atomic_t *stop;        /* set (by a signal): the loop ends with CLI_OK */
-    unsigned long notes;                /* notes about relays shown on stderr */
+    int64_t deadline_ms;         /* monotonic; 0: none */
+    volatile sig_atomic_t *stop; /* set (by a signal): the loop ends with CLI_OK */
+    unsigned long notes;         /* notes about relays shown on stderr */
 };
 
 /* Sets up cp with a pool of opts (NULL: the defaults); timeout_s bounds cli_pool_run (0:
