@@ -14,7 +14,10 @@ Scenarios, each a numbered check:
            (one of which, R2, is no bootstrap relay) and alice's copy by hers; bob reads it
            from R2 (relay fetch, nip17 receive); carol (no inbox list): exit 3 and nothing
            sent, then --allow-no-inbox delivers to the bootstrap relay; dave, whose inbox
-           relay is down: exit 4, his wrap failed there after 3 attempts
+           relay is down: exit 4, his wrap failed there after 3 attempts; erin, whose inbox
+           relay refuses every event (a relay scripted here, hostile_relay.py), gets her
+           wrap refused with the relay's reason, and a message to bob and erin is partial:
+           bob's delivered, erin's refused, exit 4
   listen   bob listens (--bootstrap: his inbox relays R1 and R2, which both hold alice's
            message): it is printed exactly once; a message alice sends while he listens is
            printed once; SIGTERM is exit 0; a restart with the same --state DB prints
@@ -35,6 +38,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 import live  # noqa: E402  (process groups, relays on loopback, checks)
+import hostile_relay  # noqa: E402  (a relay scripted frame by frame)
 from live import check, CHECKS, GROUPS, kill_group, free_port, Relay, Cli  # noqa: E402
 
 NO_INBOX = 3
@@ -74,6 +78,49 @@ def scenario_inbox(cli, r1, r2, k):
     check("inbox get: an unreachable bootstrap relay is exit 2",
           g.returncode == 2 and b"no bootstrap relay could be reached" in g.stderr,
           "rc %d: %s" % (g.returncode, g.stderr.decode()))
+
+
+def refusing_relay():
+    """A relay that refuses every event with a reason and has no stored events."""
+    async def script(c):
+        while True:
+            m = await c.recv_json()
+            if m[0] == "EVENT":
+                await c.send(["OK", m[1]["id"], False, "blocked: no DMs here"])
+            elif m[0] == "REQ":
+                await c.send(["EOSE", m[1]])
+
+    return hostile_relay.ScriptedRelay(script)
+
+
+def scenario_refused(cli, r1, k):
+    (alice, _), (_, bob_pub), (erin, erin_pub) = k["alice"], k["bob"], k["erin"]
+    bad = refusing_relay()
+    try:
+        s = cli.run(["dm", "inbox", "set", "--key", erin, "--relay", bad.url,
+                     "--to-relays", r1.url])
+        check("send: erin's inbox is a relay that refuses everything", s.returncode == 0,
+              s.stderr.decode())
+        s = cli.run(["dm", "send", "--key", alice, "--to", erin_pub, "--bootstrap", r1.url, "hi"])
+        got = lines(s.stdout)
+        check("send: a refusal is exit 4 with the relay's reason, not retried",
+              s.returncode == UNDELIVERED and got and got[0]["outcome"] == "failed" and
+              got[0]["relays"] == [{"relay": bad.url, "result": "refused", "attempts": 1,
+                                    "message": "blocked: no DMs here"}] and
+              b"blocked: no DMs here" in s.stderr,
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+        s = cli.run(["dm", "send", "--key", alice, "--to", "%s,%s" % (bob_pub, erin_pub),
+                     "--bootstrap", r1.url, "to both"])
+        got = lines(s.stdout)
+        check("send: bob delivered and erin refused is partial: exit 4, both reported",
+              s.returncode == UNDELIVERED and len(got) == 3 and
+              [(m["to"], m["outcome"]) for m in got[:2]] == [(bob_pub, "delivered"),
+                                                            (erin_pub, "failed")] and
+              got[2]["self"] and got[2]["outcome"] == "delivered" and
+              b"1 receiver accepted by no relay" in s.stderr,
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+    finally:
+        bad.stop()
 
 
 def scenario_send(cli, r1, r2, k, text):
@@ -234,13 +281,14 @@ def main():
                 relays.append(r)
                 r.start()
             k = {}
-            for name in ("alice", "bob", "carol", "dave"):
+            for name in ("alice", "bob", "carol", "dave", "erin"):
                 path, pub, _ = cli.key(name)
                 k[name] = (path, pub)
             scenario_inbox(cli, relays[0], relays[1], k)
             text = "hello bob \u263a, over the pool"
             scenario_send(cli, relays[0], relays[1], k, text)
             scenario_listen(cli, o, tmp, relays[0], relays[1], k, text)
+            scenario_refused(cli, relays[0], k)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("dm: scenario could not finish", False, repr(e))
         finally:
