@@ -16,6 +16,8 @@
 /* Each socket's service turn, in ms: short enough for several relays and the pool's timers. */
 #define TURN_MS 10
 #define NOTES_MAX 20u
+/* How long new connections wait for a wss:// one that is opening (start_connects). */
+#define CONNECT_HOLD_MS 3000
 
 static size_t message_limit(const char *head, size_t n)
 {
@@ -135,7 +137,43 @@ static void conn_lost(cli_pool *cp, cli_pool_conn *c)
     }
     c->busy = 0;
     c->open = 0;
+    c->waiting = 0;
     cli_ws_close(c->ws);
+}
+
+/* Starts the connections the pool asked for, together. Debian's libwebsockets 4.1 takes new
+ * OpenSSL ex_data indexes with every lws context it makes (one per connection here) and finds
+ * a TLS connection by the latest when it checks the server's certificate: a context made while
+ * another connection's TLS handshake runs fails that check. So new connections wait while a
+ * wss:// connection is opening, for at most CONNECT_HOLD_MS (a relay that does not answer
+ * holds the others back no longer; at worst that attempt fails and the pool retries). */
+static void start_connects(cli_pool *cp)
+{
+    int64_t now = cli_ws_now_ms();
+    size_t i;
+    int any = 0;
+
+    for (i = 0; i < cp->n_conns; i++) {
+        const cli_pool_conn *c = &cp->conns[i];
+
+        if (c->waiting) {
+            any = 1;
+        } else if (c->busy && !c->open && cli_ws_state(c->ws) == CLI_WS_CONNECTING &&
+                   strncmp(c->url, "wss:", 4) == 0 && now - c->started_ms < CONNECT_HOLD_MS) {
+            return;
+        }
+    }
+    for (i = 0; any && i < cp->n_conns; i++) {
+        cli_pool_conn *c = &cp->conns[i];
+
+        if (c->waiting) {
+            c->waiting = 0;
+            c->started_ms = now;
+            if (cli_ws_connect(c->ws, c->url, cp->ca_file) != 0) {
+                conn_lost(cp, c);
+            }
+        }
+    }
 }
 
 /* Reports every update waiting: CONNECT and DISCONNECT acted on here, each handed to fn. */
@@ -160,9 +198,7 @@ static int drain(cli_pool *cp, cli_pool_handler fn, void *user)
             }
             c->busy = 1;
             c->open = 0;
-            if (cli_ws_connect(c->ws, c->url, cp->ca_file) != 0) {
-                conn_lost(cp, c);
-            }
+            c->waiting = 1; /* started by start_connects */
         } else if (u.kind == SC_POOL_U_DISCONNECT) {
             c = conn_of(cp, u.relay, u.url);
             if (c == NULL) {
@@ -170,6 +206,7 @@ static int drain(cli_pool *cp, cli_pool_handler fn, void *user)
             }
             c->busy = 0;
             c->open = 0;
+            c->waiting = 0;
             cli_ws_close(c->ws);
         } else if (u.kind == SC_POOL_U_NOTICE) {
             cli_pool_note(cp, "%.*s: notice: %.*s", (int)u.url.len, u.url.ptr, (int)u.text.len,
@@ -268,8 +305,9 @@ int cli_pool_run(cli_pool *cp, cli_pool_handler fn, void *user)
         if (rc != CLI_POOL_CONTINUE) {
             return rc == CLI_POOL_DONE ? CLI_OK : rc;
         }
+        start_connects(cp);
         for (i = 0; i < cp->n_conns; i++) {
-            if (cp->conns[i].busy) {
+            if (cp->conns[i].busy && !cp->conns[i].waiting) {
                 cli_ws_service(cp->conns[i].ws, TURN_MS);
                 busy++;
             }
@@ -283,7 +321,7 @@ int cli_pool_run(cli_pool *cp, cli_pool_handler fn, void *user)
             cli_pool_conn *c = &cp->conns[i];
             int state = cli_ws_state(c->ws);
 
-            if (!c->busy) {
+            if (!c->busy || c->waiting) {
                 continue;
             }
             if (state == CLI_WS_OPEN && !c->open) {

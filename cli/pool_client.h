@@ -19,9 +19,11 @@ typedef struct cli_pool_conn {
     uint32_t relay; /* the pool's handle */
     char *url;      /* its normalised URL (heap) */
     cli_ws *ws;
-    int busy;      /* a connection asked for by the pool, opening or open */
-    int open;      /* the pool was told it is open */
-    int ever_open; /* it was open at least once */
+    int busy;           /* a connection asked for by the pool, opening or open */
+    int open;           /* the pool was told it is open */
+    int ever_open;      /* it was open at least once */
+    int waiting;        /* asked for, not yet started (pool_client.c, start_connects) */
+    int64_t started_ms; /* when its connection started (monotonic) */
 } cli_pool_conn;
 
 typedef struct cli_pool cli_pool;

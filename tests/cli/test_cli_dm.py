@@ -24,6 +24,10 @@ Scenarios, each a numbered check:
            nothing again; a listener on R2 alone sees R2 killed and restarted, says it lost
            the connection, and prints the message sent after the restart, once; carol, who
            has no inbox list, gets exit 3
+  tls      the same over wss:// (tls_front.py: a test CA made at run time, --ca-file): frank's
+           inbox is two TLS fronts, over R1 and R2; alice's wrap is accepted by both (two
+           TLS handshakes at once) and frank's listener prints it once; gina's inbox relay
+           presents a certificate for another host: her wrap fails there, exit 4
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -39,6 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 import live  # noqa: E402  (process groups, relays on loopback, checks)
 import hostile_relay  # noqa: E402  (a relay scripted frame by frame)
+import tls_front  # noqa: E402  (a test CA, TLS fronts)
 from live import check, CHECKS, GROUPS, kill_group, free_port, Relay, Cli  # noqa: E402
 
 NO_INBOX = 3
@@ -262,6 +267,47 @@ def scenario_listen(cli, o, tmp, r1, r2, k, sent_text):
                                                                         g.stderr.decode()))
 
 
+def scenario_tls(cli, o, tmp, r1, r2, k):
+    (alice, _), (frank, frank_pub), (gina, gina_pub) = k["alice"], k["frank"], k["gina"]
+    path = tls_front.make_certs(tmp)
+    ca = ["--ca-file", path("ca.pem")]
+    fronts = [tls_front.TlsFront(r.port, path("good.pem"), path("good.key")) for r in (r1, r2)]
+    fronts.append(tls_front.TlsFront(r1.port, path("wronghost.pem"), path("wronghost.key")))
+    a, b, wrong = (f.url for f in fronts)
+    try:
+        s = cli.run(["dm", "inbox", "set", "--key", frank, "--relay", a, "--relay", b,
+                     "--to-relays", a] + ca)
+        check("tls: frank's inbox list published over wss://", s.returncode == 0,
+              s.stderr.decode())
+        s = cli.run(["dm", "inbox", "set", "--key", gina, "--relay", wrong, "--to-relays", a] + ca)
+        check("tls: gina's inbox list published", s.returncode == 0, s.stderr.decode())
+        s = cli.run(["dm", "send", "--key", alice, "--to", frank_pub, "--bootstrap", a,
+                     "over tls"] + ca)
+        got = lines(s.stdout) if s.returncode == 0 else []
+        check("tls: frank's wrap accepted by both his wss:// inbox relays",
+              s.returncode == 0 and got and
+              sorted((r["relay"], r["result"]) for r in got[0]["relays"]) ==
+              sorted([(a, "accepted"), (b, "accepted")]),
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+        ln = Listener(o, tmp, "listen-tls", ["--key", frank, "--state",
+                                             os.path.join(tmp, "frank.db"), "--bootstrap", a] + ca)
+        up = ln.wait_for("err", lambda e: "caught up on 2 relays" in e)
+        got = ln.messages()
+        rc = ln.stop()
+        check("tls: frank's listener on both wss:// relays prints the message once",
+              up and rc == 0 and [m["content"] for m in got] == ["over tls"],
+              "rc %r: %s%s" % (rc, ln.text("out"), ln.text("err")))
+        s = cli.run(["dm", "send", "--key", alice, "--to", gina_pub, "--bootstrap", a, "hi"] + ca)
+        got = lines(s.stdout)
+        check("tls: a relay whose certificate names another host is refused: exit 4",
+              s.returncode == UNDELIVERED and got and got[0]["outcome"] == "failed" and
+              got[0]["relays"][0]["result"] == "failed" and b"certificate" in s.stderr,
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+    finally:
+        for f in fronts:
+            f.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -281,7 +327,7 @@ def main():
                 relays.append(r)
                 r.start()
             k = {}
-            for name in ("alice", "bob", "carol", "dave", "erin"):
+            for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina"):
                 path, pub, _ = cli.key(name)
                 k[name] = (path, pub)
             scenario_inbox(cli, relays[0], relays[1], k)
@@ -289,6 +335,7 @@ def main():
             scenario_send(cli, relays[0], relays[1], k, text)
             scenario_listen(cli, o, tmp, relays[0], relays[1], k, text)
             scenario_refused(cli, relays[0], k)
+            scenario_tls(cli, o, tmp, relays[0], relays[1], k)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("dm: scenario could not finish", False, repr(e))
         finally:
