@@ -72,7 +72,7 @@ cli_dm_state *cli_dm_state_open(const char *path, const uint8_t me[SC_PUBKEY_BYT
 /* The saved cursor into out (emptied; len 0 when none). CLI_OK or CLI_ERROR (said). */
 int cli_dm_state_cursor(cli_dm_state *s, cli_buf *out);
 
-/* 1 when the wrap id was handled, 0 when not, CLI_ERROR... as -1 (said). */
+/* 1 when the wrap id was handled, 0 when not, -1 on a storage error (said). */
 int cli_dm_state_seen(cli_dm_state *s, const uint8_t id[SC_EVENT_ID_BYTES]);
 
 /* Records id as handled and the cursor bytes, in one transaction. CLI_OK or CLI_ERROR. */
