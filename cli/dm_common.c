@@ -137,40 +137,34 @@ static int on_discovery(void *user, cli_pool *cp, const sc_pool_update *u)
     return CLI_POOL_CONTINUE;
 }
 
-int cli_dm_discover(sc_ctx *ctx, const cli_dm_urls *boot, const char *ca_file, int timeout_s,
-                    const uint8_t (*users)[SC_PUBKEY_BYTES], size_t n, cli_dm_dir *dir)
+/* One lookup round: the lists of users[0..n) on the relays of urls, into dir. *opened: how
+ * many of the relays could be reached. */
+static int lookup(sc_ctx *ctx, const cli_dm_urls *urls, const char *ca_file, int timeout_s,
+                  const uint8_t (*users)[SC_PUBKEY_BYTES], size_t n, cli_dm_dir *dir,
+                  size_t *opened)
 {
-    size_t need = sc_inboxes_mem_max(n, DIR_MAX_RELAYS, DIR_MAX_URL), i, opened = 0;
-    uint32_t relays[CLI_DM_MAX_RELAYS];
+    uint32_t relays[CLI_DM_MAX_RELAYS], sub;
     sc_pool_sub_opts so;
     sc_relay_filter f;
     discovery d;
     cli_pool cp;
-    uint32_t sub;
-    sc_status st;
+    size_t i;
+    sc_status st = sc_inboxes_filter(&f, users, n);
     int rc;
 
-    memset(dir, 0, sizeof *dir);
-    dir->mem = need > 0 ? calloc(1, need) : NULL;
-    if (dir->mem == NULL) {
-        return cli_fail(CLI_ERROR, "out of memory");
-    }
-    st = sc_inboxes_init(&dir->b, dir->mem, need, n, DIR_MAX_RELAYS, DIR_MAX_URL);
-    if (st == SC_OK) {
-        st = sc_inboxes_filter(&f, users, n);
-    }
+    *opened = 0;
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot set up the inbox lookup");
     }
     rc = cli_pool_open(&cp, ctx, NULL, ca_file, timeout_s);
-    for (i = 0; rc == CLI_OK && i < boot->n; i++) {
-        rc = cli_pool_add(&cp, boot->url[i], &relays[i]);
+    for (i = 0; rc == CLI_OK && i < urls->n; i++) {
+        rc = cli_pool_add(&cp, urls->url[i], &relays[i]);
     }
     if (rc == CLI_OK) {
         memset(&so, 0, sizeof so);
         so.eose_timeout_ms = 8000;
         so.flags = SC_POOL_SUB_ONCE;
-        st = sc_pool_subscribe(&cp.p, &sub, SC_STR("inboxes"), &f, 1, relays, boot->n, &so);
+        st = sc_pool_subscribe(&cp.p, &sub, SC_STR("inboxes"), &f, 1, relays, urls->n, &so);
         rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot look up inboxes");
     }
     memset(&d, 0, sizeof d);
@@ -179,12 +173,80 @@ int cli_dm_discover(sc_ctx *ctx, const cli_dm_urls *boot, const char *ca_file, i
         rc = cli_pool_run(&cp, on_discovery, &d);
     }
     for (i = 0; i < cp.n_conns; i++) {
-        opened += cp.conns[i].ever_open;
+        *opened += cp.conns[i].ever_open;
+    }
+    cli_pool_close(&cp);
+    return rc;
+}
+
+/* The users of users[0..n) without an inbox list, into late[0..*n_late), and the NIP-65
+ * write relays they publish (where their own lists live) that boot does not name, into
+ * more. */
+static int second_round(const cli_dm_dir *dir, const cli_dm_urls *boot,
+                        const uint8_t (*users)[SC_PUBKEY_BYTES], size_t n,
+                        uint8_t (*late)[SC_PUBKEY_BYTES], size_t *n_late, cli_dm_urls *more)
+{
+    sc_str w[DIR_MAX_RELAYS];
+    size_t i, j, k, n_w;
+    int rc = CLI_OK;
+
+    *n_late = 0;
+    for (i = 0; rc == CLI_OK && i < n; i++) {
+        if (sc_inboxes_get(&dir->b, NULL, 0, &n_w, NULL, users[i], 0) != SC_ERR_NO_INBOX ||
+            sc_inboxes_get(&dir->b, w, DIR_MAX_RELAYS, &n_w, NULL, users[i], SC_INBOXES_WRITE) !=
+                SC_OK) {
+            continue;
+        }
+        memcpy(late[(*n_late)++], users[i], SC_PUBKEY_BYTES);
+        for (j = 0; rc == CLI_OK && j < n_w && more->n < CLI_DM_MAX_RELAYS; j++) {
+            char url[DIR_MAX_URL];
+
+            snprintf(url, sizeof url, "%.*s", (int)w[j].len, w[j].ptr);
+            for (k = 0; k < boot->n && strcmp(boot->url[k], url) != 0; k++) {
+            }
+            if (k == boot->n) {
+                rc = cli_dm_urls_add(more, url, "a NIP-65 write relay");
+            }
+        }
+    }
+    return rc;
+}
+
+int cli_dm_discover(sc_ctx *ctx, const cli_dm_urls *boot, const char *ca_file, int timeout_s,
+                    const uint8_t (*users)[SC_PUBKEY_BYTES], size_t n, cli_dm_dir *dir)
+{
+    size_t need = sc_inboxes_mem_max(n, DIR_MAX_RELAYS, DIR_MAX_URL), opened = 0, n_late = 0;
+    uint8_t(*late)[SC_PUBKEY_BYTES] = calloc(n > 0 ? n : 1, SC_PUBKEY_BYTES);
+    cli_dm_urls more;
+    sc_status st;
+    int rc;
+
+    memset(dir, 0, sizeof *dir);
+    memset(&more, 0, sizeof more);
+    dir->mem = need > 0 ? calloc(1, need) : NULL;
+    if (dir->mem == NULL || late == NULL) {
+        free(late);
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    st = sc_inboxes_init(&dir->b, dir->mem, need, n, DIR_MAX_RELAYS, DIR_MAX_URL);
+    rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot set up the inbox lookup");
+    if (rc == CLI_OK) {
+        rc = lookup(ctx, boot, ca_file, timeout_s, users, n, dir, &opened);
     }
     if (rc == CLI_OK && opened == 0) {
         rc = cli_fail(CLI_ERROR, "no bootstrap relay could be reached to look up inboxes");
     }
-    cli_pool_close(&cp);
+    /* NIP-65: a user's own lists live on its write relays; those without an inbox list
+     * here are asked there once */
+    if (rc == CLI_OK) {
+        rc = second_round(dir, boot, users, n, late, &n_late, &more);
+    }
+    if (rc == CLI_OK && n_late > 0 && more.n > 0) {
+        rc = lookup(ctx, &more, ca_file, timeout_s, (const uint8_t(*)[SC_PUBKEY_BYTES])late, n_late,
+                    dir, &opened);
+    }
+    cli_dm_urls_free(&more);
+    free(late);
     return rc;
 }
 

@@ -270,7 +270,7 @@ static void drop_context(cli_ws *w)
     w->wsi = NULL;
 }
 
-/* The client TLS context lws would make (its options, the system's CAs and ca_file's), made
+/* The client TLS context lws would make (its options; the CAs of ca_file, else the system's), made
  * here and owned by w: Debian's libwebsockets 4.1 takes a new OpenSSL ex_data index for every
  * lws context it creates and finds its own client SSL_CTX by the latest one when it destroys
  * a context, so with several connections open at once (softchat dm: one per relay) it lost
@@ -285,7 +285,8 @@ static int make_tls(cli_ws *w, int secure, const char *ca_file)
     }
     SSL_CTX_set_options(w->tls, SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE);
     SSL_CTX_set_mode(w->tls, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
-    if (secure && SSL_CTX_set_default_verify_paths(w->tls) != 1) {
+    /* ca_file instead of the system's store, as the relay commands say (lws loaded both) */
+    if (secure && ca_file == NULL && SSL_CTX_set_default_verify_paths(w->tls) != 1) {
         set_error(w, "cannot load the system's CA certificates");
         return -1;
     }

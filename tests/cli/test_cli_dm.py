@@ -9,7 +9,9 @@ killed whole on success and failure (tests/relay/live/live.py's helpers).
 Scenarios, each a numbered check:
   inbox    alice publishes her inbox list (kind 10050) to R1, bob his (R1 and R2) to R1;
            dm inbox get finds both through R1 as bootstrap (lines and JSON); carol, who has
-           none, gets exit 3 and nothing on stdout; an unreachable bootstrap relay is exit 2
+           none, gets exit 3 and nothing on stdout; an unreachable bootstrap relay is exit 2;
+           hank's inbox list lives only on R2, his NIP-65 write relay named by his kind
+           10002 on R1: inbox get through R1 finds it there
   send     alice sends bob a message: exit 0, bob's wrap accepted by both his inbox relays
            (one of which, R2, is no bootstrap relay) and alice's copy by hers; bob reads it
            from R2 (relay fetch, nip17 receive); carol (no inbox list): exit 3 and nothing
@@ -78,6 +80,18 @@ def scenario_inbox(cli, r1, r2, k):
     check("inbox get: no inbox list is exit 3, nothing on stdout",
           g.returncode == NO_INBOX and g.stdout == b"" and b"no kind 10050" in g.stderr,
           "rc %d: %s" % (g.returncode, g.stderr.decode()))
+    hank, hank_pub = k["hank"]
+    ev = cli.run(["event", "sign", "--sec-file", hank], json.dumps(
+        {"kind": 10002, "content": "", "tags": [["r", r2.url, "write"]]}).encode())
+    p = cli.run(["relay", "publish", "--url", r1.url], ev.stdout)
+    s = cli.run(["dm", "inbox", "set", "--key", hank, "--relay", r2.url])
+    g = cli.run(["dm", "inbox", "get", hank_pub, "--bootstrap", r1.url, "--json"])
+    got = lines(g.stdout) if g.returncode == 0 else [{}]
+    check("inbox get: found on the user's NIP-65 write relay (kind 10002 on the bootstrap)",
+          ev.returncode == 0 and p.returncode == 0 and s.returncode == 0 and g.returncode == 0
+          and got[0].get("inbox") == [r2.url] and got[0].get("write") == [r2.url],
+          "rc %d: %s %s %s" % (g.returncode, p.stderr.decode(), s.stderr.decode(),
+                               g.stderr.decode()))
     dead = "ws://127.0.0.1:%d" % free_port()
     g = cli.run(["dm", "inbox", "get", bob_pub, "--bootstrap", dead, "--timeout", "20"])
     check("inbox get: an unreachable bootstrap relay is exit 2",
@@ -327,7 +341,7 @@ def main():
                 relays.append(r)
                 r.start()
             k = {}
-            for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina"):
+            for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank"):
                 path, pub, _ = cli.key(name)
                 k[name] = (path, pub)
             scenario_inbox(cli, relays[0], relays[1], k)
