@@ -30,6 +30,9 @@ Scenarios, each a numbered check:
            inbox is two TLS fronts, over R1 and R2; alice's wrap is accepted by both (two
            TLS handshakes at once) and frank's listener prints it once; gina's inbox relay
            presents a certificate for another host: her wrap fails there, exit 4
+  usage    what the dm commands refuse before connecting: exit 2 and the reason, nothing on
+           stdout (a missing --to, --state or --bootstrap, a URL that is not ws(s)://, an
+           nsec where a public key goes, a message that is not UTF-8: exit 1)
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -322,6 +325,35 @@ def scenario_tls(cli, o, tmp, r1, r2, k):
             f.stop()
 
 
+def scenario_usage(cli, r1, k):
+    (alice, _), (_, bob_pub) = k["alice"], k["bob"]
+    cases = [
+        (["dm"], "needs a command"),
+        (["dm", "inbox", "rm"], "unknown dm command"),
+        (["dm", "send", "--key", alice, "--bootstrap", r1.url, "x"], "--to"),
+        (["dm", "send", "--key", alice, "--to", bob_pub, "x"], "--bootstrap"),
+        (["dm", "send", "--to", bob_pub, "--bootstrap", r1.url, "x"], "--key"),
+        (["dm", "send", "--key", alice, "--to", bob_pub, "--bootstrap", "http://x", "x"],
+         "not a ws:// or wss:// URL"),
+        (["dm", "send", "--key", alice, "--to", "nsec1" + "q" * 58, "--bootstrap", r1.url, "x"],
+         "--to"),
+        (["dm", "listen", "--key", alice, "--bootstrap", r1.url], "--state"),
+        (["dm", "listen", "--key", alice, "--state", "x.db"], "--relay"),
+        (["dm", "inbox", "set", "--key", alice], "--relay"),
+        (["dm", "inbox", "get", "--bootstrap", r1.url], "KEY"),
+    ]
+    for args, word in cases:
+        r = cli.run(args)
+        check("usage: %s is exit 2" % " ".join(a if len(a) < 20 else a[:12] + "..." for a in args),
+              r.returncode == 2 and r.stdout == b"" and word.encode() in r.stderr,
+              "rc %d: %s" % (r.returncode, r.stderr.decode()))
+    r = cli.run(["dm", "send", "--key", alice, "--to", bob_pub, "--bootstrap", r1.url],
+                b"\xff\xfe not UTF-8")
+    check("usage: a message that is not UTF-8 is exit 1, nothing sent",
+          r.returncode == 1 and r.stdout == b"" and b"UTF-8" in r.stderr,
+          "rc %d: %s" % (r.returncode, r.stderr.decode()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -344,6 +376,7 @@ def main():
             for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank"):
                 path, pub, _ = cli.key(name)
                 k[name] = (path, pub)
+            scenario_usage(cli, relays[0], k)
             scenario_inbox(cli, relays[0], relays[1], k)
             text = "hello bob \u263a, over the pool"
             scenario_send(cli, relays[0], relays[1], k, text)
