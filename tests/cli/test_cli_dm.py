@@ -4,7 +4,8 @@ on loopback: nostr-relay (PyPI, the relay of relay.live.python) started here, tw
 relays, so the pool drives several sockets), each in a process group of its own that is
 killed whole on success and failure (tests/relay/live/live.py's helpers).
 
-    test_cli_dm.py --cli PATH --python-relay VENV/bin/nostr-relay [--backend NAME]
+    test_cli_dm.py --cli PATH --python-relay VENV/bin/nostr-relay [--rust-relay PATH]
+                   [--backend NAME]
 
 Scenarios, each a numbered check:
   inbox    alice publishes her inbox list (kind 10050) to R1, bob his (R1 and R2) to R1;
@@ -33,6 +34,10 @@ Scenarios, each a numbered check:
   usage    what the dm commands refuse before connecting: exit 2 and the reason, nothing on
            stdout (a missing --to, --state or --bootstrap, a URL that is not ws(s)://, an
            nsec where a public key goes, a message that is not UTF-8: exit 1)
+  auth     (with --rust-relay: rust-nostr's relay builder, tests/relay/live/rust-relay, with
+           NIP-42 required for reading and writing) ivan's inbox relay requires AUTH: alice's
+           wrap is accepted there once the pool authenticated as alice, and ivan's listener,
+           authenticated as ivan, prints it once
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -354,13 +359,41 @@ def scenario_usage(cli, r1, k):
           "rc %d: %s" % (r.returncode, r.stderr.decode()))
 
 
+def scenario_auth(cli, o, tmp, r1, k, relays):
+    (alice, _), (ivan, ivan_pub) = k["alice"], k["ivan"]
+    a = Relay("rust", o, tmp, free_port(), ["--auth"])
+    relays.append(a)
+    a.start()
+    s = cli.run(["dm", "inbox", "set", "--key", ivan, "--relay", a.url, "--to-relays", r1.url])
+    check("auth: ivan's inbox is a relay that requires AUTH", s.returncode == 0,
+          s.stderr.decode())
+    s = cli.run(["dm", "send", "--key", alice, "--to", ivan_pub, "--bootstrap", r1.url,
+                 "behind auth"])
+    got = lines(s.stdout) if s.returncode == 0 else []
+    check("auth: alice's wrap accepted there after the pool's AUTH",
+          s.returncode == 0 and got and got[0]["relays"][0]["result"] == "accepted",
+          "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+    ln = Listener(o, tmp, "listen-auth", ["--key", ivan, "--state", os.path.join(tmp, "ivan.db"),
+                                          "--relay", a.url])
+    arrived = ln.wait_for("out", lambda t: "behind auth" in t)
+    ln.wait_for("err", lambda e: "caught up" in e)
+    got = ln.messages()
+    rc = ln.stop()
+    check("auth: ivan's listener authenticates and prints it once",
+          arrived and rc == 0 and [m["content"] for m in got] == ["behind auth"],
+          "rc %r: %s%s" % (rc, ln.text("out"), ln.text("err")))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--python-relay", required=True)
+    ap.add_argument("--rust-relay")
     ap.add_argument("--backend")
     o = ap.parse_args()
-    o.rust_relay = None
+    if o.rust_relay is not None and not os.access(o.rust_relay, os.X_OK):
+        print("FAIL: the rust relay is not built (%s): its setup fixture failed" % o.rust_relay)
+        return 1
     if not os.access(o.python_relay, os.X_OK):
         print("FAIL: nostr-relay is not installed (%s): its setup fixture failed" % o.python_relay)
         return 1
@@ -373,7 +406,8 @@ def main():
                 relays.append(r)
                 r.start()
             k = {}
-            for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank"):
+            for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank",
+                         "ivan"):
                 path, pub, _ = cli.key(name)
                 k[name] = (path, pub)
             scenario_usage(cli, relays[0], k)
@@ -383,6 +417,8 @@ def main():
             scenario_listen(cli, o, tmp, relays[0], relays[1], k, text)
             scenario_refused(cli, relays[0], k)
             scenario_tls(cli, o, tmp, relays[0], relays[1], k)
+            if o.rust_relay:
+                scenario_auth(cli, o, tmp, relays[0], k, relays)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("dm: scenario could not finish", False, repr(e))
         finally:
