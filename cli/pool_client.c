@@ -127,10 +127,11 @@ static cli_pool_conn *conn_of(cli_pool *cp, uint32_t relay, sc_str url)
 static void conn_lost(cli_pool *cp, cli_pool_conn *c)
 {
     if (c->busy) {
+        sc_status st;
+
         cli_pool_note(cp, "%s: %s%s", c->url,
                       c->open ? "connection lost: " : "cannot connect: ", cli_ws_error(c->ws));
-        sc_status st = sc_pool_disconnected(&cp->p, c->relay, cli_ws_wall_ms());
-
+        st = sc_pool_disconnected(&cp->p, c->relay, cli_ws_wall_ms());
         if (st != SC_OK) {
             cli_pool_note(cp, "%s: relay pool: %s", c->url, sc_status_str(st));
         }
