@@ -339,6 +339,14 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
 int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
                    const sc_nip59_opts *opts, const char *const *names, size_t n_names);
 
+/* The kind 14 message text[0..) from id to to[0..n_to) (at most 256, each once), created now,
+ * with a subject tag when subject is not NULL and an e tag when reply is not NULL: sealed and
+ * gift-wrapped for every receiver, then the sender (cli_nip17_send), the wraps appended to
+ * out one per line in sc_nip17_send's order (cmd_nip17.c). Returns as cli_nip17_send. */
+int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
+                      const uint8_t (*to)[SC_PUBKEY_BYTES], size_t n_to, const char *subject,
+                      const uint8_t *reply, const cli_buf *text);
+
 /* ---- attachments (cmd_file.c) ------------------------------------------------------------- */
 
 /* The chunk size of file encrypt and decrypt: memory stays independent of the file size. */
@@ -371,6 +379,7 @@ int cmd_file(const cli_globals *g, int argc, char **argv);
 int cmd_relay(const cli_globals *g, int argc, char **argv);
 int cmd_nip49(const cli_globals *g, int argc, char **argv);
 int cmd_nip98(const cli_globals *g, int argc, char **argv);
+int cmd_dm(const cli_globals *g, int argc, char **argv);
 
 /* event verify, in its own file (the streaming splitter); usage is the event group's text. */
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage);

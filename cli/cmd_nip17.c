@@ -90,9 +90,9 @@ static int parse_send_args(send_args *a, int argc, char **argv)
     return CLI_OK;
 }
 
-/* Builds the kind 14 rumor into buf and wraps it for every receiver, then the sender. */
-static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_identity *id,
-                        const cli_buf *text)
+int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
+                      const uint8_t (*to)[SC_PUBKEY_BYTES], size_t n_to, const char *subject,
+                      const uint8_t *reply, const cli_buf *text)
 {
     sc_nip17_peer peers[MAX_RECEIVERS];
     uint8_t pub[SC_PUBKEY_BYTES];
@@ -106,25 +106,28 @@ static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_
     sc_status st;
     char who[MAX_RECEIVERS][48];
 
+    if (n_to == 0 || n_to > MAX_RECEIVERS) {
+        return cli_fail(CLI_ERROR, "a message goes to 1 to %u receivers", MAX_RECEIVERS);
+    }
     memset(&m, 0, sizeof m);
     memset(&wopts, 0, sizeof wopts);
     st = sc_identity_pubkey(pub, id);
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot read the public key");
     }
-    for (i = 0; i < a->n_to; i++) {
-        memcpy(peers[i].pubkey, a->to[i], SC_PUBKEY_BYTES);
+    for (i = 0; i < n_to; i++) {
+        memcpy(peers[i].pubkey, to[i], SC_PUBKEY_BYTES);
         peers[i].relay.ptr = NULL;
         peers[i].relay.len = 0;
     }
     m.content.ptr = (const char *)text->p;
     m.content.len = text->len;
     m.to = peers;
-    m.n_to = a->n_to;
-    m.reply_to = a->reply_arg != NULL ? a->reply : NULL;
-    if (a->subject != NULL) {
-        m.subject.ptr = a->subject; /* non-NULL even when empty: an empty subject is sent */
-        m.subject.len = strlen(a->subject);
+    m.n_to = n_to;
+    m.reply_to = reply;
+    if (subject != NULL) {
+        m.subject.ptr = subject; /* non-NULL even when empty: an empty subject is sent */
+        m.subject.len = strlen(subject);
     }
     rc = cli_now(&m.created_at);
     if (rc != CLI_OK) {
@@ -141,10 +144,10 @@ static int send_message(sc_ctx *ctx, cli_buf *out, const send_args *a, const sc_
         goto out;
     }
     /* the wraps' recipients in sc_nip17_send's order: distinct receivers, then the sender */
-    for (i = 0, n_names = 0; i < a->n_to; i++) {
+    for (i = 0, n_names = 0; i < n_to; i++) {
         size_t j;
 
-        for (j = 0; j < i && memcmp(a->to[j], a->to[i], SC_PUBKEY_BYTES) != 0; j++) {
+        for (j = 0; j < i && memcmp(to[j], to[i], SC_PUBKEY_BYTES) != 0; j++) {
         }
         if (j == i) {
             snprintf(who[n_names], sizeof who[n_names], "--to: receiver %zu", i + 1);
@@ -189,7 +192,8 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
                       sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
     if (rc == CLI_OK) {
-        rc = send_message(&ctx, &out, &a, &id, &in);
+        rc = cli_nip17_compose(&ctx, &out, &id, (const uint8_t(*)[SC_PUBKEY_BYTES])a.to, a.n_to,
+                               a.subject, a.reply_arg != NULL ? a.reply : NULL, &in);
     }
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);

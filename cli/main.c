@@ -55,6 +55,12 @@ static const cli_command commands[] = {
      "  softchat relay fetch --url URL --filter JSON [--follow [--count N]]\n"
      "  softchat relay sync --url URL --sec-file FILE [--have FILE]",
      cmd_relay},
+    {"dm",
+     "dm inbox set --key FILE --relay URL... [--to-relays URL...]\n"
+     "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
+     "  softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL... [MESSAGE]\n"
+     "  softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)",
+     cmd_dm},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -6,7 +6,8 @@
 #include "ws.h"
 
 #include <libwebsockets.h>
-#include <openssl/x509.h> /* lws's TLS on Debian: the reason a certificate was refused */
+#include <openssl/ssl.h>  /* lws's TLS on Debian: the client context is made here */
+#include <openssl/x509.h> /* the reason a certificate was refused */
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,7 @@ struct cli_ws {
     char host[256], path[512];
     char host_header[264];       /* host:port, or host for the scheme's default port */
     lws_sorted_usec_list_t wake; /* bounds each lws_service wait (see cli_ws_service) */
+    SSL_CTX *tls;                /* the connection's client TLS context (see make_tls) */
 };
 
 static void set_error(cli_ws *w, const char *msg)
@@ -263,7 +265,36 @@ static void drop_context(cli_ws *w)
         lws_context_destroy(w->ctx);
         w->ctx = NULL;
     }
+    SSL_CTX_free(w->tls); /* after the context: lws never frees a context it was given */
+    w->tls = NULL;
     w->wsi = NULL;
+}
+
+/* The client TLS context lws would make (its options; the CAs of ca_file, else the system's), made
+ * here and owned by w: Debian's libwebsockets 4.1 takes a new OpenSSL ex_data index for every
+ * lws context it creates and finds its own client SSL_CTX by the latest one when it destroys
+ * a context, so with several connections open at once (softchat dm: one per relay) it lost
+ * every SSL_CTX but the newest's (700 KB with the system's CAs). A plain ws:// connection
+ * gets an empty one (lws makes one either way). 0, or -1 (said in w->error). */
+static int make_tls(cli_ws *w, int secure, const char *ca_file)
+{
+    w->tls = SSL_CTX_new(TLS_client_method());
+    if (w->tls == NULL) {
+        set_error(w, "cannot create the TLS context");
+        return -1;
+    }
+    SSL_CTX_set_options(w->tls, SSL_OP_NO_COMPRESSION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+    SSL_CTX_set_mode(w->tls, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
+    /* ca_file instead of the system's store, as the relay commands say (lws loaded both) */
+    if (secure && ca_file == NULL && SSL_CTX_set_default_verify_paths(w->tls) != 1) {
+        set_error(w, "cannot load the system's CA certificates");
+        return -1;
+    }
+    if (secure && ca_file != NULL && SSL_CTX_load_verify_locations(w->tls, ca_file, NULL) != 1) {
+        set_error(w, "cannot load the CA certificates of --ca-file");
+        return -1;
+    }
+    return 0;
 }
 
 int cli_ws_connect(cli_ws *w, const char *url, const char *ca_file)
@@ -284,12 +315,15 @@ int cli_ws_connect(cli_ws *w, const char *url, const char *ca_file)
         set_error(w, "not a ws:// or wss:// URL");
         return -1;
     }
+    if (make_tls(w, secure, ca_file) != 0) {
+        return -1;
+    }
     lws_set_log_level(0, NULL);
     memset(&info, 0, sizeof info);
     info.port = CONTEXT_PORT_NO_LISTEN;
     info.protocols = protocols;
     info.options = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
-    info.client_ssl_ca_filepath = ca_file; /* NULL: the system's store */
+    info.provided_client_ssl_ctx = w->tls; /* the CAs: the system's, and ca_file's if given */
     info.user = w;
     info.gid = -1;
     info.uid = -1;

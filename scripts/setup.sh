@@ -14,6 +14,8 @@ pkgs=(build-essential cmake ninja-build pkg-config libsecp256k1-dev libcjson-dev
       curl xz-utils ca-certificates)
 # the CLI's WebSocket client (softchat relay): libwebsockets, with its TLS for wss://
 pkgs+=(libwebsockets-dev)
+# dm listen's state store (seen wrap ids, the subscription's cursor): SQLite
+pkgs+=(libsqlite3-dev)
 # the CLI's NFKC normalisation of NIP-49 passwords (softchat nip49): libunistring
 pkgs+=(libunistring-dev)
 # Each backend's libraries, from the `DEBIAN <package>` lines of backends/*/backend.cmake.

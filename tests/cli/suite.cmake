@@ -94,3 +94,20 @@ add_test(NAME cli.msg.no-upstream
                  --seal "$<TARGET_FILE:softchat_seal_blob>"
                  --vectors "${CMAKE_CURRENT_BINARY_DIR}/no-upstream-vectors" ${_sc_cli_wrap})
 set_tests_properties(cli.msg.no-upstream PROPERTIES TIMEOUT 600 LABELS "cli")
+
+# cli.dm: the dm commands (inbox lists, send, listen) end to end against two nostr-relay
+# processes on loopback (tests/cli/test_cli_dm.py), the relay relay.live.setup.python installs
+# (PyPI), and rust-nostr's relay builder with AUTH required (relay.live.setup.rust, crates.io):
+# hence the same switch as relay.live.* (declared there too: the suites are read in name
+# order), and a relay-live label.
+option(SOFTCHAT_RELAY_LIVE "Run the CLI against real relays (builds and installs them)" ON)
+if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
+  add_test(NAME cli.dm
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_dm.py"
+                   --cli "$<TARGET_FILE:softchat_cli>"
+                   --python-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/venv/bin/nostr-relay"
+                   --rust-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/release/softchat-test-relay")
+  set_tests_properties(cli.dm PROPERTIES
+                       FIXTURES_REQUIRED "softchat_relay_python;softchat_relay_rust" TIMEOUT 600
+                       LABELS "cli;relay-live" RUN_SERIAL ON)
+endif()
