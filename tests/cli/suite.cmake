@@ -97,7 +97,8 @@ set_tests_properties(cli.msg.no-upstream PROPERTIES TIMEOUT 600 LABELS "cli")
 
 # cli.dm: the dm commands (inbox lists, send, listen) end to end against two nostr-relay
 # processes on loopback (tests/cli/test_cli_dm.py), the relay relay.live.setup.python installs
-# (PyPI), and rust-nostr's relay builder with AUTH required (relay.live.setup.rust, crates.io):
+# (PyPI), and rust-nostr's relay builder (relay.live.setup.rust, crates.io; with AUTH required,
+# and behind a TLS front in the mesh scenario, which runs five kinds of relay at once):
 # hence the same switch as relay.live.* (declared there too: the suites are read in name
 # order), and a relay-live label.
 option(SOFTCHAT_RELAY_LIVE "Run the CLI against real relays (builds and installs them)" ON)

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """softchat dm (NIP-17 direct messages over the relay pool), end to end against real relays
 on loopback: nostr-relay (PyPI, the relay of relay.live.python) started here, twice (two
-relays, so the pool drives several sockets), each in a process group of its own that is
-killed whole on success and failure (tests/relay/live/live.py's helpers).
+relays, so the pool drives several sockets), and rust-nostr's relay builder for auth and
+mesh, each in a process group of its own that is killed whole on success and failure
+(tests/relay/live/live.py's helpers); the scripted relays and TLS fronts are threads of this
+process, stopped the same way.
 
     test_cli_dm.py --cli PATH --python-relay VENV/bin/nostr-relay [--rust-relay PATH]
                    [--backend NAME]
@@ -38,6 +40,16 @@ Scenarios, each a numbered check:
            NIP-42 required for reading and writing) ivan's inbox relay requires AUTH: alice's
            wrap is accepted there once the pool authenticated as alice, and ivan's listener,
            authenticated as ivan, prints it once
+  mesh     (with --rust-relay) five relays at once, fresh keys: R1 nostr-relay (the bootstrap,
+           alice's inbox), R2 rust-nostr requiring AUTH, R3 rust-nostr behind a TLS front
+           (wss://, --ca-file), R4 down, R5 refusing every event; bob's inbox is R1, R2, R5,
+           carol's R2, R3, R4. Both listen (a --state DB each); alice sends to both: bob's
+           wrap accepted by R1 and R2 and refused by R5 with its reason, carol's accepted by
+           R2 and R3 and failed on R4 after 3 attempts, exit 0 (every receiver delivered);
+           R1 is killed and restarted on its port and data (bob's listener connects to it
+           again), alice sends again: each listener prints both messages once though two of
+           its relays hold each; SIGTERM is exit 0 for both, and bob's listener restarted
+           with the same --state prints nothing
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -54,7 +66,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 import live  # noqa: E402  (process groups, relays on loopback, checks)
 import hostile_relay  # noqa: E402  (a relay scripted frame by frame)
 import tls_front  # noqa: E402  (a test CA, TLS fronts)
-from live import check, CHECKS, GROUPS, kill_group, free_port, Relay, Cli  # noqa: E402
+from live import (check, CHECKS, GROUPS, kill_group, free_port, port_closed,  # noqa: E402
+                  Relay, Cli)
 
 NO_INBOX = 3
 UNDELIVERED = 4
@@ -384,6 +397,148 @@ def scenario_auth(cli, o, tmp, r1, k, relays):
           "rc %r: %s%s" % (rc, ln.text("out"), ln.text("err")))
 
 
+def relay_results(line):
+    """{url: (result, message)} of one dm send line, and {url: attempts}."""
+    return ({r["relay"]: (r["result"], r["message"]) for r in line["relays"]},
+            {r["relay"]: r["attempts"] for r in line["relays"]})
+
+
+def connected(pid, port):
+    """Whether process pid holds an established TCP connection to 127.0.0.1:port (Linux:
+    its socket inodes in /proc/PID/fd, matched in /proc/net/tcp)."""
+    try:
+        inodes = set()
+        for fd in os.listdir("/proc/%d/fd" % pid):
+            link = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+            if link.startswith("socket:["):
+                inodes.add(link[8:-1])
+        with open("/proc/net/tcp") as f:
+            rows = [l.split() for l in f.readlines()[1:]]
+    except OSError:
+        return False
+    want = "0100007F:%04X" % port
+    return any(r[2] == want and r[3] == "01" and r[9] in inodes for r in rows)
+
+
+def wait_connected(pid, port, timeout=20):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if connected(pid, port):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def scenario_mesh(cli, o, tmp, relays):
+    """Five relays at once, as a user of the SDK meets them: R1 nostr-relay (bootstrap, alice's
+    inbox), R2 rust-nostr with AUTH required, R3 rust-nostr behind a TLS front, R4 down, R5
+    refusing every event. bob's inbox is R1, R2, R5; carol's R2, R3, R4."""
+    (alice, alice_pub, _), (bob, bob_pub, _), (carol, carol_pub, _) = (
+        cli.key(n) for n in ("mesh-alice", "mesh-bob", "mesh-carol"))
+    path = tls_front.make_certs(os.path.join(tmp, "mesh"))
+    ca = ["--ca-file", path("ca.pem")]
+    started, listeners = [], []
+    front = bad = None
+    try:
+        r1 = Relay("python", o, tmp, free_port())
+        r2 = Relay("rust", o, tmp, free_port(), ["--auth"])
+        r3 = Relay("rust", o, tmp, free_port())
+        for r in (r1, r2, r3):
+            started.append(r)
+            relays.append(r)
+            r.start()
+        front = tls_front.TlsFront(r3.port, path("good.pem"), path("good.key"))
+        bad = refusing_relay()
+        u1, u2, u3, u5 = r1.url, r2.url, front.url, bad.url
+        u4 = "ws://127.0.0.1:%d" % free_port()
+        sets = [(alice, [u1]), (bob, [u1, u2, u5]), (carol, [u2, u3, u4])]
+        rcs = [cli.run(["dm", "inbox", "set", "--key", key, "--relay", ",".join(urls),
+                        "--to-relays", u1] + ca) for key, urls in sets]
+        check("mesh: alice's, bob's and carol's inbox lists published to R1 (bootstrap)",
+              all(s.returncode == 0 for s in rcs), " ".join(s.stderr.decode() for s in rcs))
+        bob_db, carol_db = os.path.join(tmp, "mesh-bob.db"), os.path.join(tmp, "mesh-carol.db")
+        caught_up = lambda e: "caught up on 3 relays" in e  # noqa: E731
+        lb = Listener(o, tmp, "mesh-bob", ["--key", bob, "--state", bob_db, "--bootstrap", u1] +
+                      ca)
+        listeners.append(lb)
+        lc = Listener(o, tmp, "mesh-carol", ["--key", carol, "--state", carol_db, "--bootstrap",
+                                             u1] + ca)
+        listeners.append(lc)
+        up_b, up_c = lb.wait_for("err", caught_up), lc.wait_for("err", caught_up)
+        check("mesh: bob's and carol's listeners caught up on their three inbox relays each",
+              up_b and up_c and lb.text("out") == "" and lc.text("out") == "",
+              lb.text("err") + lc.text("err"))
+        s = cli.run(["dm", "send", "--key", alice, "--to", "%s,%s" % (bob_pub, carol_pub),
+                     "--bootstrap", u1, "mesh one"] + ca)
+        got = lines(s.stdout)
+        who = [(m["to"], m["self"], m["outcome"]) for m in got]
+        res = [relay_results(m) for m in got]
+        check("mesh: message 1: one line per wrap, bob and carol delivered, alice's copy too",
+              who == [(bob_pub, False, "delivered"), (carol_pub, False, "delivered"),
+                      (alice_pub, True, "delivered")],
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+        check("mesh: bob's wrap accepted by R1 and R2 (AUTH), refused by R5 with its reason, "
+              "once", len(res) == 3 and res[0][0] == {
+                  u1: ("accepted", ""), u2: ("accepted", ""),
+                  u5: ("refused", "blocked: no DMs here")} and res[0][1][u5] == 1 and
+              b"blocked: no DMs here" in s.stderr, s.stdout.decode() + s.stderr.decode())
+        check("mesh: carol's wrap accepted by R2 (AUTH) and R3 (wss://), failed on R4 (down) "
+              "after 3 attempts", len(res) == 3 and
+              {u: r[0] for u, r in res[1][0].items()} == {u2: "accepted", u3: "accepted",
+                                                          u4: "failed"} and
+              res[1][1][u4] == 3, s.stdout.decode() + s.stderr.decode())
+        check("mesh: every receiver delivered, some relays refused or failed: exit 0",
+              s.returncode == 0, "rc %d: %s" % (s.returncode, s.stderr.decode()))
+        gone = r1.kill()
+        closed = port_closed(r1.port)
+        lost = lb.wait_for("err", lambda e: "%s: connection lost" % u1 in e, 15)
+        r1.start()
+        back = wait_connected(lb.p.pid, r1.port)
+        check("mesh: R1 killed (its port closed, bob's listener lost it), restarted on its port "
+              "and data, and bob's listener connected to it again", gone and closed and lost and
+              back, lb.text("err"))
+        s = cli.run(["dm", "send", "--key", alice, "--to", "%s,%s" % (bob_pub, carol_pub),
+                     "--bootstrap", u1, "mesh two"] + ca)
+        got = lines(s.stdout)
+        check("mesh: message 2 through the restarted R1: bob and carol delivered (exit 0), R1 "
+              "accepted bob's wrap", s.returncode == 0 and len(got) == 3 and
+              [m["outcome"] for m in got] == ["delivered"] * 3 and
+              relay_results(got[0])[0].get(u1) == ("accepted", ""),
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+        both = lambda t: "mesh one" in t and "mesh two" in t  # noqa: E731
+        arrived = lb.wait_for("out", both) and lc.wait_for("out", both)
+        time.sleep(2.0)  # a copy from the other relays (R1 resubscribed), if printed, comes now
+        room = sorted([alice_pub, bob_pub, carol_pub])  # one kind 14 to both: a room of three
+        for ln, name, inbox in ((lb, "bob", (u1, u2)), (lc, "carol", (u2, u3))):
+            got = ln.messages()
+            check("mesh: %s's listener prints message 1 and 2 once each (from alice, the room of "
+                  "three, via the inbox relays that accepted them)" % name, arrived and
+                  [m["content"] for m in got] == ["mesh one", "mesh two"] and
+                  all(m["from"] == alice_pub and sorted(m["room"]) == room and
+                      m["relay"] in inbox for m in got),
+                  ln.text("out") + ln.text("err"))
+        rcs = [ln.stop() for ln in (lb, lc)]
+        check("mesh: SIGTERM: both listeners exit 0", rcs == [0, 0],
+              "rc %r: %s%s" % (rcs, lb.text("err"), lc.text("err")))
+        ln = Listener(o, tmp, "mesh-bob2", ["--key", bob, "--state", bob_db, "--bootstrap", u1] +
+                      ca)
+        listeners.append(ln)
+        up = ln.wait_for("err", caught_up)
+        time.sleep(0.5)
+        rc = ln.stop()
+        check("mesh: bob's listener restarted with the same --state prints nothing again",
+              up and rc == 0 and ln.text("out") == "",
+              "rc %r: %s%s" % (rc, ln.text("out"), ln.text("err")))
+    finally:
+        for ln in listeners:
+            ln.stop()
+        for x in (front, bad):
+            if x is not None:
+                x.stop()
+        for r in started:
+            r.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -419,6 +574,7 @@ def main():
             scenario_tls(cli, o, tmp, relays[0], relays[1], k)
             if o.rust_relay:
                 scenario_auth(cli, o, tmp, relays[0], k, relays)
+                scenario_mesh(cli, o, tmp, relays)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("dm: scenario could not finish", False, repr(e))
         finally:
