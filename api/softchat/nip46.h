@@ -40,6 +40,9 @@
  *                          SC_STR(id_hex), json, json_len);
  *   sc_signer_op_answer(&op, ctx, resp.result.ptr, resp.result.len);
  *
+ * Replays: sc_nip46_request_open does not judge created_at (the caller's clock is not here);
+ * a bunker that must not run one request twice keeps the event ids it answered.
+ *
  * No allocation; nothing reads a clock or draws randomness but where a contract says RNG.
  */
 #ifndef SOFTCHAT_NIP46_H
@@ -163,7 +166,8 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_call_from_req(sc_nip46_call *call, char
  *       SC_ERR_ARG and SC_ERR_BUFFER_TOO_SMALL).
  *  In: client (the client key); bunker: SC_PUBKEY_BYTES; rnd: SC_NIP46_ID_RAND_BYTES; call;
  *      created_at (unix seconds).
- *  Constant time: in the keys and the params. RNG: yes. No allocation. */
+ *  Constant time: in the keys; not in the params (JSON escaping branches on their bytes, and
+ *  their length shows in the payload's). RNG: yes. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_nip46_request_build(
     sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len, const sc_identity *client,
     const uint8_t bunker[SC_PUBKEY_BYTES], const uint8_t rnd[SC_NIP46_ID_RAND_BYTES],
@@ -178,7 +182,8 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_request_build(
  *  Out: out[0..*out_len): the event.
  *  In: bunker (the remote signer's key); client: SC_PUBKEY_BYTES; id (the request's);
  *      result; error (empty: none); created_at.
- *  Constant time: in the keys and the result. RNG: yes. No allocation. */
+ *  Constant time: in the keys; not in the result and error (as sc_nip46_request_build).
+ *  RNG: yes. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_nip46_response_build(sc_ctx *ctx, char *out, size_t out_cap,
                                                         size_t *out_len, const sc_identity *bunker,
                                                         const uint8_t client[SC_PUBKEY_BYTES],
@@ -218,7 +223,8 @@ SC_API size_t sc_nip46_open_scratch_max(size_t json_len);
  *  Out: r (zeroed on failure); scratch (wiped on failure: it holds the plaintext);
  *       *scratch_used.
  *  In: bunker (the remote signer's key); json[0..json_len).
- *  Constant time: in the key. RNG: no. No allocation. */
+ *  Constant time: in the key; not in the decrypted content (the JSON-RPC reader branches on
+ *  it). RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_nip46_request_open(sc_ctx *ctx, sc_nip46_request *r,
                                                       void *scratch, size_t scratch_cap,
                                                       size_t *scratch_used,
@@ -239,7 +245,8 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_request_open(sc_ctx *ctx, sc_nip46_requ
  *  Out: r (set for SC_OK, SC_ERR_NIP46_AUTH_URL and SC_ERR_SIGNER_REFUSED; zeroed on any
  *       other failure); scratch (wiped on those failures); *scratch_used.
  *  In: client (the client key); bunker: SC_PUBKEY_BYTES; expect_id; json[0..json_len).
- *  Constant time: in the key. RNG: no. No allocation. */
+ *  Constant time: in the key; not in the decrypted content (as sc_nip46_request_open).
+ *  RNG: no. No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_nip46_response_open(
     sc_ctx *ctx, sc_nip46_response *r, void *scratch, size_t scratch_cap, size_t *scratch_used,
     const sc_identity *client, const uint8_t bunker[SC_PUBKEY_BYTES], sc_str expect_id,
@@ -262,7 +269,7 @@ typedef struct sc_nip46_policy {
 SC_API size_t sc_nip46_bunker_result_max(const sc_nip46_request *r) SC_NONNULL(1);
 
 /** Runs an opened request with the user's identity, if the policy grants it: connect ->
- *  "ack", ping -> "pong", get_public_key -> the user's key in hex, sign_event -> the signed
+ *  "ack" (its first param, the remote-signer key the client names, is not compared), ping -> "pong", get_public_key -> the user's key in hex, sign_event -> the signed
  *  event's JSON object (the param is an unsigned event: kind, content, tags, created_at; a
  *  pubkey, id or sig in it are ignored: the user's key signs), nip44_encrypt [peer hex,
  *  plaintext] -> payload, nip44_decrypt [peer hex, payload] -> plaintext.
@@ -277,8 +284,9 @@ SC_API size_t sc_nip46_bunker_result_max(const sc_nip46_request *r) SC_NONNULL(1
  *           out NULL with out_cap > 0); SC_ERR_STATE (ctx, user not imported).
  *  Out: out[0..*out_len) (wiped on failure); *error (NULL on SC_OK).
  *  In: user (the user's key, which may differ from the bunker key); policy; r.
- *  Constant time: in the keys and the secret. RNG: yes (a signature's aux randomness, a
- *  NIP-44 nonce). No allocation. */
+ *  Constant time: in the keys, and in the connect secret's bytes (its length is not hidden:
+ *  a secret of another length fails at once). Not in the params (parsed and escaped). RNG:
+ *  yes (a signature's aux randomness, a NIP-44 nonce). No allocation. */
 SC_API SC_WARN_UNUSED sc_status sc_nip46_bunker_handle(sc_ctx *ctx, char *out, size_t out_cap,
                                                        size_t *out_len, const char **error,
                                                        const sc_identity *user,

@@ -90,6 +90,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_msg_checks, &env),
         cmocka_unit_test_prestate(test_msg_bad_rpc, &env),
         cmocka_unit_test_prestate(test_bunker_policy, &env),
+        cmocka_unit_test_prestate(test_msg_args, &env),
         cmocka_unit_test_prestate(test_e2e_nip17, &env),
         cmocka_unit_test_prestate(test_e2e_lying_bunker, &env),
         cmocka_unit_test_prestate(test_e2e_refusal, &env),

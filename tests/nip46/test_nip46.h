@@ -17,6 +17,7 @@ void test_msg_round_trip(void **state);
 void test_msg_checks(void **state);
 void test_msg_bad_rpc(void **state);
 void test_bunker_policy(void **state);
+void test_msg_args(void **state);
 
 /* test_nip46_e2e.c */
 void test_e2e_nip17(void **state);

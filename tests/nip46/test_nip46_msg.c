@@ -378,3 +378,74 @@ void test_bunker_policy(void **state)
     assert_string_equal(out, "unsupported method");
     parties_clear(&p);
 }
+
+void test_msg_args(void **state)
+{
+    gw_env *env = gw_env_of(state);
+    parties p;
+    sc_nip46_call c;
+    sc_nip46_request r;
+    sc_nip46_response resp;
+    sc_signer_req sreq;
+    uint8_t rnd[SC_NIP46_ID_RAND_BYTES] = {0};
+    char id[SC_NIP46_ID_CHARS], out[64];
+    size_t len = 5, used = 5;
+    const char *error = "x";
+    sc_nip46_policy pol = {NULL, 0, {"", 0}};
+
+    parties_init(env, &p);
+    memset(&c, 0, sizeof c);
+    c.method = SC_STR("ping");
+    VT_ASSERT_STATUS(
+        sc_nip46_request_build(&env->ctx, NULL, 1, &len, &p.client, p.bpub, rnd, &c, N46_NOW, id),
+        SC_ERR_ARG);
+    assert_int_equal(len, 0);
+    c.n_params = SC_NIP46_MAX_PARAMS + 1;
+    VT_ASSERT_STATUS(
+        sc_nip46_request_build(&env->ctx, NULL, 0, &len, &p.client, p.bpub, rnd, &c, N46_NOW, id),
+        SC_ERR_TOO_LARGE);
+    c.n_params = 1;
+    c.params[0] = (sc_str){NULL, 1};
+    VT_ASSERT_STATUS(
+        sc_nip46_request_build(&env->ctx, NULL, 0, &len, &p.client, p.bpub, rnd, &c, N46_NOW, id),
+        SC_ERR_ARG);
+    c.n_params = 0;
+    c.method = (sc_str){"", 0};
+    VT_ASSERT_STATUS(
+        sc_nip46_request_build(&env->ctx, NULL, 0, &len, &p.client, p.bpub, rnd, &c, N46_NOW, id),
+        SC_ERR_EMPTY);
+    c.method = SC_STR("ping");
+    VT_ASSERT_STATUS(
+        sc_nip46_request_build(&env->ctx, NULL, 0, &len, &p.client, p.bpub, rnd, &c, -1, id),
+        SC_ERR_EVENT_RANGE);
+    VT_ASSERT_STATUS(sc_nip46_response_build(&env->ctx, NULL, 0, &len, &p.bunker, p.cpub,
+                                             (sc_str){"", 0}, SC_STR("r"), (sc_str){"", 0},
+                                             N46_NOW),
+                     SC_ERR_EMPTY);
+    VT_ASSERT_STATUS(sc_nip46_request_open(&env->ctx, &r, NULL, 1, &used, &p.bunker, "{}", 2),
+                     SC_ERR_ARG);
+    assert_int_equal(used, 0);
+    VT_ASSERT_STATUS(sc_nip46_response_open(&env->ctx, &resp, NULL, 0, &used, &p.client, p.bpub,
+                                            (sc_str){NULL, 1}, "{}", 2),
+                     SC_ERR_ARG);
+    /* a signer request that asks nothing */
+    memset(&sreq, 0, sizeof sreq);
+    VT_ASSERT_STATUS(sc_nip46_call_from_req(&c, out, sizeof out, &used, &sreq), SC_ERR_STATE);
+    sreq.kind = SC_SIGNER_REQ_SIGN_EVENT;
+    VT_ASSERT_STATUS(sc_nip46_call_from_req(&c, out, sizeof out, &used, &sreq), SC_ERR_STATE);
+    sreq.kind = SC_SIGNER_REQ_NIP44_DECRYPT;
+    VT_ASSERT_STATUS(sc_nip46_call_from_req(&c, out, 10, &used, &sreq), SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(used, 64);
+    /* handle: a too small result buffer reports the need */
+    memset(&r, 0, sizeof r);
+    r.call.method = SC_STR("ping");
+    VT_ASSERT_STATUS(sc_nip46_bunker_handle(&env->ctx, out, 3, &len, &error, &p.user, &pol, &r),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(len, sc_nip46_bunker_result_max(&r));
+    assert_null(error);
+    pol.n_grants = 1;
+    VT_ASSERT_STATUS(
+        sc_nip46_bunker_handle(&env->ctx, out, sizeof out, &len, &error, &p.user, &pol, &r),
+        SC_ERR_ARG);
+    parties_clear(&p);
+}
