@@ -215,7 +215,8 @@ SC_API size_t sc_nip46_open_scratch_max(size_t json_len);
  *  the bunker key (SC_ERR_NIP46_SENDER); id and signature (sc_event_verify's statuses); the
  *  content decrypts from the author (NIP-44 statuses); it is a JSON object with a string
  *  "id", a non-empty string "method" and "params" an array of at most SC_NIP46_MAX_PARAMS
- *  strings (SC_ERR_NIP46; SC_ERR_TOO_LARGE for more params; unknown members skipped).
+ *  strings (SC_ERR_NIP46; SC_ERR_UTF8 for text that is not UTF-8; SC_ERR_TOO_LARGE for
+ *  more params, or an unknown member nested over 32 deep; unknown members skipped).
  *  Returns: SC_OK; the statuses above; SC_ERR_BUFFER_TOO_SMALL (scratch_cap below
  *           sc_nip46_open_scratch_max(json_len): *scratch_used = that); SC_ERR_ARG (a NULL
  *           argument, json NULL with a length, scratch NULL with scratch_cap > 0);
@@ -235,7 +236,8 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_request_open(sc_ctx *ctx, sc_nip46_requ
  *  (sc_event_parse's statuses); kind 24133 (SC_ERR_NIP46); its author is the bunker key and
  *  a p tag names the client key (SC_ERR_NIP46_SENDER); id and signature (sc_event_verify's
  *  statuses); the content decrypts (NIP-44 statuses); a JSON object with a string "id" and a
- *  string "result" ("error", when present, a string or null) (SC_ERR_NIP46); the id is
+ *  string "result" ("error", when present, a string or null) (SC_ERR_NIP46, SC_ERR_UTF8,
+ *  SC_ERR_TOO_LARGE as for sc_nip46_request_open); the id is
  *  expect_id (SC_ERR_NIP46_ID); then the outcome: result "auth_url" is
  *  SC_ERR_NIP46_AUTH_URL (r->error holds the URL: show it to the user and wait for the
  *  real response to the same id); a non-empty error is SC_ERR_SIGNER_REFUSED (r->error
