@@ -29,8 +29,9 @@
  * Methods handled by the bunker side: connect, ping, get_public_key, sign_event,
  * nip44_encrypt, nip44_decrypt. nip04_encrypt / nip04_decrypt are refused with an error
  * response: NIP-04 is deprecated and unauthenticated (no MAC: a ciphertext can be altered
- * unnoticed), and this library does not implement it. switch_relays, and any other method,
- * are answered with the error "unsupported method" (a client then keeps its relays).
+ * unnoticed), and this library does not implement it. switch_relays is answered "null" (no
+ * other relays: the relays are the application's; no grant needed, it reveals nothing); any
+ * other method with the error "unsupported method".
  *
  * Worked example (the client side; docs/api.md has it in full):
  *   sc_nip46_call c;   sc_nip46_call_from_req(&c, buf, cap, &used, &req);
@@ -238,7 +239,9 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_request_open(sc_ctx *ctx, sc_nip46_requ
  *  statuses); the content decrypts (NIP-44 statuses); a JSON object with a string "id" and a
  *  string "result" ("error", when present, a string or null) (SC_ERR_NIP46, SC_ERR_UTF8,
  *  SC_ERR_TOO_LARGE as for sc_nip46_request_open); the id is
- *  expect_id (SC_ERR_NIP46_ID); then the outcome: result "auth_url" is
+ *  expect_id, unless expect_id is empty (SC_ERR_NIP46_ID; an empty expect_id takes any id:
+ *  the nostrconnect:// flow, whose first response answers no request: its result must then
+ *  be the URI's secret, compared by the caller with sc_mem_ct_compare); then the outcome: result "auth_url" is
  *  SC_ERR_NIP46_AUTH_URL (r->error holds the URL: show it to the user and wait for the
  *  real response to the same id); a non-empty error is SC_ERR_SIGNER_REFUSED (r->error
  *  holds its text: refuse the operation with sc_signer_op_refuse); otherwise SC_OK.
@@ -279,7 +282,7 @@ SC_API size_t sc_nip46_bunker_result_max(const sc_nip46_request *r) SC_NONNULL(1
  *  result): build the response with sc_nip46_response_build either way.
  *  Returns: SC_OK (out holds the result); refusals: SC_ERR_SIGNER_REFUSED (not granted by the
  *           policy), SC_ERR_NIP46_SECRET (connect without the secret, or another),
- *           SC_ERR_UNSUPPORTED (nip04_*, switch_relays, an unknown method), SC_ERR_NIP46
+ *           SC_ERR_UNSUPPORTED (nip04_*, an unknown method), SC_ERR_NIP46
  *           (missing or malformed params), the statuses of the work (sc_event_parse's,
  *           NIP-44's); SC_ERR_BUFFER_TOO_SMALL (out_cap below
  *           sc_nip46_bunker_result_max(r): *out_len = that); SC_ERR_ARG (a NULL argument,

@@ -175,6 +175,9 @@ static sc_status dispatch(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_le
         *error = e_nip04;
         return SC_ERR_UNSUPPORTED;
     }
+    if (is(c->method, "switch_relays")) {
+        return put_text(out, out_len, "null"); /* no other relays: they are the caller's */
+    }
     if (!is(c->method, "connect") && !is(c->method, "ping") && !is(c->method, "get_public_key") &&
         !is(c->method, "sign_event") && !is(c->method, "nip44_encrypt") &&
         !is(c->method, "nip44_decrypt")) {

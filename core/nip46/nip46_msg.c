@@ -143,7 +143,7 @@ sc_status sc_nip46_response_open(sc_ctx *ctx, sc_nip46_response *r, void *scratc
                            (NIP46_HAS_ID | NIP46_HAS_RESULT)) {
         st = SC_ERR_NIP46;
     }
-    if (st == SC_OK &&
+    if (st == SC_OK && expect_id.len > 0 &&
         (rpc.id.len != expect_id.len || memcmp(rpc.id.ptr, expect_id.ptr, expect_id.len) != 0)) {
         st = SC_ERR_NIP46_ID;
     }

@@ -87,6 +87,7 @@ const calls = [
   ['nip44_decrypt', [thirdPk, nip44.encrypt('from the third party ✓',
     nip44.getConversationKey(thirdSk, userPk))]],
   ['nip04_encrypt', [thirdPk, 'no']],
+  ['switch_relays', []],
 ];
 const reqs = calls.map(([m, p]) => request(m, p));
 const lines = peer(['bunker', bytesToHex(bunkerSk), bytesToHex(userSk),
@@ -123,6 +124,8 @@ assert.equal(answers[7].result, 'from the third party ✓');
 ok('nip44_encrypt and nip44_decrypt through the bunker');
 assert.match(answers[8].error, /nip04 is not supported/);
 ok('nip04_encrypt refused with a reason');
+assert.equal(JSON.parse(answers[9].result), null);
+ok('switch_relays answered null (keep the relays), as BunkerSigner.switchRelays reads it');
 {
   const other = pure.finalizeEvent({ kind: 24133, tags: [['p', thirdPk]], content: 'x',
     created_at: 1700000000 }, clientSk);

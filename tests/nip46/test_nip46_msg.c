@@ -102,6 +102,10 @@ void test_msg_round_trip(void **state)
     VT_ASSERT_STATUS(open_resp(env, &p, res.p, res.len, "another", &resp, &scratch),
                      SC_ERR_NIP46_ID);
     free(scratch);
+    /* an empty expected id takes any (the nostrconnect:// flow) */
+    VT_ASSERT_STATUS(open_resp(env, &p, res.p, res.len, "", &resp, &scratch), SC_OK);
+    assert_str(resp.id, id);
+    free(scratch);
     free(res.p);
     /* an auth challenge and an error */
     res = n46_response(env, &p.bunker, p.cpub, (sc_str){id, 32}, SC_STR("auth_url"),
@@ -372,10 +376,14 @@ void test_bunker_policy(void **state)
     c.method = SC_STR("nip04_encrypt");
     VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_ERR_UNSUPPORTED);
     assert_non_null(strstr(out, "nip44"));
-    c.method = SC_STR("switch_relays");
+    c.method = SC_STR("logout");
     c.n_params = 0;
     VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_ERR_UNSUPPORTED);
     assert_string_equal(out, "unsupported method");
+    c.method = SC_STR("switch_relays");
+    pol.n_grants = 0;
+    VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_OK);
+    assert_string_equal(out, "null");
     parties_clear(&p);
 }
 
