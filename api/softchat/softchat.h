@@ -18,6 +18,7 @@
 #include "nip19.h"
 #include "nip40.h"
 #include "nip44.h"
+#include "nip46.h"
 #include "nip49.h"
 #include "nip59.h"
 #include "pool.h"

@@ -101,14 +101,25 @@ typedef enum sc_status {
     SC_ERR_INTERNAL = -84,    /* a crypto library reported an unexpected failure */
     SC_ERR_IO = -85,          /* a caller-supplied sink or source reported failure */
 
-    /* an external signer (-100 .. -119; NIP-46's own statuses will join this family) */
+    /* an external signer and NIP-46 remote signing (-100 .. -119) */
     SC_ERR_SIGNER_ANSWER = -100,  /* an external signer's answer failed verification: a
                                      signature that does not verify against the user's key over
                                      the requested id, a NIP-44 payload of the wrong form or
                                      length, a plaintext its payload cannot hold */
     SC_ERR_SIGNER_REFUSED = -101, /* the signer declined the request or answered with an error
                                      (a NIP-46 error response; a bunker's permission policy) */
-    SC_ERR_TIMEOUT = -102         /* no answer before the request's deadline */
+    SC_ERR_TIMEOUT = -102,        /* no answer before the request's deadline */
+    SC_ERR_NIP46 = -103,          /* a malformed NIP-46 message: not kind 24133, content that
+                                     is not a JSON-RPC object of the right shape */
+    SC_ERR_NIP46_SECRET = -104,   /* NIP-46: a connect secret missing, or not the one
+                                     expected */
+    SC_ERR_NIP46_URI = -105,      /* a malformed bunker:// or nostrconnect:// URI (scheme,
+                                     key, percent-encoding, no relay, a repeated parameter) */
+    SC_ERR_NIP46_SENDER = -106,   /* NIP-46: the event is not from the expected party, or
+                                     not addressed (p tag) to this key */
+    SC_ERR_NIP46_ID = -107,       /* NIP-46: the response answers another request id */
+    SC_ERR_NIP46_AUTH_URL = -108  /* NIP-46: the signer asks the user to open a URL first
+                                     (result "auth_url"; the URL is the error text) */
 } sc_status;
 
 /** Human-readable description of a status (English; may be reworded between releases).

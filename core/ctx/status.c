@@ -88,6 +88,12 @@ static const status_row rows[] = {
     ROW(SC_ERR_SIGNER_ANSWER, "the external signer's answer failed verification"),
     ROW(SC_ERR_SIGNER_REFUSED, "the signer refused the request"),
     ROW(SC_ERR_TIMEOUT, "no answer before the deadline"),
+    ROW(SC_ERR_NIP46, "malformed NIP-46 message"),
+    ROW(SC_ERR_NIP46_SECRET, "NIP-46 connect secret missing or wrong"),
+    ROW(SC_ERR_NIP46_URI, "malformed bunker:// or nostrconnect:// URI"),
+    ROW(SC_ERR_NIP46_SENDER, "NIP-46 event from or to an unexpected key"),
+    ROW(SC_ERR_NIP46_ID, "NIP-46 response to another request"),
+    ROW(SC_ERR_NIP46_AUTH_URL, "the remote signer asks the user to open a URL"),
 };
 
 static const status_row *find(sc_status s)

@@ -88,6 +88,12 @@ static const struct {
     ROW(SC_ERR_SIGNER_ANSWER),
     ROW(SC_ERR_SIGNER_REFUSED),
     ROW(SC_ERR_TIMEOUT),
+    ROW(SC_ERR_NIP46),
+    ROW(SC_ERR_NIP46_SECRET),
+    ROW(SC_ERR_NIP46_URI),
+    ROW(SC_ERR_NIP46_SENDER),
+    ROW(SC_ERR_NIP46_ID),
+    ROW(SC_ERR_NIP46_AUTH_URL),
 };
 #define N_STATUSES (sizeof all_statuses / sizeof all_statuses[0])
 

@@ -393,6 +393,30 @@ def seeds_nip98(c, up, notes):
         c.add("nip98", b"\x02\x00" + body)
 
 
+def seeds_nip46(c):
+    """nip46: mode 0 (selector, URI); mode 1 (selector, JSON-RPC text sealed both ways);
+    mode 2 (selector, event JSON)."""
+    key = b"79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798"
+    for uri in (b"bunker://" + key + b"?relay=wss%3A%2F%2FR.example%3A443%2F&secret=a+b%2B",
+                b"nostrconnect://" + key + b"?relay=wss://r.example&secret=s&perms=sign_event%3A14"
+                b"&name=My%20App&url=https%3A%2F%2Fa.example&image=x",
+                b"bunker://" + key + b"?relay=wss://a.example&relay=wss://a.example",
+                b"bunker://" + key, b"bunker://" + key + b"?relay=%zz"):
+        c.add("nip46", b"\x00\x00" + uri)
+    for rpc in (b'{"id":"i1","method":"ping","params":[]}',
+                b'{"id":"i1","method":"connect","params":["x","s"]}',
+                b'{"id":"i1","method":"get_public_key","params":[]}',
+                b'{"id":"i1","method":"sign_event","params":["{\\"kind\\":1,\\"content\\":'
+                b'\\"x\\",\\"tags\\":[],\\"created_at\\":1}"]}',
+                b'{"id":"i1","method":"nip44_encrypt","params":["' + key + b'","hi"]}',
+                b'{"id":"i1","method":"nip04_decrypt","params":["' + key + b'","hi"]}',
+                b'{"id":"i1","result":"pong"}', b'{"id":"i1","result":"auth_url","error":"u"}',
+                b'{"id":"i1","result":"","error":"no"}', b'{"id":"i1","result":"x","error":null}',
+                b'{"id":1}', b'[]'):
+        c.add("nip46", b"\x01\x00" + rpc)
+    c.add("nip46", b"\x02\x00{}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
@@ -419,6 +443,7 @@ def main():
     seeds_nip17(c, up, notes)
     seeds_nip49(c, up, own, notes)
     seeds_nip98(c, up, notes)
+    seeds_nip46(c)
     # inputs every target should survive
     for t in ("event", "nip44", "nip59", "nip19", "file", "base64", "diff", "relay", "negentropy", "nip17",
               "nip49", "nip98"):

@@ -15,7 +15,7 @@
 option(SOFTCHAT_FUZZ "Link the fuzz targets with libFuzzer (clang)" OFF)
 
 set(SOFTCHAT_FUZZ_TARGETS event nip44 nip59 nip19 file base64 diff relay negentropy nip17 nip49
-                          nip98)
+                          nip98 nip46)
 set(_sc_fuzz_dir "${CMAKE_CURRENT_LIST_DIR}")
 # Each target's source, tests/<area>/fuzz_<name>.c, and the list of harness sources.
 set(_sc_fuzz_area_base64 core)
