@@ -16,8 +16,8 @@ import java.io.File
 import java.util.Collections
 
 /**
- * RelayPool.inboxes and the sendMessage that routes by it, against the Rust relay on loopback
- * (TestRelays): kind 10050 lists published, discovered through the library's directory, a
+ * RelayPool.inboxes and the sendMessage that routes by it, against the relays on loopback
+ * (TestRelays: rust-nostr's relay builder and nostr-relay): kind 10050 lists published, discovered through the library's directory, a
  * message sent by them and received once; users without a list get the typed no-inbox outcome.
  */
 class InboxDiscoveryTest {
@@ -26,8 +26,13 @@ class InboxDiscoveryTest {
     private val sc = Softchat.default()
 
     @Test
-    fun `inboxes are discovered from kind 10050 lists and a message is routed by them`() = runBlocking {
-        val relay = TestRelays.Process("rust", TestRelays.freePort(), dir)
+    fun `inboxes are discovered from kind 10050 lists on the Rust relay and a message is routed by them`() = discover("rust")
+
+    @Test
+    fun `inboxes are discovered from kind 10050 lists on nostr-relay and a message is routed by them`() = discover("python")
+
+    private fun discover(kind: String) = runBlocking {
+        val relay = TestRelays.Process(kind, TestRelays.freePort(), dir)
         relay.start()
         val alice = sc.generateIdentity()
         val bob = sc.generateIdentity()
