@@ -292,28 +292,20 @@ static scj_block *filters_in(JNIEnv *env, jbyteArray blob)
     return b;
 }
 
-/* poolSubscribe(h, subId, filters blob, relays, resumeSlack, eoseTimeoutMs, flags): Int. */
-static jint pool_subscribe(JNIEnv *env, jclass cls, jlong h, jbyteArray sub_id, jbyteArray filters,
-                           jintArray relays, jlong slack, jint eose_ms, jint flags)
+/* Opens the subscription of block b (its filters set) on relays; the pool then references
+ * b. Returns the sub handle, or 0 with an exception thrown (b freed). */
+static jint subscribe_block(JNIEnv *env, scj_pool *p, scj_block *b, jbyteArray sub_id,
+                            jintArray relays, jlong slack, jint eose_ms, jint flags)
 {
-    scj_pool *p = pool_of(h);
     sc_pool_sub_opts o;
-    scj_block *b;
     uint32_t *r, sub = 0;
     size_t n;
     char *tmp;
     sc_str id;
     sc_status st;
 
-    (void)cls;
-    blocks_sweep(p, 0);
-    if ((r = relays_in(env, relays, &n)) == NULL) {
-        return 0;
-    }
-    if ((b = filters_in(env, filters)) == NULL || !str_in(env, sub_id, &tmp, &id)) {
-        if (b != NULL) {
-            block_free(b);
-        }
+    if ((r = relays_in(env, relays, &n)) == NULL || !str_in(env, sub_id, &tmp, &id)) {
+        block_free(b);
         free(r);
         return 0;
     }
@@ -339,6 +331,55 @@ static jint pool_subscribe(JNIEnv *env, jclass cls, jlong h, jbyteArray sub_id, 
     b->next = p->blocks;
     p->blocks = b;
     return (jint)sub;
+}
+
+/* poolSubscribe(h, subId, filters blob, relays, resumeSlack, eoseTimeoutMs, flags): Int. */
+static jint pool_subscribe(JNIEnv *env, jclass cls, jlong h, jbyteArray sub_id, jbyteArray filters,
+                           jintArray relays, jlong slack, jint eose_ms, jint flags)
+{
+    scj_pool *p = pool_of(h);
+    scj_block *b;
+
+    (void)cls;
+    blocks_sweep(p, 0);
+    if ((b = filters_in(env, filters)) == NULL) {
+        return 0;
+    }
+    return subscribe_block(env, p, b, sub_id, relays, slack, eose_ms, flags);
+}
+
+/* poolSubscribeInboxes(h, subId, users (n x 32 bytes), relays, eoseTimeoutMs, flags): Int. The
+ * filter of sc_inboxes_filter (kinds 10050 and 10002 by the users), kept in the block with
+ * the keys it points at. */
+static jint pool_subscribe_inboxes(JNIEnv *env, jclass cls, jlong h, jbyteArray sub_id,
+                                   jbyteArray users, jintArray relays, jint eose_ms, jint flags)
+{
+    scj_pool *p = pool_of(h);
+    size_t ul = scj_len(env, users), n = ul / SC_PUBKEY_BYTES;
+    scj_block *b;
+    uint8_t(*keys)[SC_PUBKEY_BYTES];
+    sc_status st;
+
+    (void)cls;
+    blocks_sweep(p, 0);
+    if (ul == 0 || ul % SC_PUBKEY_BYTES != 0 || n > 65535) {
+        scj_throw(env, ul == 0 ? SC_ERR_EMPTY : n > 65535 ? SC_ERR_TOO_LARGE : SC_ERR_ARG);
+        return 0;
+    }
+    if ((b = block_new(env, BLOCK_SUB, sizeof(sc_relay_filter) + ul)) == NULL) {
+        return 0;
+    }
+    b->filters = (sc_relay_filter *)(void *)b->data;
+    b->n_filters = 1;
+    keys = (uint8_t(*)[SC_PUBKEY_BYTES])(void *)(b->data + sizeof(sc_relay_filter));
+    (*env)->GetByteArrayRegion(env, users, 0, (jsize)ul, (jbyte *)keys);
+    st = sc_inboxes_filter(b->filters, (const uint8_t(*)[SC_PUBKEY_BYTES])keys, n);
+    if (st != SC_OK) {
+        block_free(b);
+        scj_throw(env, st);
+        return 0;
+    }
+    return subscribe_block(env, p, b, sub_id, relays, 0, eose_ms, flags);
 }
 
 /* poolUnsubscribe(h, sub): its CLOSEs are queued; its filters are freed at the next call. */
@@ -404,6 +445,7 @@ int scj_register_pool(JNIEnv *env, jclass c)
         {"poolFree", "(J)V", (void *)pool_free},
         {"poolRelayAdd", "(J[B)I", (void *)pool_relay_add},
         {"poolSubscribe", "(J[B[B[IJII)I", (void *)pool_subscribe},
+        {"poolSubscribeInboxes", "(J[B[B[III)I", (void *)pool_subscribe_inboxes},
         {"poolUnsubscribe", "(JI)V", (void *)pool_unsubscribe},
         {"poolPublish", "(J[B[I)I", (void *)pool_publish},
     };

@@ -25,6 +25,8 @@ import org.softchat.internal.NativeBridge
 import org.softchat.internal.NativeCleaner
 import java.util.concurrent.Executors
 import java.util.concurrent.atomic.AtomicInteger
+import kotlin.time.Duration
+import kotlin.time.Duration.Companion.seconds
 
 /**
  * Relays from Kotlin: libsoftchat's relay pool (api/softchat/pool.h, sans-IO: routing,
@@ -39,6 +41,8 @@ import java.util.concurrent.atomic.AtomicInteger
  *   its inbox relays, received and opened; a message routed to each receiver's inbox relays
  *   with a delivery record (api/softchat/delivery.h) that says, per receiver and relay, how
  *   it went.
+ * - [inboxes]: inbox discovery, the receivers' kind 10050 lists fetched from bootstrap
+ *   relays into the library's directory; [sendMessage] with bootstrap relays routes by them.
  * - [authenticateAs]: the identity the pool answers NIP-42 challenges with ([Options.auth]).
  * - [updates]: connections, EOSE, CLOSED, notices, AUTH, and dropped relay messages with
  *   their typed error.
@@ -147,14 +151,19 @@ class RelayPool @JvmOverloads constructor(
         subscriptionId: String = "sc-" + nextId.incrementAndGet(),
         resumeSlack: Long = 0,
         once: Boolean = false,
-    ): Flow<RelayEvent> = callbackFlow {
-        checkOpen()
+    ): Flow<RelayEvent> = subscription(subscriptionId, once) {
         val blob = BlobWriter.strings(filters.map { it.toJson() }) ?: throw SoftchatException(SoftchatException.SC_ERR_EMPTY)
+        NativeBridge.poolSubscribe(
+            handle, subscriptionId.toByteArray(Charsets.UTF_8), blob, relayHandles(relays),
+            resumeSlack, 0, if (once) SUB_ONCE else 0,
+        )
+    }
+
+    /** The flow of a subscription that [open] makes on the loop thread (its handle). */
+    private fun subscription(subscriptionId: String, once: Boolean, open: () -> Int): Flow<RelayEvent> = callbackFlow {
+        checkOpen()
         val sub = withContext(loop) {
-            val h = NativeBridge.poolSubscribe(
-                handle, subscriptionId.toByteArray(Charsets.UTF_8), blob, relayHandles(relays),
-                resumeSlack, 0, if (once) 1 else 0,
-            )
+            val h = open()
             subs[h] = Sub(subscriptionId, channel, once)
             h
         }
@@ -233,6 +242,73 @@ class RelayPool @JvmOverloads constructor(
         }
         wake()
         return done.await()
+    }
+
+    /**
+     * Inbox discovery (api/softchat/delivery.h, sc_inboxes): one subscription on [bootstrap]
+     * relays with the filter of sc_inboxes_filter (kinds 10050 and 10002 by [users]), ended at
+     * EOSE from every relay or after [timeout]; every list received goes to the library's
+     * directory, which keeps the newest of each kind per user and normalises the URLs. Answers
+     * each user: [Inbox.Relays] with its kind 10050 relays, or [Inbox.Missing]
+     * (SC_ERR_NO_INBOX: NIP-17 says not to send). [fallbackToRead] (SC_INBOXES_FALLBACK_READ)
+     * takes a user's NIP-65 read relays when it has no kind 10050 list: an explicit choice,
+     * never a default. A list that does not parse is reported as [PoolUpdate.Dropped] and
+     * skipped; what arrived before the timeout is answered from.
+     */
+    suspend fun inboxes(
+        users: List<PublicKey>,
+        bootstrap: List<String>,
+        timeout: Duration = 10.seconds,
+        fallbackToRead: Boolean = false,
+    ): Map<PublicKey, Inbox> {
+        checkOpen()
+        val distinct = users.distinct()
+        if (distinct.isEmpty()) return emptyMap()
+        if (bootstrap.isEmpty()) throw SoftchatException(SoftchatException.SC_ERR_EMPTY)
+        val keys = ByteArray(32 * distinct.size)
+        distinct.forEachIndexed { i, u -> Hex.decodeInto(u.toHex(), keys, 32 * i) }
+        val ms = timeout.inWholeMilliseconds.coerceIn(1, Int.MAX_VALUE.toLong()).toInt()
+        val id = "sc-inbox-" + nextId.incrementAndGet()
+        val dir = NativeBridge.inboxesNew(distinct.size, INBOX_MAX_RELAYS, INBOX_MAX_URL)
+        try {
+            withTimeoutOrNull(timeout) {
+                subscription(id, once = true) {
+                    NativeBridge.poolSubscribeInboxes(handle, id.toByteArray(Charsets.UTF_8), keys, relayHandles(bootstrap), ms, SUB_ONCE)
+                }.collect { e ->
+                    try {
+                        NativeBridge.inboxesAdd(dir, e.event.json.toByteArray(Charsets.UTF_8))
+                    } catch (x: SoftchatException) {
+                        updatesFlow.tryEmit(PoolUpdate.Dropped(e.relay, 1, x))
+                    }
+                }
+            }
+            val flags = if (fallbackToRead) INBOXES_FALLBACK_READ else 0
+            return distinct.associateWith { decodeInbox(NativeBridge.inboxesGet(dir, it.toHex(), flags)) }
+        } finally {
+            NativeBridge.inboxesFree(dir)
+        }
+    }
+
+    /**
+     * Sends a NIP-17 chat message routed by discovered inboxes: [inboxes] of the receivers and
+     * of me on [bootstrap], then [sendMessage] with them. Nothing is published when a receiver
+     * (or me, for the sender's copy) has no inbox list: SC_ERR_NO_INBOX, unless
+     * [fallbackToRead] and the user's NIP-65 read relays are known.
+     */
+    suspend fun sendMessage(
+        me: SoftchatIdentity,
+        to: List<Receiver>,
+        text: String,
+        bootstrap: List<String>,
+        fallbackToRead: Boolean = false,
+        timeout: Duration = 10.seconds,
+        createdAt: Long = System.currentTimeMillis() / 1000,
+        subject: String? = null,
+        replyTo: EventId? = null,
+    ): DeliveryReport {
+        val found = inboxes(to.map { it.publicKey } + me.publicKey, bootstrap, timeout, fallbackToRead)
+        val relays = found.mapValues { (_, inbox) -> (inbox as? Inbox.Relays ?: throw Inbox.Missing.error()).relays }
+        return sendMessage(me, to, text, relays, relays.getValue(me.publicKey), createdAt, subject, replyTo)
     }
 
     /** The identity the pool answers NIP-42 challenges with (null: none). The identity
@@ -343,7 +419,11 @@ class RelayPool @JvmOverloads constructor(
             U_EVENT -> subs[u.sub]?.out?.trySend(RelayEvent(u.event!!, u.url, u.subId))
             U_EOSE -> {
                 updatesFlow.tryEmit(PoolUpdate.EndOfStored(u.url, u.subId))
-                subs[u.sub]?.takeIf { it.once }?.let { subs.remove(u.sub); it.out.close() }
+                subs[u.sub]?.takeIf { it.once }?.let {
+                    subs.remove(u.sub)
+                    it.out.close()
+                    NativeBridge.poolUnsubscribe(handle, u.sub) // the pool ended it: its filters are freed
+                }
             }
             U_CLOSED -> updatesFlow.tryEmit(PoolUpdate.Closed(u.url, u.subId, u.prefixName, u.text))
             U_PUBLISHED -> published(u)
@@ -421,7 +501,12 @@ class RelayPool @JvmOverloads constructor(
         /** Seconds NIP-59 backdates a gift wrap: a resume reaches back this far. */
         const val GIFT_WRAP_SLACK = 172_800L
 
-        private const val SC_ERR_NO_INBOX = -49
+        private const val SC_ERR_NO_INBOX = SoftchatException.SC_ERR_NO_INBOX
+        private const val SUB_ONCE = 1 // SC_POOL_SUB_ONCE
+        private const val INBOXES_FALLBACK_READ = 1 // SC_INBOXES_FALLBACK_READ
+        /** A user's list keeps its first 16 relays of up to 256 bytes each. */
+        private const val INBOX_MAX_RELAYS = 16
+        private const val INBOX_MAX_URL = 256
         private val nextId = AtomicInteger()
 
         /** The inbox relays of a kind 10050 event (NIP-17: ["relay", url] tags, in order). */

@@ -61,6 +61,36 @@ class DeliveryReport internal constructor(val outcome: DeliveryOutcome, val rece
     override fun toString(): String = "$outcome: " + receivers.joinToString("; ") { "${it.publicKey.toHex().take(8)} ${it.outcome} ${it.relays}" }
 }
 
+/** Where a user's inbox relays came from (sc_inbox_source). */
+enum class InboxSource {
+    NONE,
+    /** Its kind 10050 list (NIP-17 DM relays). */
+    DM_RELAYS,
+    /** Its kind 10002 list's read relays (NIP-65), taken only when asked for. */
+    NIP65_READ,
+    /** Its kind 10002 list's write relays (NIP-65). */
+    NIP65_WRITE,
+}
+
+/** A user's inbox as [RelayPool.inboxes] found it (sc_inboxes_get). */
+sealed class Inbox {
+    /** The relays to send the user's gift wraps to, normalised, in the list's order. */
+    class Relays internal constructor(val relays: List<String>, val source: InboxSource) : Inbox() {
+        override fun toString(): String = "$source $relays"
+    }
+
+    /** No kind 10050 list with a relay was found (and no fallback was asked for, or none was
+     *  there): NIP-17 says the user is not ready for DMs. The library's SC_ERR_NO_INBOX. */
+    object Missing : Inbox() {
+        const val STATUS = SoftchatException.SC_ERR_NO_INBOX
+
+        /** The typed error a send to this user fails with. */
+        fun error(): SoftchatException = SoftchatException(STATUS)
+
+        override fun toString(): String = "SC_ERR_NO_INBOX"
+    }
+}
+
 /** What the pool says besides events and publish results (RelayPool.updates). */
 sealed class PoolUpdate {
     abstract val relay: String
@@ -139,6 +169,14 @@ internal class PoolUpdateBlob(blob: ByteArray) {
         val eb = r.u32()
         event = if (eb > 0) NostrEvent.decode(r.bytes(eb), eventJson) else null
     }
+}
+
+/** inboxesGet's answer (bindings/kotlin/jni/inboxes.c): u32 source, u32 n, u32 len + URL each. */
+internal fun decodeInbox(blob: ByteArray?): Inbox {
+    if (blob == null) return Inbox.Missing
+    val r = org.softchat.internal.BlobReader(blob)
+    val source = InboxSource.values()[r.u32()]
+    return Inbox.Relays(List(r.u32()) { r.string(r.u32()) }, source)
 }
 
 internal fun decodeDeliveryReport(blob: ByteArray): DeliveryReport {

@@ -46,6 +46,7 @@ class SoftchatException : RuntimeException {
         const val SC_ERR_ENCODING = -20
         const val SC_ERR_BECH32 = -22
         const val SC_ERR_MESSAGE = -36
+        const val SC_ERR_NO_INBOX = -49
         const val SC_ERR_RUMOR_AUTHOR = -70
         const val SC_ERR_NOMEM = -83
         const val SC_ERR_IO = -85

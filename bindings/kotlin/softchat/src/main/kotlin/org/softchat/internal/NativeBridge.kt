@@ -72,6 +72,7 @@ internal object NativeBridge {
     @JvmStatic external fun poolFree(pool: Long)
     @JvmStatic external fun poolRelayAdd(pool: Long, url: ByteArray): Int
     @JvmStatic external fun poolSubscribe(pool: Long, subId: ByteArray, filters: ByteArray, relays: IntArray, resumeSlack: Long, eoseTimeoutMs: Int, flags: Int): Int
+    @JvmStatic external fun poolSubscribeInboxes(pool: Long, subId: ByteArray, users: ByteArray, relays: IntArray, eoseTimeoutMs: Int, flags: Int): Int
     @JvmStatic external fun poolUnsubscribe(pool: Long, sub: Int)
     @JvmStatic external fun poolPublish(pool: Long, event: ByteArray, relays: IntArray): Int
     @JvmStatic external fun poolConnected(pool: Long, relay: Int, nowMs: Long)
@@ -84,6 +85,10 @@ internal object NativeBridge {
     @JvmStatic external fun deliveryNew(pool: Long, wraps: ByteArray, routes: ByteArray): Long
     @JvmStatic external fun deliveryResult(pool: Long, delivery: Long): ByteArray
     @JvmStatic external fun deliveryFree(pool: Long, delivery: Long)
+    @JvmStatic external fun inboxesNew(maxUsers: Int, maxRelays: Int, maxUrl: Int): Long
+    @JvmStatic external fun inboxesFree(inboxes: Long)
+    @JvmStatic external fun inboxesAdd(inboxes: Long, event: ByteArray)
+    @JvmStatic external fun inboxesGet(inboxes: Long, user: Any, flags: Int): ByteArray?
 
     /** Frees a handle of the given kind (NativeHandle.KIND_*). */
     fun free(kind: Int, handle: Long) {
