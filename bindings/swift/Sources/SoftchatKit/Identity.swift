@@ -11,6 +11,9 @@ import CSoftchat
 public final class Identity: @unchecked Sendable {
     private let lock = ReadWriteLock()
     private var raw: UnsafeMutablePointer<sc_identity>?
+    /// Set by erase(); the key is freed then, or by the last release() of a hold.
+    private var erased = false
+    private var holds = 0
 
     /// The x-only public key (cached at import; still readable after erase()).
     public let publicKey: PublicKey
@@ -45,21 +48,49 @@ public final class Identity: @unchecked Sendable {
     /// Runs body with the native identity, or throws SC_ERR_STATE once erased.
     func use<T>(_ body: (UnsafePointer<sc_identity>) throws -> T) throws -> T {
         try lock.reading {
-            guard let raw else { throw SoftchatError.state }
+            guard let raw, !erased else { throw SoftchatError.state }
             return try body(raw)
         }
     }
 
+    /// The native identity held for a long user (a relay client's AUTH, which the pool
+    /// references while set): it stays valid until release(); an erase() meanwhile makes
+    /// every other use throw and frees the key at the last release(). Throws SC_ERR_STATE
+    /// once erased.
+    func hold() throws -> UnsafePointer<sc_identity> {
+        try lock.writing {
+            guard let raw, !erased else { throw SoftchatError.state }
+            holds += 1
+            return UnsafePointer(raw)
+        }
+    }
+
+    /// Ends a hold() (the pointer it returned is not used after this).
+    func release() {
+        lock.writing {
+            holds -= 1
+            if holds == 0, erased, let raw {
+                Identity.free(raw)
+                self.raw = nil
+            }
+        }
+    }
+
     /// Wipes the secret key; calls in flight finish first, later ones throw `SC_ERR_STATE`.
+    /// A relay client authenticating with it (`RelayClient.authenticate(as:)`) holds it:
+    /// the key is wiped once that client lets it go.
     public func erase() {
         lock.writing {
-            if let raw { Identity.free(raw) }
-            raw = nil
+            erased = true
+            if holds == 0, let raw {
+                Identity.free(raw)
+                self.raw = nil
+            }
         }
     }
 
     /// Whether erase() has run.
-    public var isErased: Bool { lock.reading { raw == nil } }
+    public var isErased: Bool { lock.reading { erased } }
 
     /// The 32-byte secret key, for a backup (or `Nip19.nsec(of:)` for display).
     public func exportSecret() throws -> SecretBytes {

@@ -32,11 +32,24 @@ public enum RelayDelivery: Sendable, Hashable {
     case closed(relay: String, message: String)
 }
 
+/// A NIP-42 AUTH step on one relay (`RelayClient.authUpdates`).
+public enum RelayAuthUpdate: Sendable, Hashable {
+    /// The relay sent a challenge; the client answers it by its `Options.auth` policy with
+    /// the identity of `authenticate(as:)`.
+    case challenge(relay: String)
+    /// The relay accepted the AUTH: what waited for it goes out again.
+    case authenticated(relay: String)
+    /// The relay refused the AUTH (its words), or the client could not sign it (`status`:
+    /// the library's status name; "SC_OK" when the relay refused).
+    case refused(relay: String, message: String, status: String)
+}
+
 /// A client of many relays: libsoftchat's relay pool (routing, retries, deduplication, EOSE
 /// across relays, reconnects with resume) driven over a `RelayTransport`, by default
 /// Foundation's `URLSessionWebSocketTask`. It is an actor: it owns a context of its own and
 /// the pool, and every call waits for the network, hence `async`. It verifies every event a
-/// relay sends before delivering it. NIP-42 AUTH is not answered by this client yet.
+/// relay sends before delivering it. It answers NIP-42 AUTH challenges with the identity given
+/// to `authenticate(as:)`, by the `Options.auth` policy.
 public actor RelayClient {
     private let native: PoolMemory
     private var sc: Softchat { native.sc }
@@ -47,6 +60,11 @@ public actor RelayClient {
     private var subs: [UInt32: Subscription] = [:]
     private var timer: Task<Void, Never>?
     private var generation = 0
+    private let authSink: AsyncStream<RelayAuthUpdate>.Continuation
+
+    /// The AUTH steps of every relay (the newest 64 are kept until read); it ends when the
+    /// client is freed.
+    public nonisolated let authUpdates: AsyncStream<RelayAuthUpdate>
 
     private struct Link {
         let connection: any RelayConnection
@@ -68,7 +86,14 @@ public actor RelayClient {
         let once: Bool
     }
 
-    /// The pool's retry policy (0: the pool's default, in brackets).
+    /// When the client answers a relay's AUTH challenge with the identity of
+    /// `authenticate(as:)`: once a REQ or an EVENT was refused "auth-required:" there
+    /// (`onDemand`, the default), at the first challenge (`always`), or never (`never`).
+    public enum AuthPolicy: Sendable, Hashable {
+        case onDemand, always, never
+    }
+
+    /// The pool's retry and AUTH policies (0: the pool's default, in brackets).
     public struct Options: Sendable {
         /// Attempts per relay before a publish fails there [5].
         public var maxAttempts: UInt32
@@ -76,13 +101,19 @@ public actor RelayClient {
         public var retryMinMs: UInt32
         public var retryMaxMs: UInt32
         /// An EVENT not answered within this time is a failed attempt [10000].
+        /// An EVENT or REQ waiting for an AUTH that no accepted AUTH followed within this
+        /// time ends there "auth-required:" too.
         public var okTimeoutMs: UInt32
+        /// When AUTH challenges are answered [onDemand].
+        public var auth: AuthPolicy
 
-        public init(maxAttempts: UInt32 = 0, retryMinMs: UInt32 = 0, retryMaxMs: UInt32 = 0, okTimeoutMs: UInt32 = 0) {
+        public init(maxAttempts: UInt32 = 0, retryMinMs: UInt32 = 0, retryMaxMs: UInt32 = 0, okTimeoutMs: UInt32 = 0,
+                    auth: AuthPolicy = .onDemand) {
             self.maxAttempts = maxAttempts
             self.retryMinMs = retryMinMs
             self.retryMaxMs = retryMaxMs
             self.okTimeoutMs = okTimeoutMs
+            self.auth = auth
         }
     }
 
@@ -93,6 +124,21 @@ public actor RelayClient {
                 options: Options = Options()) throws {
         native = try PoolMemory(backend: backend, options: options)
         self.transport = transport
+        (authUpdates, authSink) = AsyncStream<RelayAuthUpdate>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    }
+
+    deinit {
+        authSink.finish()
+    }
+
+    /// The identity the client answers NIP-42 AUTH challenges with, by `Options.auth` (nil:
+    /// none; challenges are then left unanswered and what a relay refused "auth-required:"
+    /// ends so). The client holds the identity while it is set: an `erase()` meanwhile
+    /// wipes the key only once it is replaced or the client is freed. A challenge already
+    /// waiting is answered now. Throws `SC_ERR_STATE` for an erased identity.
+    public func authenticate(as identity: Identity?) throws {
+        try native.authenticate(as: identity)
+        pump()
     }
 
     /// Publishes a signed event (its JSON: a gift wrap, a NostrEvent's `json`) to `relays`
@@ -242,8 +288,15 @@ public actor RelayClient {
                 p.waiter?.resume(returning: p.results)
                 p.waiter = nil
             }
+        case SC_POOL_U_AUTH:
+            authSink.yield(.challenge(relay: string(u.url)))
+        case SC_POOL_U_AUTHENTICATED:
+            authSink.yield(.authenticated(relay: string(u.url)))
+        case SC_POOL_U_AUTH_REFUSED:
+            authSink.yield(.refused(relay: string(u.url), message: string(u.text),
+                                    status: String(cString: sc_status_name(u.status))))
         default:
-            break // AUTH (not answered: the policy is NEVER), notices, drops, COUNT and NEG
+            break // notices, drops, COUNT and NEG
         }
     }
 
@@ -318,16 +371,22 @@ public actor RelayClient {
     }
 }
 
-/// The pool's memory and the client's own context: freed (and wiped) with the client.
+/// The pool's memory, the client's own context and the identity the pool answers AUTH with:
+/// freed (and wiped) with the client, the pool before the identity it references is let go.
 private final class PoolMemory {
     let sc: Softchat
     let mem: UnsafeMutableRawBufferPointer
     let pool: UnsafeMutablePointer<sc_pool>
+    private var authIdentity: Identity?
 
     init(backend: String?, options: RelayClient.Options) throws {
         sc = try Softchat(backend: backend)
         var opts = sc_pool_opts()
-        opts.auth = UInt32(SC_POOL_AUTH_NEVER)
+        switch options.auth {
+        case .onDemand: opts.auth = UInt32(SC_POOL_AUTH_ON_DEMAND)
+        case .always: opts.auth = UInt32(SC_POOL_AUTH_ALWAYS)
+        case .never: opts.auth = UInt32(SC_POOL_AUTH_NEVER)
+        }
         opts.max_attempts = options.maxAttempts
         opts.retry_min_ms = options.retryMinMs
         opts.retry_max_ms = options.retryMaxMs
@@ -339,8 +398,21 @@ private final class PoolMemory {
         try check(sc_pool_init(pool, mem.baseAddress, need, &opts))
     }
 
+    /// Sets the pool's AUTH identity, holding the new one before the old one is let go.
+    func authenticate(as identity: Identity?) throws {
+        let who = try identity?.hold()
+        let s = sc_pool_auth_identity(pool, who)
+        if s != SC_OK {
+            identity?.release()
+            throw SoftchatError(s)
+        }
+        authIdentity?.release()
+        authIdentity = identity
+    }
+
     deinit {
         sc_pool_clear(pool)
+        authIdentity?.release()
         pool.deinitialize(count: 1)
         pool.deallocate()
         sc_mem_wipe(mem.baseAddress, mem.count)
