@@ -61,6 +61,9 @@ static const cli_command commands[] = {
      "  softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL... [MESSAGE]\n"
      "  softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)",
      cmd_dm},
+    {"bunker",
+     "bunker --key FILE --relay URL... [--bunker-key FILE] [--allow GRANT,...] [--secret S]",
+     cmd_bunker},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
