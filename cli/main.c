@@ -58,7 +58,8 @@ static const cli_command commands[] = {
     {"dm",
      "dm inbox set --key FILE --relay URL... [--to-relays URL...]\n"
      "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
-     "  softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL... [MESSAGE]\n"
+     "  softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...] --bootstrap URL...\n"
+     "           [MESSAGE]\n"
      "  softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)",
      cmd_dm},
     {"bunker",

@@ -17,9 +17,15 @@ Scenarios, each a numbered check:
            sign_event kind 13 (verified, alice's), nip44_encrypt (decrypted by the third
            party), sign_event kind 1 refused; the bunker said one line per request on stderr,
            allowed or refused; SIGTERM is exit 0
+  signer   dm send --signer <the bunker's URI> (alice's key never given to it): alice's
+           message to bob is sealed by the bunker (nip44_encrypt and sign_event:13 carried as
+           NIP-46 requests over the relay) and delivered: bob fetches it from his inbox relay
+           and opens it (nip17 receive): from alice, the text; a bunker without those grants
+           makes dm send fail (exit 2, "refused") and nothing is delivered
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
+import json
 import os
 import select
 import signal
@@ -97,6 +103,47 @@ def scenario_serve(cli, o, relay, alice, alice_pub):
         kill_group(b.pid, leader=b)
 
 
+def start_bunker(cli, key, relay, allow):
+    b = cli.popen(["bunker", "--key", key, "--relay", relay.url] + allow)
+    uri = first_line(b).decode()
+    time.sleep(1)  # its subscription reaches the relay
+    return b, uri
+
+
+def scenario_signer(cli, relay, alice, alice_pub, bob, bob_pub):
+    s = cli.run(["dm", "inbox", "set", "--key", bob, "--relay", relay.url], timeout=60)
+    check("signer: bob's inbox list on the relay", s.returncode == 0, s.stderr.decode())
+    text = "hello bob, sealed by alice's bunker"
+    b, uri = start_bunker(cli, alice, relay, ["--allow", "sign_event:13,nip44_encrypt"])
+    try:
+        s = cli.run(["dm", "send", "--signer", uri, "--to", bob_pub, "--bootstrap", relay.url,
+                     "--timeout", "20", text], timeout=120)
+        out = s.stdout.decode()
+        check("signer: dm send --signer delivers (exit 0, bob's wrap delivered)",
+              s.returncode == 0 and '"outcome":"delivered"' in out.splitlines()[0],
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), out))
+    finally:
+        kill_group(b.pid, leader=b)
+    flt = '{"kinds":[1059],"#p":["%s"]}' % bob_pub
+    f = cli.run(["relay", "fetch", "--url", relay.url, "--sec-file", bob, "--filter", flt],
+                timeout=60)
+    rcv = cli.run(["nip17", "receive", "--sec-file", bob], f.stdout, timeout=60)
+    got = [json.loads(l) for l in rcv.stdout.decode().splitlines() if l.strip()]
+    check("signer: bob opens it: from alice, the text",
+          rcv.returncode == 0 and any(m["content"] == text and m["from"] == alice_pub
+                                      for m in got),
+          f.stderr.decode() + rcv.stderr.decode() + rcv.stdout.decode())
+    b, uri = start_bunker(cli, alice, relay, [])
+    try:
+        s = cli.run(["dm", "send", "--signer", uri, "--to", bob_pub, "--bootstrap", relay.url,
+                     "--timeout", "20", "not to be sent"], timeout=120)
+        check("signer: a bunker without the grants: dm send fails, says refused, sends nothing",
+              s.returncode == 2 and b"refused" in s.stderr and s.stdout == b"",
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+    finally:
+        kill_group(b.pid, leader=b)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -121,6 +168,8 @@ def main():
             alice, alice_pub, _ = cli.key("alice")
             scenario_usage(cli, r, alice)
             scenario_serve(cli, o, r, alice, alice_pub)
+            bob, bob_pub, _ = cli.key("bob")
+            scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("bunker: scenario could not finish", False, repr(e))
         finally:
