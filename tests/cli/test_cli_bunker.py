@@ -16,12 +16,14 @@ Scenarios, each a numbered check:
            folder) connects with it over the relay: connect, ping, get_public_key (alice),
            sign_event kind 13 (verified, alice's), nip44_encrypt (decrypted by the third
            party), sign_event kind 1 refused; the bunker said one line per request on stderr,
-           allowed or refused; SIGTERM is exit 0
+           allowed or refused; SIGTERM is exit 0. Again with --bunker-key (carol's): the
+           URI names carol's key, get_public_key still answers alice's and she signs
   signer   dm send --signer <the bunker's URI> (alice's key never given to it): alice's
            message to bob is sealed by the bunker (nip44_encrypt and sign_event:13 carried as
            NIP-46 requests over the relay) and delivered: bob fetches it from his inbox relay
            and opens it (nip17 receive): from alice, the text; a bunker without those grants
-           makes dm send fail (exit 2, "refused") and nothing is delivered
+           makes dm send fail (exit 2, "refused") and nothing is delivered; with the
+           bunker gone, dm send times out (--timeout 3: exit 2, said)
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -70,33 +72,35 @@ def first_line(p, timeout=20):
     return buf.split(b"\n", 1)[0]
 
 
-def scenario_serve(cli, o, relay, alice, alice_pub):
+def scenario_serve(cli, o, relay, alice, alice_pub, bunker_key=None, bunker_pub=None):
+    tag = "serve" if bunker_key is None else "serve --bunker-key"
+    extra = [] if bunker_key is None else ["--bunker-key", bunker_key]
     b = cli.popen(["bunker", "--key", alice, "--relay", relay.url, "--allow",
-                   "sign_event:13,nip44_encrypt"])
+                   "sign_event:13,nip44_encrypt"] + extra)
     try:
         uri = first_line(b).decode()
-        check("serve: the bunker URI first: alice's key, the relay, a secret",
-              uri.startswith("bunker://%s?" % alice_pub) and "relay=" in uri and "secret=" in uri,
-              uri)
+        check("%s: the bunker URI first: the bunker key, the relay, a secret" % tag,
+              uri.startswith("bunker://%s?" % (bunker_pub or alice_pub)) and "relay=" in uri and
+              "secret=" in uri, uri)
         time.sleep(1)  # its subscription reaches the relay
         r = run_group([o.node, "--experimental-websocket", os.path.join(HERE, "bunker_client.mjs"),
                        "--modules", o.modules, "--uri", uri, "--user", alice_pub,
                        "--granted-kind", "13", "--refused-kind", "1"], b"", 120)
         out = r.stdout.decode()
-        check("serve: nostr-tools' BunkerSigner: connect, ping, get_public_key, sign_event:13, "
+        check(tag + ": nostr-tools' BunkerSigner: connect, ping, get_public_key, sign_event:13, "
               "nip44_encrypt, sign_event:1 refused",
               r.returncode == 0 and "6 passed" in out, out + r.stderr.decode())
         b.send_signal(signal.SIGTERM)
         rc = b.wait(timeout=20)
         err = b.stderr.read().decode()
-        check("serve: SIGTERM is exit 0", rc == 0, "rc %r: %s" % (rc, err))
+        check(tag + ": SIGTERM is exit 0", rc == 0, "rc %r: %s" % (rc, err))
         for line in ("nip46 connect from", "nip46 get_public_key from",
                      "nip46 nip44_encrypt from"):
-            check("serve: stderr says '%s ...: allowed'" % line,
+            check("%s: stderr says '%s ...: allowed'" % (tag, line),
                   any(l.find(line) >= 0 and l.endswith(": allowed") for l in err.splitlines()),
                   err)
         signs = [l for l in err.splitlines() if "nip46 sign_event from" in l]
-        check("serve: one sign_event allowed, one refused",
+        check(tag + ": one sign_event allowed, one refused",
               len(signs) == 2 and signs[0].endswith(": allowed") and ": refused: " in signs[1],
               err)
     finally:
@@ -142,6 +146,11 @@ def scenario_signer(cli, relay, alice, alice_pub, bob, bob_pub):
               "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
     finally:
         kill_group(b.pid, leader=b)
+    s = cli.run(["dm", "send", "--signer", uri, "--to", bob_pub, "--bootstrap", relay.url,
+                 "--timeout", "3", "nobody answers"], timeout=60)
+    check("signer: a bunker that is gone: dm send times out (exit 2, said), sends nothing",
+          s.returncode == 2 and b"no answer from the bunker" in s.stderr and s.stdout == b"",
+          "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
 
 
 def main():
@@ -168,6 +177,8 @@ def main():
             alice, alice_pub, _ = cli.key("alice")
             scenario_usage(cli, r, alice)
             scenario_serve(cli, o, r, alice, alice_pub)
+            carol, carol_pub, _ = cli.key("carol")
+            scenario_serve(cli, o, r, alice, alice_pub, carol, carol_pub)
             bob, bob_pub, _ = cli.key("bob")
             scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
