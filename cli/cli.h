@@ -333,17 +333,29 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
 int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
                   const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const char *who);
 
-/* sc_nip17_send of rumor from author: every wrap checked and appended to out, one per line.
+/* An external signer for the user's key (a NIP-46 bunker, cli/nip46_client.c): signer is an
+ * sc_signer_init_external one, drive carries an operation's requests to it until the
+ * operation ends and returns the operation's status (failures said). */
+typedef struct cli_ext_signer {
+    const sc_signer *signer;
+    sc_status (*drive)(void *user, sc_signer_op *op);
+    void *user;
+} cli_ext_signer;
+
+/* sc_nip17_send of rumor from author (or, when ext is not NULL, sc_nip17_send_start over
+ * ext's signer; author is then unused): every wrap checked and appended to out, one per line.
  * names[k] names the k-th wrap's recipient in messages (the distinct receivers in order, then
  * the sender's copy). Returns as cli_gift_wrap. */
 int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
-                   const sc_nip59_opts *opts, const char *const *names, size_t n_names);
+                   const cli_ext_signer *ext, const sc_nip59_opts *opts, const char *const *names,
+                   size_t n_names);
 
-/* The kind 14 message text[0..) from id to to[0..n_to) (at most 256, each once), created now,
- * with a subject tag when subject is not NULL and an e tag when reply is not NULL: sealed and
- * gift-wrapped for every receiver, then the sender (cli_nip17_send), the wraps appended to
- * out one per line in sc_nip17_send's order (cmd_nip17.c). Returns as cli_nip17_send. */
-int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
+/* The kind 14 message text[0..) from id (or ext's signer, when not NULL) to to[0..n_to) (at
+ * most 256, each once), created now, with a subject tag when subject is not NULL and an e
+ * tag when reply is not NULL: sealed and gift-wrapped for every receiver, then the sender
+ * (cli_nip17_send), the wraps appended to out one per line in sc_nip17_send's order
+ * (cmd_nip17.c). Returns as cli_nip17_send. */
+int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const cli_ext_signer *ext,
                       const uint8_t (*to)[SC_PUBKEY_BYTES], size_t n_to, const char *subject,
                       const uint8_t *reply, const cli_buf *text);
 
@@ -380,6 +392,7 @@ int cmd_relay(const cli_globals *g, int argc, char **argv);
 int cmd_nip49(const cli_globals *g, int argc, char **argv);
 int cmd_nip98(const cli_globals *g, int argc, char **argv);
 int cmd_dm(const cli_globals *g, int argc, char **argv);
+int cmd_bunker(const cli_globals *g, int argc, char **argv);
 
 /* event verify, in its own file (the streaming splitter); usage is the event group's text. */
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage);

@@ -9,8 +9,9 @@
 const char cli_dm_usage[] =
     "usage: softchat dm inbox set --key FILE --relay URL [--relay URL]... [--to-relays URL]...\n"
     "       softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
-    "       softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL[,URL...]\n"
-    "                        [--subject S] [--allow-no-inbox] [--file PATH | MESSAGE]\n"
+    "       softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...]\n"
+    "                        --bootstrap URL[,URL...] [--subject S] [--allow-no-inbox]\n"
+    "                        [--file PATH | MESSAGE]\n"
     "       softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)\n"
     "\n"
     "  Every dm command also takes --ca-file FILE (wss:// relays: the CAs, PEM, instead of\n"
@@ -51,6 +52,13 @@ const char cli_dm_usage[] =
     "                 receiver's wrap was accepted by at least one of its relays (the\n"
     "                 sender's copy is reported, not required), 4 otherwise; on a timeout\n"
     "                 the lines are printed with what was settled, and the exit is 2.\n"
+    "                 --signer URI instead of --key: the sender's key stays in a NIP-46\n"
+    "                 remote signer (a bunker:// URI, e.g. from softchat bunker): dm send\n"
+    "                 connects to it over its relays with a fresh client key (connect with\n"
+    "                 the URI's secret, then get_public_key: the sender), and each seal's\n"
+    "                 nip44_encrypt and sign_event (kind 13) is a NIP-46 request, its answer\n"
+    "                 verified; each waits --timeout S. A refusal or no answer is exit 2 and\n"
+    "                 nothing is sent. Relays' AUTH is not answered with a remote signer.\n"
     "  dm listen      subscribes to the key's gift wraps (kind 1059, #p = the key) on the\n"
     "                 --relay relays, or on the key's inbox relays found through --bootstrap\n"
     "                 (exit 3 when it has no inbox list), through one relay pool (AUTH\n"
@@ -110,8 +118,14 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
     if (rc != CLI_OK) {
         return rc == CLI_HELP ? CLI_OK : rc;
     }
-    if (which != GET && a.key_file == NULL) {
+    if (which == SEND && (a.key_file == NULL) == (a.signer == NULL)) {
+        return cli_usage_error(cli_dm_usage, "dm send needs --key FILE or --signer URI (one)");
+    }
+    if (which != GET && which != SEND && a.key_file == NULL) {
         return cli_usage_error(cli_dm_usage, "this dm command needs --key FILE");
+    }
+    if (which != SEND && a.signer != NULL) {
+        return cli_usage_error(cli_dm_usage, "only dm send takes --signer");
     }
     if ((rc = cli_ctx_init(&ctx, g)) != CLI_OK) {
         return rc;

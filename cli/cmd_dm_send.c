@@ -2,6 +2,7 @@
  * relays (and the sender's copy to the sender's) through one relay pool, tracked by the
  * library's delivery record (delivery.h). */
 #include "dm.h"
+#include "nip46_client.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -265,7 +266,8 @@ static int deliver(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, con
     cli_dm_pool_opts(&o);
     o.max_relays = 64;
     rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout_s);
-    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
+    /* with a remote signer, AUTH is not answered (a relay requiring it refuses the wrap) */
+    if (rc == CLI_OK && me != NULL && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
         rc = cli_fail_status(st, "relay pool");
     }
     if (rc == CLI_OK && (st = sc_delivery_start(&s->d, &cp.p)) != SC_OK) {
@@ -323,6 +325,8 @@ static int check_send_args(const cli_dm_args *a, send_plan *sp)
 int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
 {
     send_plan *sp = calloc(1, sizeof *sp);
+    cli_nip46 *remote = a->signer != NULL ? calloc(1, sizeof *remote) : NULL;
+    cli_ext_signer ext;
     cli_buf text = CLI_BUF_INIT, json = CLI_BUF_INIT;
     dm_send s;
     void *dmem = NULL;
@@ -331,11 +335,22 @@ int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     int rc, me_listed = 0;
 
     memset(&s, 0, sizeof s);
-    if (sp == NULL) {
+    if (sp == NULL || (a->signer != NULL && remote == NULL)) {
+        free(sp);
+        free(remote);
         return cli_fail(CLI_ERROR, "out of memory");
     }
     rc = check_send_args(a, sp);
-    if (rc == CLI_OK && (st = sc_identity_pubkey(sp->me, me)) != SC_OK) {
+    if (rc == CLI_OK && remote != NULL) {
+        rc = cli_nip46_open(remote, ctx, a->signer, a->ca_file, a->timeout_s);
+        ext.signer = &remote->signer;
+        ext.drive = cli_nip46_drive;
+        ext.user = remote;
+        me = NULL;
+        if (rc == CLI_OK) {
+            memcpy(sp->me, remote->user, SC_PUBKEY_BYTES);
+        }
+    } else if (rc == CLI_OK && (st = sc_identity_pubkey(sp->me, me)) != SC_OK) {
         rc = cli_fail_status(st, "cannot read the public key");
     }
     if (rc == CLI_OK) {
@@ -357,14 +372,19 @@ int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
         rc = plan_routes(ctx, a, sp);
     }
     if (rc == CLI_OK) {
-        rc = cli_nip17_compose(ctx, &json, me, (const uint8_t(*)[SC_PUBKEY_BYTES])sp->users,
-                               sp->n_to, a->subject, NULL, &text);
+        rc = cli_nip17_compose(ctx, &json, me, remote != NULL ? &ext : NULL,
+                               (const uint8_t(*)[SC_PUBKEY_BYTES])sp->users, sp->n_to, a->subject,
+                               NULL, &text);
     }
     if (rc == CLI_OK) {
         rc = make_record(sp, &json, &s, &dmem);
     }
     if (rc == CLI_OK) {
         rc = deliver(ctx, a, me, sp, &s);
+    }
+    if (remote != NULL) {
+        cli_nip46_close(remote);
+        free(remote);
     }
     sc_delivery_clear(&s.d);
     free(dmem);

@@ -90,7 +90,7 @@ static int parse_send_args(send_args *a, int argc, char **argv)
     return CLI_OK;
 }
 
-int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
+int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const cli_ext_signer *ext,
                       const uint8_t (*to)[SC_PUBKEY_BYTES], size_t n_to, const char *subject,
                       const uint8_t *reply, const cli_buf *text)
 {
@@ -111,7 +111,7 @@ int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
     }
     memset(&m, 0, sizeof m);
     memset(&wopts, 0, sizeof wopts);
-    st = sc_identity_pubkey(pub, id);
+    st = ext != NULL ? sc_signer_pubkey(pub, ext->signer) : sc_identity_pubkey(pub, id);
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot read the public key");
     }
@@ -156,7 +156,7 @@ int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
         }
     }
     names[n_names++] = "the sender";
-    rc = cli_nip17_send(ctx, out, &rumor, id, &wopts, names, n_names);
+    rc = cli_nip17_send(ctx, out, &rumor, id, ext, &wopts, names, n_names);
 out:
     cli_buf_free(&buf); /* it holds the message */
     return rc;
@@ -192,8 +192,8 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
                       sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
     if (rc == CLI_OK) {
-        rc = cli_nip17_compose(&ctx, &out, &id, (const uint8_t(*)[SC_PUBKEY_BYTES])a.to, a.n_to,
-                               a.subject, a.reply_arg != NULL ? a.reply : NULL, &in);
+        rc = cli_nip17_compose(&ctx, &out, &id, NULL, (const uint8_t(*)[SC_PUBKEY_BYTES])a.to,
+                               a.n_to, a.subject, a.reply_arg != NULL ? a.reply : NULL, &in);
     }
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);

@@ -70,6 +70,7 @@ int cli_dm_parse(cli_dm_args *a, int argc, char **argv)
         {"--file", &a->file, NULL, NULL, 0, NULL},
         {"--to", &a->to, NULL, NULL, 0, NULL},
         {"--subject", &a->subject, NULL, NULL, 0, NULL},
+        {"--signer", &a->signer, NULL, NULL, 0, NULL},
         {"--relay", NULL, NULL, a->relay, CLI_DM_MAX_RELAYS, &a->n_relay},
         {"--to-relays", NULL, NULL, a->to_relays, CLI_DM_MAX_RELAYS, &a->n_to_relays},
         {"--bootstrap", NULL, NULL, a->bootstrap, CLI_DM_MAX_RELAYS, &a->n_bootstrap},

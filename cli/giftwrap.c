@@ -53,8 +53,25 @@ static int wrap_failure(sc_status st, const sc_event *rumor, const char *who)
     return cli_fail_status(st, "cannot gift-wrap the message");
 }
 
+/* sc_nip17_send over ext's signer: the operation started, then driven to its end. */
+static sc_status send_ext(sc_ctx *ctx, cli_buf *json, sc_nip17_wrap *w, size_t w_cap, size_t *len,
+                          size_t *got, cli_buf *scratch, const sc_event *rumor,
+                          const cli_ext_signer *ext, const sc_nip59_opts *opts)
+{
+    sc_signer_op op;
+    sc_status st = sc_nip17_send_start(ctx, &op, (char *)json->p, json->cap, len, w, w_cap, got,
+                                       scratch->p, scratch->cap, rumor, ext->signer, opts);
+
+    if (st == SC_OK) {
+        st = ext->drive(ext->user, &op);
+    }
+    sc_signer_op_clear(&op);
+    return st;
+}
+
 int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
-                   const sc_nip59_opts *opts, const char *const *names, size_t n_names)
+                   const cli_ext_signer *ext, const sc_nip59_opts *opts, const char *const *names,
+                   size_t n_names)
 {
     uint8_t pub[SC_PUBKEY_BYTES];
     cli_buf scratch = CLI_BUF_INIT, wraps = CLI_BUF_INIT, json = CLI_BUF_INIT;
@@ -63,7 +80,7 @@ int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_id
     sc_status st;
     int rc;
 
-    st = sc_identity_pubkey(pub, author);
+    st = ext != NULL ? sc_signer_pubkey(pub, ext->signer) : sc_identity_pubkey(pub, author);
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot read the public key");
     }
@@ -81,8 +98,12 @@ int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_id
         goto out;
     }
     w = (sc_nip17_wrap *)(void *)wraps.p;
-    st = sc_nip17_send(ctx, (char *)json.p, json.cap, &len, w, wraps.cap / sizeof *w, &got,
-                       scratch.p, scratch.cap, rumor, author, opts);
+    if (ext != NULL) {
+        st = send_ext(ctx, &json, w, wraps.cap / sizeof *w, &len, &got, &scratch, rumor, ext, opts);
+    } else {
+        st = sc_nip17_send(ctx, (char *)json.p, json.cap, &len, w, wraps.cap / sizeof *w, &got,
+                           scratch.p, scratch.cap, rumor, author, opts);
+    }
     if (st != SC_OK) {
         rc = wrap_failure(st, rumor, got < n_names ? names[got] : "a receiver");
         goto out;

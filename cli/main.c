@@ -58,9 +58,13 @@ static const cli_command commands[] = {
     {"dm",
      "dm inbox set --key FILE --relay URL... [--to-relays URL...]\n"
      "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
-     "  softchat dm send --key FILE --to KEY[,KEY...] --bootstrap URL... [MESSAGE]\n"
+     "  softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...] --bootstrap URL...\n"
+     "           [MESSAGE]\n"
      "  softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)",
      cmd_dm},
+    {"bunker",
+     "bunker --key FILE --relay URL... [--bunker-key FILE] [--allow GRANT,...] [--secret S]",
+     cmd_bunker},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

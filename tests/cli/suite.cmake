@@ -112,3 +112,23 @@ if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
                        FIXTURES_REQUIRED "softchat_relay_python;softchat_relay_rust" TIMEOUT 600
                        LABELS "cli;relay-live" RUN_SERIAL ON)
 endif()
+
+# cli.bunker: softchat bunker (a NIP-46 remote signer) end to end against a nostr-relay process
+# on loopback (tests/cli/test_cli_bunker.py), used by nostr-tools' own BunkerSigner (node,
+# the copy the interop-node.setup fixture installs: tests/interop-node/suite.cmake) through
+# tests/cli/bunker_client.mjs. node is a test dependency: without it the entry fails.
+if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
+  find_program(SOFTCHAT_NODE_EXECUTABLE NAMES node nodejs)
+  set(_sc_bk_node "${SOFTCHAT_NODE_EXECUTABLE}")
+  if(NOT SOFTCHAT_NODE_EXECUTABLE)
+    set(_sc_bk_node "node-not-found")
+  endif()
+  add_test(NAME cli.bunker
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_bunker.py"
+                   --cli "$<TARGET_FILE:softchat_cli>"
+                   --python-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/venv/bin/nostr-relay"
+                   --node "${_sc_bk_node}" --modules "${CMAKE_CURRENT_BINARY_DIR}/interop-node")
+  set_tests_properties(cli.bunker PROPERTIES
+                       FIXTURES_REQUIRED "softchat_relay_python;softchat_interop_node"
+                       TIMEOUT 300 LABELS "cli;relay-live;interop-node" RUN_SERIAL ON)
+endif()

@@ -1,0 +1,39 @@
+/* softchat bunker: a NIP-46 remote signer for the user's key over relays (cmd_bunker.c: the
+ * command, its options and its relay loop; bunker_serve.c: one request answered). */
+#ifndef SOFTCHAT_CLI_BUNKER_H
+#define SOFTCHAT_CLI_BUNKER_H
+
+#include "pool_client.h"
+
+#define CLI_BUNKER_MAX_GRANTS 32u
+#define CLI_BUNKER_SEEN 4096u /* answered request ids remembered (a ring) */
+
+/* A response in flight: its JSON and parsed event live until the pool's PUBLISH_DONE. */
+typedef struct cli_bunker_reply {
+    struct cli_bunker_reply *next, *prev;
+    sc_event ev;
+    char *json;
+    void *arena;
+} cli_bunker_reply;
+
+typedef struct cli_bunker {
+    sc_ctx *ctx;
+    const sc_identity *user, *bunker;
+    sc_nip46_policy policy;
+    uint32_t relays[16];
+    size_t n_relays;
+    uint8_t (*seen)[SC_EVENT_ID_BYTES]; /* CLI_BUNKER_SEEN ids, a ring */
+    size_t n_seen, seen_next;
+    cli_bunker_reply *replies; /* in flight */
+    cli_buf scratch, result;
+} cli_bunker;
+
+/* Answers one kind 24133 event from the subscription: opens it, runs it under the policy,
+ * publishes the response, logs one line on stderr. Returns CLI_POOL_CONTINUE or an exit
+ * status (an internal failure). */
+int cli_bunker_serve(cli_bunker *b, cli_pool *cp, const sc_pool_update *u);
+
+/* Frees a reply (wiping its text). */
+void cli_bunker_reply_free(cli_bunker *b, cli_bunker_reply *r);
+
+#endif

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""softchat bunker (a NIP-46 remote signer over relays), end to end against nostr-relay (PyPI,
+the relay of relay.live.python) on loopback, started here in a process group of its own that
+is killed whole on success and failure (tests/relay/live/live.py's helpers), as is the
+bunker.
+
+    test_cli_bunker.py --cli PATH --python-relay VENV/bin/nostr-relay --node NODE
+                       --modules DIR [--backend NAME]
+
+Scenarios, each a numbered check:
+  usage    what bunker refuses before connecting: exit 2 and the reason, nothing on stdout
+           (no --relay, no --key, an unknown --allow grant, a URL that is not ws(s)://)
+  serve    softchat bunker for alice's key (--allow sign_event:13,nip44_encrypt) prints its
+           bunker:// URI first (alice's key as the bunker key, the relay, a secret); nostr-tools'
+           BunkerSigner (tests/cli/bunker_client.mjs, DIR: the interop-node.setup fixture's
+           folder) connects with it over the relay: connect, ping, get_public_key (alice),
+           sign_event kind 13 (verified, alice's), nip44_encrypt (decrypted by the third
+           party), sign_event kind 1 refused; the bunker said one line per request on stderr,
+           allowed or refused; SIGTERM is exit 0. Again with --bunker-key (carol's): the
+           URI names carol's key, get_public_key still answers alice's and she signs
+  signer   dm send --signer <the bunker's URI> (alice's key never given to it): alice's
+           message to bob is sealed by the bunker (nip44_encrypt and sign_event:13 carried as
+           NIP-46 requests over the relay) and delivered: bob fetches it from his inbox relay
+           and opens it (nip17 receive): from alice, the text; a bunker without those grants
+           makes dm send fail (exit 2, "refused") and nothing is delivered; with the
+           bunker gone, dm send times out (--timeout 3: exit 2, said)
+Loopback only (127.0.0.1); every wait is bounded."""
+
+import argparse
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
+import live  # noqa: E402,F401  (process groups, relays on loopback, checks)
+from live import check, CHECKS, GROUPS, kill_group, free_port, run_group, Relay, Cli  # noqa: E402
+
+
+def scenario_usage(cli, relay, alice):
+    cases = [
+        ("no --relay", ["bunker", "--key", alice], b"--relay"),
+        ("no --key", ["bunker", "--relay", relay.url], b"--key"),
+        ("unknown grant", ["bunker", "--key", alice, "--relay", relay.url, "--allow",
+                           "sign_event:13,nip04_encrypt"], b"unknown grant"),
+        ("bad kind", ["bunker", "--key", alice, "--relay", relay.url, "--allow", "sign_event:x"],
+         b"unknown grant"),
+        ("not a ws URL", ["bunker", "--key", alice, "--relay", "http://127.0.0.1:1"], b"--relay"),
+    ]
+    for name, args, says in cases:
+        r = cli.run(args, timeout=30)
+        check("usage: %s: exit 2, said, nothing on stdout" % name,
+              r.returncode == 2 and says in r.stderr and r.stdout == b"",
+              "rc %d stdout %r stderr %r" % (r.returncode, r.stdout, r.stderr))
+
+
+def first_line(p, timeout=20):
+    """The first stdout line of p, read within timeout seconds (b"" if none)."""
+    end, buf = time.monotonic() + timeout, b""
+    while b"\n" not in buf and time.monotonic() < end:
+        ready, _, _ = select.select([p.stdout], [], [], 0.2)
+        if ready:
+            chunk = os.read(p.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            buf += chunk
+    return buf.split(b"\n", 1)[0]
+
+
+def scenario_serve(cli, o, relay, alice, alice_pub, bunker_key=None, bunker_pub=None):
+    tag = "serve" if bunker_key is None else "serve --bunker-key"
+    extra = [] if bunker_key is None else ["--bunker-key", bunker_key]
+    b = cli.popen(["bunker", "--key", alice, "--relay", relay.url, "--allow",
+                   "sign_event:13,nip44_encrypt"] + extra)
+    try:
+        uri = first_line(b).decode()
+        check("%s: the bunker URI first: the bunker key, the relay, a secret" % tag,
+              uri.startswith("bunker://%s?" % (bunker_pub or alice_pub)) and "relay=" in uri and
+              "secret=" in uri, uri)
+        time.sleep(1)  # its subscription reaches the relay
+        r = run_group([o.node, "--experimental-websocket", os.path.join(HERE, "bunker_client.mjs"),
+                       "--modules", o.modules, "--uri", uri, "--user", alice_pub,
+                       "--granted-kind", "13", "--refused-kind", "1"], b"", 120)
+        out = r.stdout.decode()
+        check(tag + ": nostr-tools' BunkerSigner: connect, ping, get_public_key, sign_event:13, "
+              "nip44_encrypt, sign_event:1 refused",
+              r.returncode == 0 and "6 passed" in out, out + r.stderr.decode())
+        b.send_signal(signal.SIGTERM)
+        rc = b.wait(timeout=20)
+        err = b.stderr.read().decode()
+        check(tag + ": SIGTERM is exit 0", rc == 0, "rc %r: %s" % (rc, err))
+        for line in ("nip46 connect from", "nip46 get_public_key from",
+                     "nip46 nip44_encrypt from"):
+            check("%s: stderr says '%s ...: allowed'" % (tag, line),
+                  any(l.find(line) >= 0 and l.endswith(": allowed") for l in err.splitlines()),
+                  err)
+        signs = [l for l in err.splitlines() if "nip46 sign_event from" in l]
+        check(tag + ": one sign_event allowed, one refused",
+              len(signs) == 2 and signs[0].endswith(": allowed") and ": refused: " in signs[1],
+              err)
+    finally:
+        kill_group(b.pid, leader=b)
+
+
+def start_bunker(cli, key, relay, allow):
+    b = cli.popen(["bunker", "--key", key, "--relay", relay.url] + allow)
+    uri = first_line(b).decode()
+    time.sleep(1)  # its subscription reaches the relay
+    return b, uri
+
+
+def scenario_signer(cli, relay, alice, alice_pub, bob, bob_pub):
+    s = cli.run(["dm", "inbox", "set", "--key", bob, "--relay", relay.url], timeout=60)
+    check("signer: bob's inbox list on the relay", s.returncode == 0, s.stderr.decode())
+    text = "hello bob, sealed by alice's bunker"
+    b, uri = start_bunker(cli, alice, relay, ["--allow", "sign_event:13,nip44_encrypt"])
+    try:
+        s = cli.run(["dm", "send", "--signer", uri, "--to", bob_pub, "--bootstrap", relay.url,
+                     "--timeout", "20", text], timeout=120)
+        out = s.stdout.decode()
+        check("signer: dm send --signer delivers (exit 0, bob's wrap delivered)",
+              s.returncode == 0 and '"outcome":"delivered"' in out.splitlines()[0],
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), out))
+    finally:
+        kill_group(b.pid, leader=b)
+    flt = '{"kinds":[1059],"#p":["%s"]}' % bob_pub
+    f = cli.run(["relay", "fetch", "--url", relay.url, "--sec-file", bob, "--filter", flt],
+                timeout=60)
+    rcv = cli.run(["nip17", "receive", "--sec-file", bob], f.stdout, timeout=60)
+    got = [json.loads(l) for l in rcv.stdout.decode().splitlines() if l.strip()]
+    check("signer: bob opens it: from alice, the text",
+          rcv.returncode == 0 and any(m["content"] == text and m["from"] == alice_pub
+                                      for m in got),
+          f.stderr.decode() + rcv.stderr.decode() + rcv.stdout.decode())
+    b, uri = start_bunker(cli, alice, relay, [])
+    try:
+        s = cli.run(["dm", "send", "--signer", uri, "--to", bob_pub, "--bootstrap", relay.url,
+                     "--timeout", "20", "not to be sent"], timeout=120)
+        check("signer: a bunker without the grants: dm send fails, says refused, sends nothing",
+              s.returncode == 2 and b"refused" in s.stderr and s.stdout == b"",
+              "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+    finally:
+        kill_group(b.pid, leader=b)
+    s = cli.run(["dm", "send", "--signer", uri, "--to", bob_pub, "--bootstrap", relay.url,
+                 "--timeout", "3", "nobody answers"], timeout=60)
+    check("signer: a bunker that is gone: dm send times out (exit 2, said), sends nothing",
+          s.returncode == 2 and b"no answer from the bunker" in s.stderr and s.stdout == b"",
+          "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--python-relay", required=True)
+    ap.add_argument("--node", required=True)
+    ap.add_argument("--modules", required=True)
+    ap.add_argument("--backend")
+    o = ap.parse_args()
+    if not os.access(o.python_relay, os.X_OK):
+        print("FAIL: nostr-relay is not installed (%s): its setup fixture failed" % o.python_relay)
+        return 1
+    if not os.path.isdir(os.path.join(o.modules, "node_modules", "nostr-tools")):
+        print("FAIL: nostr-tools is not installed in %s: interop-node.setup failed" % o.modules)
+        return 1
+    relays = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cli = Cli(o, tmp)
+        try:
+            r = Relay("python", o, tmp, free_port())
+            relays.append(r)
+            r.start()
+            alice, alice_pub, _ = cli.key("alice")
+            scenario_usage(cli, r, alice)
+            scenario_serve(cli, o, r, alice, alice_pub)
+            carol, carol_pub, _ = cli.key("carol")
+            scenario_serve(cli, o, r, alice, alice_pub, carol, carol_pub)
+            bob, bob_pub, _ = cli.key("bob")
+            scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
+        except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
+            check("bunker: scenario could not finish", False, repr(e))
+        finally:
+            for r in relays:
+                r.stop()
+            left = [g for g in list(GROUPS) if not kill_group(g)]
+            check("bunker: no process left behind", not left, "groups %r" % left)
+    passed = sum(1 for _, ok in CHECKS if ok)
+    failed = len(CHECKS) - passed
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
