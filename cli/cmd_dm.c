@@ -12,7 +12,8 @@ const char cli_dm_usage[] =
     "       softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...]\n"
     "                        --bootstrap URL[,URL...] [--subject S] [--allow-no-inbox]\n"
     "                        [--file PATH | MESSAGE]\n"
-    "       softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)\n"
+    "       softchat dm listen (--key FILE | --signer URI) --state DB\n"
+    "                          (--relay URL... | --bootstrap URL...)\n"
     "\n"
     "  Every dm command also takes --ca-file FILE (wss:// relays: the CAs, PEM, instead of\n"
     "  the system's store) and --timeout S (default 30 seconds), which bounds each stage:\n"
@@ -76,6 +77,14 @@ const char cli_dm_usage[] =
     "                 point, minus 2 days: gift wraps are backdated), written after each line\n"
     "                 is printed: a restart with the same DB prints no message twice (a crash\n"
     "                 between the line and its write may print that one again).\n"
+    "                 --signer URI instead of --key: the key stays in a NIP-46 remote\n"
+    "                 signer, reached as by dm send; each wrap's two NIP-44 decryptions (the\n"
+    "                 wrap, then the seal) are nip44_decrypt requests, each waiting --timeout\n"
+    "                 S (default 30), and the lines are the same. A wrap the signer refuses\n"
+    "                 is skipped with one line on stderr (\"... skipped: the signer refused\n"
+    "                 to decrypt it\") and recorded in --state like a wrap that does not open\n"
+    "                 (a fresh --state reads it again); no answer is exit 2. Relays' AUTH is\n"
+    "                 not answered with a remote signer.\n"
     "\n"
     "exit status: 0 success, 1 invalid input, 2 usage, I/O, connection or timeout, 3 a user\n"
     "has no inbox list, 4 not accepted where required.\n";
@@ -118,14 +127,15 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
     if (rc != CLI_OK) {
         return rc == CLI_HELP ? CLI_OK : rc;
     }
-    if (which == SEND && (a.key_file == NULL) == (a.signer == NULL)) {
-        return cli_usage_error(cli_dm_usage, "dm send needs --key FILE or --signer URI (one)");
+    if ((which == SEND || which == LISTEN) && (a.key_file == NULL) == (a.signer == NULL)) {
+        return cli_usage_error(cli_dm_usage, "dm %s needs --key FILE or --signer URI (one)",
+                               argv[1]);
     }
-    if (which != GET && which != SEND && a.key_file == NULL) {
+    if (which == SET && a.key_file == NULL) {
         return cli_usage_error(cli_dm_usage, "this dm command needs --key FILE");
     }
-    if (which != SEND && a.signer != NULL) {
-        return cli_usage_error(cli_dm_usage, "only dm send takes --signer");
+    if (which != SEND && which != LISTEN && a.signer != NULL) {
+        return cli_usage_error(cli_dm_usage, "only dm send and dm listen take --signer");
     }
     if ((rc = cli_ctx_init(&ctx, g)) != CLI_OK) {
         return rc;

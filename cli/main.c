@@ -60,7 +60,8 @@ static const cli_command commands[] = {
      "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
      "  softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...] --bootstrap URL...\n"
      "           [MESSAGE]\n"
-     "  softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)",
+     "  softchat dm listen (--key FILE | --signer URI) --state DB\n"
+     "           (--relay URL... | --bootstrap URL...)",
      cmd_dm},
     {"bunker",
      "bunker --key FILE --relay URL... [--bunker-key FILE] [--allow GRANT,...] [--secret S]",
