@@ -7,7 +7,8 @@
 #include <string.h>
 
 const char cli_dm_usage[] =
-    "usage: softchat dm inbox set --key FILE --relay URL [--relay URL]... [--to-relays URL]...\n"
+    "usage: softchat dm inbox set (--key FILE | --signer URI) --relay URL [--relay URL]...\n"
+    "                             [--to-relays URL]...\n"
     "       softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
     "       softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...]\n"
     "                        --bootstrap URL[,URL...] [--subject S] [--allow-no-inbox]\n"
@@ -26,7 +27,11 @@ const char cli_dm_usage[] =
     "                 stdout: one line per relay once it answered (or the pool gave up:\n"
     "                 3 attempts, each waiting 10 s for an OK):\n"
     "                   {\"relay\":URL,\"result\":\"accepted\"|\"refused\"|\"failed\",\"message\":STR}\n"
-    "                 Exit 0 when every relay accepted, 4 otherwise.\n"
+    "                 Exit 0 when every relay accepted, 4 otherwise. --signer URI instead\n"
+    "                 of --key: the list is signed by a NIP-46 remote signer, reached as by\n"
+    "                 dm send (a sign_event request for kind 10050, its answer verified;\n"
+    "                 a refusal or no answer is exit 2 and nothing is published; relays'\n"
+    "                 AUTH is not answered).\n"
     "  dm inbox get   fetches KEY's kind 10050 and 10002 lists from the --bootstrap relays\n"
     "                 (until each sent EOSE, failed, or 8 s passed), then, without a kind\n"
     "                 10050 there, from its NIP-65 write relays (where its own lists live),\n"
@@ -127,15 +132,12 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
     if (rc != CLI_OK) {
         return rc == CLI_HELP ? CLI_OK : rc;
     }
-    if ((which == SEND || which == LISTEN) && (a.key_file == NULL) == (a.signer == NULL)) {
-        return cli_usage_error(cli_dm_usage, "dm %s needs --key FILE or --signer URI (one)",
-                               argv[1]);
+    if (which != GET && (a.key_file == NULL) == (a.signer == NULL)) {
+        return cli_usage_error(cli_dm_usage, "this dm command needs --key FILE or --signer URI "
+                                             "(one)");
     }
-    if (which == SET && a.key_file == NULL) {
-        return cli_usage_error(cli_dm_usage, "this dm command needs --key FILE");
-    }
-    if (which != SEND && which != LISTEN && a.signer != NULL) {
-        return cli_usage_error(cli_dm_usage, "only dm send and dm listen take --signer");
+    if (which == GET && a.signer != NULL) {
+        return cli_usage_error(cli_dm_usage, "dm inbox get takes no --signer");
     }
     if ((rc = cli_ctx_init(&ctx, g)) != CLI_OK) {
         return rc;

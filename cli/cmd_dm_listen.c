@@ -344,32 +344,6 @@ static int listen_on(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, l
     return rc;
 }
 
-/* --signer: the bunker opened (the listener's ext over it) and the user's key in me_pub. */
-static int open_signer(sc_ctx *ctx, const cli_dm_args *a, cli_nip46 **remote, cli_ext_signer *ext,
-                       uint8_t me_pub[SC_PUBKEY_BYTES])
-{
-    int rc;
-
-    *remote = calloc(1, sizeof **remote);
-    if (*remote == NULL) {
-        return cli_fail(CLI_ERROR, "out of memory");
-    }
-    rc = cli_nip46_open(*remote, ctx, a->signer, a->ca_file, a->timeout_s);
-    ext->signer = &(*remote)->signer;
-    ext->drive = cli_nip46_drive;
-    ext->user = *remote;
-    memcpy(me_pub, (*remote)->user, SC_PUBKEY_BYTES);
-    return rc;
-}
-
-static void close_signer(cli_nip46 *remote)
-{
-    if (remote != NULL) {
-        cli_nip46_close(remote);
-        free(remote);
-    }
-}
-
 int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
 {
     uint8_t me_pub[SC_PUBKEY_BYTES];
@@ -390,14 +364,14 @@ int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
                                              "and --relay URL... or --bootstrap URL...");
     }
     if (a->signer != NULL) {
-        rc = open_signer(ctx, a, &remote, &ext, me_pub);
+        rc = cli_nip46_new(&remote, &ext, me_pub, ctx, a->signer, a->ca_file, a->timeout_s);
         l.ext = &ext;
         me = NULL;
     } else if ((st = sc_identity_pubkey(me_pub, me)) != SC_OK) {
         rc = cli_fail_status(st, "cannot read the public key");
     }
     if (rc != CLI_OK) {
-        close_signer(remote);
+        cli_nip46_free(remote);
         return rc;
     }
     cli_hex_str(me_hex, me_pub, SC_PUBKEY_BYTES);
@@ -405,7 +379,7 @@ int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     l.me = me;
     l.state = cli_dm_state_open(a->state, me_pub, &rc);
     if (l.state == NULL) {
-        close_signer(remote);
+        cli_nip46_free(remote);
         return rc;
     }
     rc = listen_relays(ctx, a, me_pub, &urls);
@@ -426,6 +400,6 @@ int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     cli_buf_free(&l.arena);
     cli_buf_free(&l.line);
     cli_buf_free(&l.saved);
-    close_signer(remote);
+    cli_nip46_free(remote);
     return rc;
 }

@@ -56,7 +56,7 @@ static const cli_command commands[] = {
      "  softchat relay sync --url URL --sec-file FILE [--have FILE]",
      cmd_relay},
     {"dm",
-     "dm inbox set --key FILE --relay URL... [--to-relays URL...]\n"
+     "dm inbox set (--key FILE | --signer URI) --relay URL... [--to-relays URL...]\n"
      "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
      "  softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...] --bootstrap URL...\n"
      "           [MESSAGE]\n"

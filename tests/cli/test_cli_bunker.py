@@ -29,6 +29,9 @@ Scenarios, each a numbered check:
            recorded in --state (a restart with the grant and that DB prints nothing); with
            the grant and a fresh --state alice's message is printed once, the very line dm
            listen --key bob prints (--timeout: exit 2 each time)
+  inbox    dm inbox set --signer <a bunker for dave's key>: without sign_event:10050 it fails
+           (exit 2, "refused"), nothing on stdout, no list on the relay; with it the relay
+           accepts the list (exit 0) and dm inbox get finds the relay as dave's inbox
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -195,6 +198,35 @@ def scenario_listen(cli, tmp, relay, alice_pub, bob, bob_pub):
           "rc %d: %s %r %r" % (rc, err, key_lines, lines))
 
 
+def scenario_inbox(cli, relay, dave, dave_pub):
+    b, uri = start_bunker(cli, dave, relay, [])
+    try:
+        s = cli.run(["dm", "inbox", "set", "--signer", uri, "--relay", relay.url, "--timeout",
+                     "20"], timeout=90)
+        check("inbox: a bunker without sign_event:10050: dm inbox set fails, says refused, "
+              "nothing on stdout", s.returncode == 2 and b"refused" in s.stderr and
+              s.stdout == b"", "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout))
+    finally:
+        kill_group(b.pid, leader=b)
+    g = cli.run(["dm", "inbox", "get", dave_pub, "--bootstrap", relay.url], timeout=60)
+    check("inbox: no list for dave on the relay (exit 3)", g.returncode == 3,
+          "rc %d: %s %s" % (g.returncode, g.stderr.decode(), g.stdout))
+    b, uri = start_bunker(cli, dave, relay, ["--allow", "sign_event:10050"])
+    try:
+        s = cli.run(["dm", "inbox", "set", "--signer", uri, "--relay", relay.url, "--timeout",
+                     "20"], timeout=90)
+    finally:
+        kill_group(b.pid, leader=b)
+    lines = [json.loads(l) for l in s.stdout.decode().splitlines()]
+    check("inbox: dm inbox set --signer: the relay accepts the list (exit 0)",
+          s.returncode == 0 and len(lines) == 1 and lines[0]["result"] == "accepted",
+          "rc %d: %s %r" % (s.returncode, s.stderr.decode(), lines))
+    g = cli.run(["dm", "inbox", "get", dave_pub, "--bootstrap", relay.url], timeout=60)
+    check("inbox: dm inbox get finds the relay as dave's inbox",
+          g.returncode == 0 and g.stdout.decode().split() == [relay.url],
+          "rc %d: %s %s" % (g.returncode, g.stderr.decode(), g.stdout))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -224,6 +256,8 @@ def main():
             bob, bob_pub, _ = cli.key("bob")
             scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
             scenario_listen(cli, tmp, r, alice_pub, bob, bob_pub)
+            dave, dave_pub, _ = cli.key("dave")
+            scenario_inbox(cli, r, dave, dave_pub)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("bunker: scenario could not finish", False, repr(e))
         finally:
