@@ -7,12 +7,14 @@
 #include <string.h>
 
 const char cli_dm_usage[] =
-    "usage: softchat dm inbox set --key FILE --relay URL [--relay URL]... [--to-relays URL]...\n"
+    "usage: softchat dm inbox set (--key FILE | --signer URI) --relay URL [--relay URL]...\n"
+    "                             [--to-relays URL]...\n"
     "       softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
     "       softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...]\n"
     "                        --bootstrap URL[,URL...] [--subject S] [--allow-no-inbox]\n"
     "                        [--file PATH | MESSAGE]\n"
-    "       softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)\n"
+    "       softchat dm listen (--key FILE | --signer URI) --state DB\n"
+    "                          (--relay URL... | --bootstrap URL...)\n"
     "\n"
     "  Every dm command also takes --ca-file FILE (wss:// relays: the CAs, PEM, instead of\n"
     "  the system's store) and --timeout S (default 30 seconds), which bounds each stage:\n"
@@ -25,7 +27,11 @@ const char cli_dm_usage[] =
     "                 stdout: one line per relay once it answered (or the pool gave up:\n"
     "                 3 attempts, each waiting 10 s for an OK):\n"
     "                   {\"relay\":URL,\"result\":\"accepted\"|\"refused\"|\"failed\",\"message\":STR}\n"
-    "                 Exit 0 when every relay accepted, 4 otherwise.\n"
+    "                 Exit 0 when every relay accepted, 4 otherwise. --signer URI instead\n"
+    "                 of --key: the list is signed by a NIP-46 remote signer, reached as by\n"
+    "                 dm send (a sign_event request for kind 10050, its answer verified;\n"
+    "                 a refusal or no answer is exit 2 and nothing is published; relays'\n"
+    "                 AUTH is not answered).\n"
     "  dm inbox get   fetches KEY's kind 10050 and 10002 lists from the --bootstrap relays\n"
     "                 (until each sent EOSE, failed, or 8 s passed), then, without a kind\n"
     "                 10050 there, from its NIP-65 write relays (where its own lists live),\n"
@@ -76,6 +82,14 @@ const char cli_dm_usage[] =
     "                 point, minus 2 days: gift wraps are backdated), written after each line\n"
     "                 is printed: a restart with the same DB prints no message twice (a crash\n"
     "                 between the line and its write may print that one again).\n"
+    "                 --signer URI instead of --key: the key stays in a NIP-46 remote\n"
+    "                 signer, reached as by dm send; each wrap's two NIP-44 decryptions (the\n"
+    "                 wrap, then the seal) are nip44_decrypt requests, each waiting --timeout\n"
+    "                 S (default 30), and the lines are the same. A wrap the signer refuses\n"
+    "                 is skipped with one line on stderr (\"... skipped: the signer refused\n"
+    "                 to decrypt it\") and recorded in --state like a wrap that does not open\n"
+    "                 (a fresh --state reads it again); no answer is exit 2. Relays' AUTH is\n"
+    "                 not answered with a remote signer.\n"
     "\n"
     "exit status: 0 success, 1 invalid input, 2 usage, I/O, connection or timeout, 3 a user\n"
     "has no inbox list, 4 not accepted where required.\n";
@@ -118,14 +132,12 @@ int cmd_dm(const cli_globals *g, int argc, char **argv)
     if (rc != CLI_OK) {
         return rc == CLI_HELP ? CLI_OK : rc;
     }
-    if (which == SEND && (a.key_file == NULL) == (a.signer == NULL)) {
-        return cli_usage_error(cli_dm_usage, "dm send needs --key FILE or --signer URI (one)");
+    if (which != GET && (a.key_file == NULL) == (a.signer == NULL)) {
+        return cli_usage_error(cli_dm_usage, "this dm command needs --key FILE or --signer URI "
+                                             "(one)");
     }
-    if (which != GET && which != SEND && a.key_file == NULL) {
-        return cli_usage_error(cli_dm_usage, "this dm command needs --key FILE");
-    }
-    if (which != SEND && a.signer != NULL) {
-        return cli_usage_error(cli_dm_usage, "only dm send takes --signer");
+    if (which == GET && a.signer != NULL) {
+        return cli_usage_error(cli_dm_usage, "dm inbox get takes no --signer");
     }
     if ((rc = cli_ctx_init(&ctx, g)) != CLI_OK) {
         return rc;

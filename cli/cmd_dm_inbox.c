@@ -1,6 +1,7 @@
 /* softchat dm inbox set | dm inbox get: a key's NIP-17 inbox list (kind 10050), published
  * through the pool to chosen relays, or looked up through bootstrap relays (sc_inboxes). */
 #include "dm.h"
+#include "nip46_client.h"
 
 #include <string.h>
 
@@ -84,9 +85,27 @@ static int on_set(void *user, cli_pool *cp, const sc_pool_update *u)
     return CLI_POOL_CONTINUE;
 }
 
+/* ev signed by me, or (ext not NULL) through ext's signer: sc_event_sign_start, driven. */
+static sc_status sign_list(sc_ctx *ctx, sc_event *ev, const sc_identity *me,
+                           const cli_ext_signer *ext)
+{
+    sc_signer_op op;
+    sc_status st;
+
+    if (ext == NULL) {
+        return sc_event_sign(ctx, ev, me);
+    }
+    st = sc_event_sign_start(ctx, &op, ev, ext->signer);
+    if (st == SC_OK) {
+        st = ext->drive(ext->user, &op);
+    }
+    sc_signer_op_clear(&op);
+    return st;
+}
+
 /* The signed kind 10050 event listing the URLs of inbox (normalised), in buf. */
-static int make_list(sc_ctx *ctx, const sc_identity *me, const cli_dm_urls *inbox, cli_buf *buf,
-                     sc_event *ev)
+static int make_list(sc_ctx *ctx, const sc_identity *me, const cli_ext_signer *ext,
+                     const cli_dm_urls *inbox, cli_buf *buf, sc_event *ev)
 {
     sc_str norm[CLI_DM_MAX_RELAYS];
     char norm_buf[CLI_DM_MAX_RELAYS][256];
@@ -116,7 +135,7 @@ static int make_list(sc_ctx *ctx, const sc_identity *me, const cli_dm_urls *inbo
     }
     st = sc_nip17_inbox_build(ev, buf->p, buf->cap, norm, inbox->n, now);
     if (st == SC_OK) {
-        st = sc_event_sign(ctx, ev, me);
+        st = sign_list(ctx, ev, me, ext);
     }
     return st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot make the inbox list");
 }
@@ -136,7 +155,7 @@ static int publish_list(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me
     memset(&s, 0, sizeof s);
     cli_dm_pool_opts(&o);
     rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout_s);
-    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
+    if (rc == CLI_OK && me != NULL && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
         rc = cli_fail_status(st, "relay pool");
     }
     for (i = 0; rc == CLI_OK && i < t->n; i++) {
@@ -158,6 +177,9 @@ static int publish_list(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me
 
 int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
 {
+    uint8_t user[SC_PUBKEY_BYTES];
+    cli_nip46 *remote = NULL;
+    cli_ext_signer ext;
     cli_dm_urls inbox, targets;
     cli_buf evbuf = CLI_BUF_INIT;
     sc_event ev;
@@ -168,8 +190,8 @@ int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     memset(&targets, 0, sizeof targets);
     if (a->n_relay == 0 || a->n_bootstrap || a->state || a->file || a->to || a->n_pos ||
         a->allow_no_inbox || a->json || a->subject) {
-        return cli_usage_error(cli_dm_usage, "dm inbox set takes --key, --relay URL... and "
-                                             "--to-relays URL...");
+        return cli_usage_error(cli_dm_usage, "dm inbox set takes --key or --signer, --relay "
+                                             "URL... and --to-relays URL...");
     }
     for (i = 0; rc == CLI_OK && i < a->n_relay; i++) {
         rc = cli_dm_urls_add(&inbox, a->relay[i], "--relay");
@@ -177,12 +199,17 @@ int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     for (i = 0; rc == CLI_OK && i < a->n_to_relays; i++) {
         rc = cli_dm_urls_add(&targets, a->to_relays[i], "--to-relays");
     }
+    if (rc == CLI_OK && a->signer != NULL) {
+        rc = cli_nip46_new(&remote, &ext, user, ctx, a->signer, a->ca_file, a->timeout_s);
+        me = NULL;
+    }
     if (rc == CLI_OK) {
-        rc = make_list(ctx, me, &inbox, &evbuf, &ev);
+        rc = make_list(ctx, me, remote != NULL ? &ext : NULL, &inbox, &evbuf, &ev);
     }
     if (rc == CLI_OK) {
         rc = publish_list(ctx, a, me, targets.n > 0 ? &targets : &inbox, &ev);
     }
+    cli_nip46_free(remote);
     cli_buf_free(&evbuf);
     cli_dm_urls_free(&inbox);
     cli_dm_urls_free(&targets);

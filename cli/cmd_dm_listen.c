@@ -1,9 +1,10 @@
 /* softchat dm listen: the key's gift wraps (kind 1059, #p = the key) on its inbox relays,
- * through one relay pool subscription with a cursor, each opened (sc_nip17_receive) and
- * printed once as a JSON line, until SIGINT or SIGTERM. The cursor and the wrap ids handled
+ * through one relay pool subscription with a cursor, each opened (sc_nip17_receive, or with
+ * --signer sc_nip17_receive_start over a NIP-46 bunker: nip46_client.h) and printed once as a JSON line, until SIGINT or SIGTERM. The cursor and the wrap ids handled
  * live in a SQLite store (dm_state.c), written after each line, so a restart prints nothing
  * twice. */
 #include "dm.h"
+#include "nip46_client.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ static void on_signal(int sig)
 typedef struct listener {
     sc_ctx *ctx;
     const sc_identity *me;
+    const cli_ext_signer *ext; /* --signer: the unwraps go to the bunker; me is NULL */
     cli_dm_state *state;
     sc_pool_cursor cursor;
     cli_buf arena, line, saved;
@@ -115,6 +117,38 @@ static int message_line(cli_buf *b, const sc_nip17_received *m, const sc_pool_up
     return rc == CLI_OK ? cli_buf_adds(b, "}\n") : rc;
 }
 
+/* sc_nip17_receive of the wrap, or over the remote signer: its two NIP-44 decryptions are
+ * NIP-46 nip44_decrypt requests (no NIP-40 checks, as sc_nip17_receive). */
+static sc_status open_wrap(listener *l, sc_nip17_received *msg, size_t *used,
+                           const sc_pool_update *u)
+{
+    sc_signer_op op;
+    sc_status st;
+
+    if (l->ext == NULL) {
+        return sc_nip17_receive(l->ctx, msg, l->arena.p, l->arena.cap, used, u->event_json.ptr,
+                                u->event_json.len, l->me);
+    }
+    st = sc_nip17_receive_start(l->ctx, &op, msg, l->arena.p, l->arena.cap, used, u->event_json.ptr,
+                                u->event_json.len, l->ext->signer, -1);
+    if (st == SC_OK) {
+        st = l->ext->drive(l->ext->user, &op);
+    }
+    sc_signer_op_clear(&op);
+    return st;
+}
+
+/* A wrap the bunker refused to open: said, then skipped and recorded as any wrap that does not
+ * open (the cursor remembers it too: a fresh --state reads it again). */
+static void refused(const sc_pool_update *u)
+{
+    char hex[2 * SC_EVENT_ID_BYTES + 1];
+
+    cli_hex_str(hex, u->event->id, SC_EVENT_ID_BYTES);
+    cli_fail(CLI_OK, "wrap %s from %.*s skipped: the signer refused to decrypt it", hex,
+             (int)u->url.len, u->url.ptr);
+}
+
 /* A wrap delivered for the first time by the pool: printed unless the store has it. */
 static int on_wrap(listener *l, const sc_pool_update *u)
 {
@@ -132,9 +166,11 @@ static int on_wrap(listener *l, const sc_pool_update *u)
     if (need == 0 || cli_buf_size(&l->arena, need) != CLI_OK) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
-    st = sc_nip17_receive(l->ctx, &msg, l->arena.p, l->arena.cap, &used, u->event_json.ptr,
-                          u->event_json.len, l->me);
-    if (st == SC_OK) {
+    st = open_wrap(l, &msg, &used, u);
+    if (st == SC_ERR_SIGNER_REFUSED) {
+        refused(u);
+        rc = CLI_OK;
+    } else if (st == SC_OK) {
         rc = message_line(&l->line, &msg, u);
         sc_mem_wipe(l->arena.p, used);
         memset(&msg, 0, sizeof msg);
@@ -273,7 +309,7 @@ static int listen_on(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, l
 
     cli_dm_pool_opts(&o);
     rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout != NULL ? a->timeout_s : 0);
-    if (rc == CLI_OK && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
+    if (rc == CLI_OK && me != NULL && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
         rc = cli_fail_status(st, "relay pool");
     }
     for (i = 0; rc == CLI_OK && i < urls->n; i++) {
@@ -311,6 +347,8 @@ static int listen_on(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, l
 int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
 {
     uint8_t me_pub[SC_PUBKEY_BYTES];
+    cli_nip46 *remote = NULL;
+    cli_ext_signer ext;
     char me_hex[2 * SC_PUBKEY_BYTES + 1];
     cli_dm_urls urls;
     listener l;
@@ -322,17 +360,26 @@ int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     memset(&l, 0, sizeof l);
     if (a->state == NULL || (a->n_relay == 0 && a->n_bootstrap == 0) || a->to || a->file ||
         a->n_pos || a->n_to_relays || a->json || a->allow_no_inbox || a->subject) {
-        return cli_usage_error(cli_dm_usage, "dm listen takes --key, --state DB and --relay "
-                                             "URL... or --bootstrap URL...");
+        return cli_usage_error(cli_dm_usage, "dm listen takes --key or --signer, --state DB "
+                                             "and --relay URL... or --bootstrap URL...");
     }
-    if ((st = sc_identity_pubkey(me_pub, me)) != SC_OK) {
-        return cli_fail_status(st, "cannot read the public key");
+    if (a->signer != NULL) {
+        rc = cli_nip46_new(&remote, &ext, me_pub, ctx, a->signer, a->ca_file, a->timeout_s);
+        l.ext = &ext;
+        me = NULL;
+    } else if ((st = sc_identity_pubkey(me_pub, me)) != SC_OK) {
+        rc = cli_fail_status(st, "cannot read the public key");
+    }
+    if (rc != CLI_OK) {
+        cli_nip46_free(remote);
+        return rc;
     }
     cli_hex_str(me_hex, me_pub, SC_PUBKEY_BYTES);
     l.ctx = ctx;
     l.me = me;
     l.state = cli_dm_state_open(a->state, me_pub, &rc);
     if (l.state == NULL) {
+        cli_nip46_free(remote);
         return rc;
     }
     rc = listen_relays(ctx, a, me_pub, &urls);
@@ -353,5 +400,6 @@ int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     cli_buf_free(&l.arena);
     cli_buf_free(&l.line);
     cli_buf_free(&l.saved);
+    cli_nip46_free(remote);
     return rc;
 }

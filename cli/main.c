@@ -56,11 +56,12 @@ static const cli_command commands[] = {
      "  softchat relay sync --url URL --sec-file FILE [--have FILE]",
      cmd_relay},
     {"dm",
-     "dm inbox set --key FILE --relay URL... [--to-relays URL...]\n"
+     "dm inbox set (--key FILE | --signer URI) --relay URL... [--to-relays URL...]\n"
      "  softchat dm inbox get KEY --bootstrap URL[,URL...] [--json]\n"
      "  softchat dm send (--key FILE | --signer URI) --to KEY[,KEY...] --bootstrap URL...\n"
      "           [MESSAGE]\n"
-     "  softchat dm listen --key FILE --state DB (--relay URL... | --bootstrap URL...)",
+     "  softchat dm listen (--key FILE | --signer URI) --state DB\n"
+     "           (--relay URL... | --bootstrap URL...)",
      cmd_dm},
     {"bunker",
      "bunker --key FILE --relay URL... [--bunker-key FILE] [--allow GRANT,...] [--secret S]",

@@ -283,6 +283,32 @@ int cli_nip46_open(cli_nip46 *n, sc_ctx *ctx, const char *uri, const char *ca_fi
     return rc;
 }
 
+int cli_nip46_new(cli_nip46 **out, cli_ext_signer *ext, uint8_t user[SC_PUBKEY_BYTES], sc_ctx *ctx,
+                  const char *uri, const char *ca_file, int timeout_s)
+{
+    cli_nip46 *n = calloc(1, sizeof *n);
+    int rc;
+
+    *out = n;
+    if (n == NULL) {
+        return cli_fail(CLI_ERROR, "out of memory");
+    }
+    rc = cli_nip46_open(n, ctx, uri, ca_file, timeout_s);
+    ext->signer = &n->signer;
+    ext->drive = cli_nip46_drive;
+    ext->user = n;
+    memcpy(user, n->user, SC_PUBKEY_BYTES);
+    return rc;
+}
+
+void cli_nip46_free(cli_nip46 *n)
+{
+    if (n != NULL) {
+        cli_nip46_close(n);
+        free(n);
+    }
+}
+
 void cli_nip46_close(cli_nip46 *n)
 {
     if (n->pool_open) {

@@ -46,4 +46,13 @@ sc_status cli_nip46_drive(void *n, sc_signer_op *op);
 
 void cli_nip46_close(cli_nip46 *n);
 
+/* cli_nip46_open of a new client in *out, and ext over it (its signer, cli_nip46_drive); the
+ * user's key in user. CLI_OK or an exit status (said); *out is set even then (NULL: out of
+ * memory) and freed by cli_nip46_free. */
+int cli_nip46_new(cli_nip46 **out, cli_ext_signer *ext, uint8_t user[SC_PUBKEY_BYTES], sc_ctx *ctx,
+                  const char *uri, const char *ca_file, int timeout_s);
+
+/* cli_nip46_close, then the client freed (NULL: nothing). */
+void cli_nip46_free(cli_nip46 *n);
+
 #endif

@@ -24,6 +24,14 @@ Scenarios, each a numbered check:
            and opens it (nip17 receive): from alice, the text; a bunker without those grants
            makes dm send fail (exit 2, "refused") and nothing is delivered; with the
            bunker gone, dm send times out (--timeout 3: exit 2, said)
+  listen   dm listen --signer <a bunker for bob's key>: without the nip44_decrypt grant the
+           wrap is skipped with a stderr line saying the signer refused, nothing printed, and
+           recorded in --state (a restart with the grant and that DB prints nothing); with
+           the grant and a fresh --state alice's message is printed once, the very line dm
+           listen --key bob prints (--timeout: exit 2 each time)
+  inbox    dm inbox set --signer <a bunker for dave's key>: without sign_event:10050 it fails
+           (exit 2, "refused"), nothing on stdout, no list on the relay; with it the relay
+           accepts the list (exit 0) and dm inbox get finds the relay as dave's inbox
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -153,6 +161,72 @@ def scenario_signer(cli, relay, alice, alice_pub, bob, bob_pub):
           "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout.decode()))
 
 
+def listen(cli, who, db, relay):
+    """dm listen for 8 seconds (--timeout: exit 2): its stdout lines and stderr."""
+    s = cli.run(["dm", "listen"] + who + ["--state", db, "--relay", relay.url, "--timeout", "8"],
+                timeout=90)
+    return s.returncode, s.stdout.decode().splitlines(), s.stderr.decode()
+
+
+def scenario_listen(cli, tmp, relay, alice_pub, bob, bob_pub):
+    db = os.path.join(tmp, "bob-signer.db")
+    b, uri = start_bunker(cli, bob, relay, [])
+    try:
+        rc, lines, err = listen(cli, ["--signer", uri], db, relay)
+        check("listen: a bunker without nip44_decrypt: the wrap skipped, said refused, nothing "
+              "printed, no crash (exit 2 at --timeout)",
+              rc == 2 and lines == [] and "skipped: the signer refused" in err,
+              "rc %d: %s %r" % (rc, err, lines))
+    finally:
+        kill_group(b.pid, leader=b)
+    b, uri = start_bunker(cli, bob, relay, ["--allow", "nip44_decrypt"])
+    try:
+        rc, lines, err = listen(cli, ["--signer", uri], db, relay)
+        check("listen: the refused wrap was recorded: the same --state prints nothing again",
+              rc == 2 and lines == [], "rc %d: %s %r" % (rc, err, lines))
+        rc, lines, err = listen(cli, ["--signer", uri], os.path.join(tmp, "bob-signer2.db"),
+                                relay)
+    finally:
+        kill_group(b.pid, leader=b)
+    got = [json.loads(l) for l in lines]
+    check("listen: dm listen --signer (granted, a fresh --state) prints alice's message once",
+          rc == 2 and len(got) == 1 and got[0]["from"] == alice_pub and
+          got[0]["content"] == "hello bob, sealed by alice's bunker",
+          "rc %d: %s %r" % (rc, err, lines))
+    rc, key_lines, err = listen(cli, ["--key", bob], os.path.join(tmp, "bob-key.db"), relay)
+    check("listen: the very line dm listen --key bob prints", rc == 2 and key_lines == lines,
+          "rc %d: %s %r %r" % (rc, err, key_lines, lines))
+
+
+def scenario_inbox(cli, relay, dave, dave_pub):
+    b, uri = start_bunker(cli, dave, relay, [])
+    try:
+        s = cli.run(["dm", "inbox", "set", "--signer", uri, "--relay", relay.url, "--timeout",
+                     "20"], timeout=90)
+        check("inbox: a bunker without sign_event:10050: dm inbox set fails, says refused, "
+              "nothing on stdout", s.returncode == 2 and b"refused" in s.stderr and
+              s.stdout == b"", "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout))
+    finally:
+        kill_group(b.pid, leader=b)
+    g = cli.run(["dm", "inbox", "get", dave_pub, "--bootstrap", relay.url], timeout=60)
+    check("inbox: no list for dave on the relay (exit 3)", g.returncode == 3,
+          "rc %d: %s %s" % (g.returncode, g.stderr.decode(), g.stdout))
+    b, uri = start_bunker(cli, dave, relay, ["--allow", "sign_event:10050"])
+    try:
+        s = cli.run(["dm", "inbox", "set", "--signer", uri, "--relay", relay.url, "--timeout",
+                     "20"], timeout=90)
+    finally:
+        kill_group(b.pid, leader=b)
+    lines = [json.loads(l) for l in s.stdout.decode().splitlines()]
+    check("inbox: dm inbox set --signer: the relay accepts the list (exit 0)",
+          s.returncode == 0 and len(lines) == 1 and lines[0]["result"] == "accepted",
+          "rc %d: %s %r" % (s.returncode, s.stderr.decode(), lines))
+    g = cli.run(["dm", "inbox", "get", dave_pub, "--bootstrap", relay.url], timeout=60)
+    check("inbox: dm inbox get finds the relay as dave's inbox",
+          g.returncode == 0 and g.stdout.decode().split() == [relay.url],
+          "rc %d: %s %s" % (g.returncode, g.stderr.decode(), g.stdout))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -181,6 +255,9 @@ def main():
             scenario_serve(cli, o, r, alice, alice_pub, carol, carol_pub)
             bob, bob_pub, _ = cli.key("bob")
             scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
+            scenario_listen(cli, tmp, r, alice_pub, bob, bob_pub)
+            dave, dave_pub, _ = cli.key("dave")
+            scenario_inbox(cli, r, dave, dave_pub)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("bunker: scenario could not finish", False, repr(e))
         finally:
