@@ -16,6 +16,7 @@ static const table op_tables[] = {
     {bench_ops_msg, &bench_ops_msg_count},
     {bench_ops_negentropy, &bench_ops_negentropy_count},
     {bench_ops_pool, &bench_ops_pool_count},
+    {bench_ops_nip49, &bench_ops_nip49_count},
     {bench_ops_nip44_warm, &bench_ops_nip44_warm_count},
     {bench_ops_msg_warm, &bench_ops_msg_warm_count},
 };

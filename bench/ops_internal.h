@@ -14,6 +14,8 @@ extern const bench_op bench_ops_negentropy[]; /* NIP-77 (ops_negentropy.c) */
 extern const size_t bench_ops_negentropy_count;
 extern const bench_op bench_ops_pool[]; /* the relay pool (ops_pool.c) */
 extern const size_t bench_ops_pool_count;
+extern const bench_op bench_ops_nip49[]; /* NIP-49 ncryptsec per scrypt cost (ops_nip49.c) */
+extern const size_t bench_ops_nip49_count;
 /* The cache-warm rows (one peer, receiver or sender repeated), after every other. */
 extern const bench_op bench_ops_nip44_warm[];
 extern const size_t bench_ops_nip44_warm_count;

@@ -118,7 +118,8 @@ static sc_status b64_put(b64_stream *b, const uint8_t *p, size_t n)
     size_t whole, written = 0;
     sc_status st = SC_OK;
 
-    while (b->n_carry != 0 && n != 0) {
+    /* n_carry is 0, 1 or 2 between calls; the bound also tells the compiler so */
+    while (b->n_carry != 0 && b->n_carry < sizeof b->carry && n != 0) {
         b->carry[b->n_carry++] = *p++;
         n--;
         if (b->n_carry == 3) {

@@ -6,6 +6,8 @@ import records
 
 FAMILIES = ("nip44_encrypt", "nip44_decrypt", "nip44_encrypt_held", "nip44_decrypt_held",
             "attachment_encrypt", "attachment_decrypt")
+# rows the report tables on their own (NIP-49's cost per scrypt size), drawn in neither chart
+OWN_TABLE = ("nip49_decrypt",)
 
 
 def available():
@@ -27,7 +29,8 @@ def _pyplot():
 
 
 def _drawn(rows):
-    return [r for r in rows if records.measured(r) and not r["floor"]]
+    return [r for r in rows if records.measured(r) and not r["floor"]
+            and r["operation"] not in OWN_TABLE]
 
 
 def _save(fig, path):

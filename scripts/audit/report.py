@@ -581,6 +581,31 @@ def _pool_sim_text(a):
             "scenarios per second of CPU time:\n\n" + "".join(f"- {x}\n" for x in lines))
 
 
+def _nip49_table(a, names):
+    """NIP-49's cost per log_n: time and peak resident memory of the measuring process, per
+    backend (the rows' bytes: scrypt's table, 128 * 8 * 2^log_n)."""
+    sizes = sorted({r["bytes"] for r in a.rows if r["operation"] == "nip49_decrypt"})
+    if not sizes:
+        return "Not measured.\n"
+    out = ["Opening an ncryptsec (`sc_nip49_decrypt`) at each scrypt cost: median per call and "
+           "the measuring process's peak resident memory. scrypt's own table is "
+           "128 * 8 * 2^log_n bytes.\n\n| log_n | scrypt table | "
+           + " | ".join(names) + " |\n|---|---:|" + "---:|" * len(names) + "\n"]
+    for size in sizes:
+        cells = []
+        for b in names:
+            r = records.find_key(a.rows, b, ("nip49_decrypt", size, 1))
+            if r is None:
+                cells.append("not measured")
+            elif not records.measured(r):
+                cells.append("unsupported" if r["unsupported"] else "**failed**")
+            else:
+                cells.append(f"{fmt_ns(r['median_ns'])}, {r['rss_kb'] / 1024:.0f} MiB")
+        out.append(f"| {(size // 1024).bit_length() - 1} | {size >> 20} MiB | "
+                   + " | ".join(cells) + " |\n")
+    return "".join(out)
+
+
 def write(a, charts_note=None):
     """report.md as a string. charts_note: why the charts were not drawn, or None."""
     names = records.backends(a.rows)
@@ -603,6 +628,7 @@ def write(a, charts_note=None):
     out.append(f"\n## Self-test\n\n{a.selftest}\n## Conformance\n\n")
     out.append(a.conf.markdown() if a.conf is not None else "Not run.\n")
     out.append("\n## Relay pool simulator\n\n" + _pool_sim_text(a))
+    out.append("\n## NIP-49: cost per log_n\n\n" + _nip49_table(a, names))
     out.append("## Latency per backend\n\nRatio to floor: the operation's median over the sum of "
                "its cryptography measured alone in the same run (libsecp256k1 called directly, "
                "and the fastest backend's SHA-256 / HMAC / ChaCha20 / AES-GCM at each size); "
