@@ -2,7 +2,10 @@
  * (sc_nip46_request_open), run with the user's key under the policy
  * (sc_nip46_bunker_handle), and its result or refusal sealed back to the client
  * (sc_nip46_response_build) and published to every relay of the bunker. A request id seen
- * before (a replay, or the same event from another relay) is not run again. */
+ * before (a replay, or the same event from another relay) is not run again, nor is one
+ * created before the bunker started (less its slack), which a relay that ignores the
+ * subscription's since could still send. A client that connects with the secret joins the
+ * policy's connected clients: the others get nothing but connect. */
 #include "bunker.h"
 
 #include <stdlib.h>
@@ -24,6 +27,23 @@ static int seen_before(cli_bunker *b, const uint8_t id[SC_EVENT_ID_BYTES])
         b->n_seen++;
     }
     return 0;
+}
+
+/* Remembers client as connected (the oldest forgotten when the ring is full). */
+static void add_client(cli_bunker *b, const uint8_t client[SC_PUBKEY_BYTES])
+{
+    size_t i;
+
+    for (i = 0; i < b->n_clients; i++) {
+        if (memcmp(b->clients[i], client, SC_PUBKEY_BYTES) == 0) {
+            return;
+        }
+    }
+    memcpy(b->clients[b->clients_next], client, SC_PUBKEY_BYTES);
+    b->clients_next = (b->clients_next + 1) % CLI_BUNKER_CLIENTS;
+    if (b->n_clients < CLI_BUNKER_CLIENTS) {
+        b->n_clients++;
+    }
 }
 
 void cli_bunker_reply_free(cli_bunker *b, cli_bunker_reply *r)
@@ -91,8 +111,14 @@ static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
     if (need == 0 || cli_buf_size(&b->result, need) != CLI_OK) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
+    b->policy.clients = (const uint8_t(*)[SC_PUBKEY_BYTES])b->clients;
+    b->policy.n_clients = b->n_clients;
     st = sc_nip46_bunker_handle(b->ctx, (char *)b->result.p, b->result.cap, &len, &error, b->user,
                                 &b->policy, req);
+    if (st == SC_OK && req->call.method.len == 7 &&
+        memcmp(req->call.method.ptr, "connect", 7) == 0) {
+        add_client(b, req->client);
+    }
     if (st == SC_OK) {
         result.ptr = (const char *)b->result.p;
         result.len = len;
@@ -128,6 +154,11 @@ int cli_bunker_serve(cli_bunker *b, cli_pool *cp, const sc_pool_update *u)
     sc_status st;
     int rc;
 
+    if (u->event->created_at < b->since) {
+        cli_fail(CLI_OK, "a kind 24133 event from %.*s skipped: created before the bunker started",
+                 (int)u->url.len, u->url.ptr);
+        return CLI_POOL_CONTINUE;
+    }
     if (seen_before(b, u->event->id)) {
         return CLI_POOL_CONTINUE;
     }

@@ -24,7 +24,8 @@ static const char usage[] =
     "  (secret: --secret S, or 16 random bytes in hex; a client's connect must give it; a\n"
     "  --secret is visible to other users of the machine in the process list).\n"
     "  Then it answers every kind 24133 request p-tagged to the bunker key (requests older\n"
-    "  than 30 s at start are not fetched; an event id answered once is not run again) with\n"
+    "  than 30 s at start are not fetched or answered; an event id answered once is not run\n"
+    "  again; a client gets nothing but connect until it connects with the secret) with\n"
     "  a response, a result or a refusal, published to the same relays, and says one line\n"
     "  per request on stderr:\n"
     "    softchat: nip46 METHOD from CLIENT: allowed | refused: REASON\n"
@@ -249,6 +250,7 @@ static int serve(cli_bunker *b, const bunker_args *a, const char *bunker_hex)
     if (rc == CLI_OK && (rc = cli_now(&now)) == CLI_OK) {
         f.has = SC_RELAY_FILTER_SINCE;
         f.since = now > SINCE_SLACK_S ? now - SINCE_SLACK_S : 0;
+        b->since = (int64_t)f.since;
     }
     if (rc == CLI_OK && (st = sc_pool_subscribe(&cp.p, &sub, SC_STR("nip46"), &f, 1, b->relays,
                                                 b->n_relays, NULL)) != SC_OK) {
@@ -322,7 +324,8 @@ int cmd_bunker(const cli_globals *g, int argc, char **argv)
         rc = parse_args(a, &ctx, &b.policy, argc - 1, argv + 1);
         b.ctx = &ctx;
         b.seen = rc == CLI_OK ? calloc(CLI_BUNKER_SEEN, sizeof *b.seen) : NULL;
-        if (rc == CLI_OK && b.seen == NULL) {
+        b.clients = rc == CLI_OK ? calloc(CLI_BUNKER_CLIENTS, sizeof *b.clients) : NULL;
+        if (rc == CLI_OK && (b.seen == NULL || b.clients == NULL)) {
             rc = cli_fail(CLI_ERROR, "out of memory");
         }
         if (rc == CLI_OK) {
@@ -331,6 +334,7 @@ int cmd_bunker(const cli_globals *g, int argc, char **argv)
         sc_ctx_clear(&ctx);
     }
     free(b.seen);
+    free(b.clients);
     cli_buf_free(&b.scratch);
     cli_buf_free(&b.result);
     for (i = 0; i < a->n_allow; i++) {

@@ -11,7 +11,8 @@ Scenarios, each a numbered check:
   usage    what bunker refuses before connecting: exit 2 and the reason, nothing on stdout
            (no --relay, no --key, an unknown --allow grant, a URL that is not ws(s)://)
   serve    softchat bunker for alice's key (--allow sign_event:13,nip44_encrypt) prints its
-           bunker:// URI first (alice's key as the bunker key, the relay, a secret); nostr-tools'
+           bunker:// URI first (alice's key as the bunker key, the relay, a secret); a
+           BunkerSigner that never connects is refused ("not connected"); nostr-tools'
            BunkerSigner (tests/cli/bunker_client.mjs, DIR: the interop-node.setup fixture's
            folder) connects with it over the relay: connect, ping, get_public_key (alice),
            sign_event kind 13 (verified, alice's), nip44_encrypt (decrypted by the third
@@ -95,9 +96,9 @@ def scenario_serve(cli, o, relay, alice, alice_pub, bunker_key=None, bunker_pub=
                        "--modules", o.modules, "--uri", uri, "--user", alice_pub,
                        "--granted-kind", "13", "--refused-kind", "1"], b"", 120)
         out = r.stdout.decode()
-        check(tag + ": nostr-tools' BunkerSigner: connect, ping, get_public_key, sign_event:13, "
-              "nip44_encrypt, sign_event:1 refused",
-              r.returncode == 0 and "6 passed" in out, out + r.stderr.decode())
+        check(tag + ": nostr-tools' BunkerSigner: a client that never connected refused; "
+              "connect, ping, get_public_key, sign_event:13, nip44_encrypt, sign_event:1 refused",
+              r.returncode == 0 and "7 passed" in out, out + r.stderr.decode())
         b.send_signal(signal.SIGTERM)
         rc = b.wait(timeout=20)
         err = b.stderr.read().decode()
@@ -108,9 +109,10 @@ def scenario_serve(cli, o, relay, alice, alice_pub, bunker_key=None, bunker_pub=
                   any(l.find(line) >= 0 and l.endswith(": allowed") for l in err.splitlines()),
                   err)
         signs = [l for l in err.splitlines() if "nip46 sign_event from" in l]
-        check(tag + ": one sign_event allowed, one refused",
-              len(signs) == 2 and signs[0].endswith(": allowed") and ": refused: " in signs[1],
-              err)
+        check(tag + ": sign_event refused before connect, then one allowed, one refused",
+              len(signs) == 3 and signs[0].endswith(": refused: not connected: send connect "
+                                                    "with the secret first") and
+              signs[1].endswith(": allowed") and ": refused: " in signs[2], err)
     finally:
         kill_group(b.pid, leader=b)
 
