@@ -39,6 +39,14 @@ typedef struct cli_bunker {
  * status (an internal failure). */
 int cli_bunker_serve(cli_bunker *b, cli_pool *cp, const sc_pool_update *u);
 
+/* Remembers client as connected (the oldest forgotten when the ring is full). */
+void cli_bunker_add_client(cli_bunker *b, const uint8_t client[SC_PUBKEY_BYTES]);
+
+/* The nostrconnect:// flow, the bunker's half: the client of u (which the user handed to the
+ * bunker) is connected, and a response carrying u's secret goes to it over the bunker's
+ * relays, so that the client learns the bunker key. Returns CLI_OK or an exit status. */
+int cli_bunker_nostrconnect(cli_bunker *b, cli_pool *cp, const sc_nip46_uri *u);
+
 /* Frees a reply (wiping its text). */
 void cli_bunker_reply_free(cli_bunker *b, cli_bunker_reply *r);
 

@@ -29,8 +29,7 @@ static int seen_before(cli_bunker *b, const uint8_t id[SC_EVENT_ID_BYTES])
     return 0;
 }
 
-/* Remembers client as connected (the oldest forgotten when the ring is full). */
-static void add_client(cli_bunker *b, const uint8_t client[SC_PUBKEY_BYTES])
+void cli_bunker_add_client(cli_bunker *b, const uint8_t client[SC_PUBKEY_BYTES])
 {
     size_t i;
 
@@ -97,6 +96,24 @@ static int build_reply(cli_bunker *b, const sc_nip46_request *req, sc_str result
     return CLI_OK;
 }
 
+/* Publishes r to every relay of the bunker; it is freed at its PUBLISH_DONE. */
+static int publish(cli_bunker *b, cli_pool *cp, cli_bunker_reply *r)
+{
+    uint32_t pub = 0;
+    sc_status st = sc_pool_publish(&cp->p, &pub, &r->ev, b->relays, b->n_relays, r);
+
+    if (st != SC_OK) {
+        cli_bunker_reply_free(b, r);
+        return cli_fail_status(st, "cannot publish the NIP-46 response");
+    }
+    r->next = b->replies;
+    if (b->replies != NULL) {
+        b->replies->prev = r;
+    }
+    b->replies = r;
+    return CLI_OK;
+}
+
 /* Runs the opened request under the policy and publishes the response. */
 static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
 {
@@ -104,7 +121,6 @@ static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
     const char *error = NULL;
     cli_bunker_reply *r = NULL;
     sc_str result = {"", 0};
-    uint32_t pub = 0;
     sc_status st;
     int rc;
 
@@ -117,7 +133,7 @@ static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
                                 &b->policy, req);
     if (st == SC_OK && req->call.method.len == 7 &&
         memcmp(req->call.method.ptr, "connect", 7) == 0) {
-        add_client(b, req->client);
+        cli_bunker_add_client(b, req->client);
     }
     if (st == SC_OK) {
         result.ptr = (const char *)b->result.p;
@@ -133,18 +149,37 @@ static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
     if (rc != CLI_OK) {
         return rc;
     }
-    st = sc_pool_publish(&cp->p, &pub, &r->ev, b->relays, b->n_relays, r);
-    if (st != SC_OK) {
-        cli_bunker_reply_free(b, r);
-        cli_fail_status(st, "cannot publish the NIP-46 response");
-        return CLI_POOL_CONTINUE; /* the client may ask again */
-    }
-    r->next = b->replies;
-    if (b->replies != NULL) {
-        b->replies->prev = r;
-    }
-    b->replies = r;
+    (void)publish(b, cp, r); /* a failure is said; the client may ask again */
     return CLI_POOL_CONTINUE;
+}
+
+int cli_bunker_nostrconnect(cli_bunker *b, cli_pool *cp, const sc_nip46_uri *u)
+{
+    uint8_t rnd[SC_NIP46_ID_RAND_BYTES];
+    char id[2 * SC_NIP46_ID_RAND_BYTES + 1];
+    sc_nip46_request req;
+    cli_bunker_reply *r = NULL;
+    sc_status st = sc_crypto_rng_fill(b->ctx, rnd, sizeof rnd);
+    int rc;
+
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot draw a response id");
+    }
+    cli_hex_str(id, rnd, sizeof rnd);
+    memset(&req, 0, sizeof req);
+    memcpy(req.client, u->pubkey, SC_PUBKEY_BYTES);
+    req.id.ptr = id;
+    req.id.len = 2 * SC_NIP46_ID_RAND_BYTES;
+    cli_bunker_add_client(b, u->pubkey);
+    rc = build_reply(b, &req, u->secret, NULL, &r);
+    if (rc == CLI_OK) {
+        rc = publish(b, cp, r);
+    }
+    if (rc == CLI_OK) {
+        cli_fail(CLI_OK, "nip46 nostrconnect to %02x%02x%02x%02x: connect response sent",
+                 u->pubkey[0], u->pubkey[1], u->pubkey[2], u->pubkey[3]);
+    }
+    return rc;
 }
 
 int cli_bunker_serve(cli_bunker *b, cli_pool *cp, const sc_pool_update *u)
