@@ -2,7 +2,10 @@
  * (sc_nip46_request_open), run with the user's key under the policy
  * (sc_nip46_bunker_handle), and its result or refusal sealed back to the client
  * (sc_nip46_response_build) and published to every relay of the bunker. A request id seen
- * before (a replay, or the same event from another relay) is not run again. */
+ * before (a replay, or the same event from another relay) is not run again, nor is one
+ * created before the bunker started (less its slack), which a relay that ignores the
+ * subscription's since could still send. A client that connects with the secret joins the
+ * policy's connected clients: the others get nothing but connect. */
 #include "bunker.h"
 
 #include <stdlib.h>
@@ -24,6 +27,22 @@ static int seen_before(cli_bunker *b, const uint8_t id[SC_EVENT_ID_BYTES])
         b->n_seen++;
     }
     return 0;
+}
+
+void cli_bunker_add_client(cli_bunker *b, const uint8_t client[SC_PUBKEY_BYTES])
+{
+    size_t i;
+
+    for (i = 0; i < b->n_clients; i++) {
+        if (memcmp(b->clients[i], client, SC_PUBKEY_BYTES) == 0) {
+            return;
+        }
+    }
+    memcpy(b->clients[b->clients_next], client, SC_PUBKEY_BYTES);
+    b->clients_next = (b->clients_next + 1) % CLI_BUNKER_CLIENTS;
+    if (b->n_clients < CLI_BUNKER_CLIENTS) {
+        b->n_clients++;
+    }
 }
 
 void cli_bunker_reply_free(cli_bunker *b, cli_bunker_reply *r)
@@ -77,6 +96,24 @@ static int build_reply(cli_bunker *b, const sc_nip46_request *req, sc_str result
     return CLI_OK;
 }
 
+/* Publishes r to every relay of the bunker; it is freed at its PUBLISH_DONE. */
+static int publish(cli_bunker *b, cli_pool *cp, cli_bunker_reply *r)
+{
+    uint32_t pub = 0;
+    sc_status st = sc_pool_publish(&cp->p, &pub, &r->ev, b->relays, b->n_relays, r);
+
+    if (st != SC_OK) {
+        cli_bunker_reply_free(b, r);
+        return cli_fail_status(st, "cannot publish the NIP-46 response");
+    }
+    r->next = b->replies;
+    if (b->replies != NULL) {
+        b->replies->prev = r;
+    }
+    b->replies = r;
+    return CLI_OK;
+}
+
 /* Runs the opened request under the policy and publishes the response. */
 static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
 {
@@ -84,15 +121,20 @@ static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
     const char *error = NULL;
     cli_bunker_reply *r = NULL;
     sc_str result = {"", 0};
-    uint32_t pub = 0;
     sc_status st;
     int rc;
 
     if (need == 0 || cli_buf_size(&b->result, need) != CLI_OK) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
+    b->policy.clients = (const uint8_t(*)[SC_PUBKEY_BYTES])b->clients;
+    b->policy.n_clients = b->n_clients;
     st = sc_nip46_bunker_handle(b->ctx, (char *)b->result.p, b->result.cap, &len, &error, b->user,
                                 &b->policy, req);
+    if (st == SC_OK && req->call.method.len == 7 &&
+        memcmp(req->call.method.ptr, "connect", 7) == 0) {
+        cli_bunker_add_client(b, req->client);
+    }
     if (st == SC_OK) {
         result.ptr = (const char *)b->result.p;
         result.len = len;
@@ -107,18 +149,37 @@ static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
     if (rc != CLI_OK) {
         return rc;
     }
-    st = sc_pool_publish(&cp->p, &pub, &r->ev, b->relays, b->n_relays, r);
-    if (st != SC_OK) {
-        cli_bunker_reply_free(b, r);
-        cli_fail_status(st, "cannot publish the NIP-46 response");
-        return CLI_POOL_CONTINUE; /* the client may ask again */
-    }
-    r->next = b->replies;
-    if (b->replies != NULL) {
-        b->replies->prev = r;
-    }
-    b->replies = r;
+    (void)publish(b, cp, r); /* a failure is said; the client may ask again */
     return CLI_POOL_CONTINUE;
+}
+
+int cli_bunker_nostrconnect(cli_bunker *b, cli_pool *cp, const sc_nip46_uri *u)
+{
+    uint8_t rnd[SC_NIP46_ID_RAND_BYTES];
+    char id[2 * SC_NIP46_ID_RAND_BYTES + 1];
+    sc_nip46_request req;
+    cli_bunker_reply *r = NULL;
+    sc_status st = sc_crypto_rng_fill(b->ctx, rnd, sizeof rnd);
+    int rc;
+
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot draw a response id");
+    }
+    cli_hex_str(id, rnd, sizeof rnd);
+    memset(&req, 0, sizeof req);
+    memcpy(req.client, u->pubkey, SC_PUBKEY_BYTES);
+    req.id.ptr = id;
+    req.id.len = 2 * SC_NIP46_ID_RAND_BYTES;
+    cli_bunker_add_client(b, u->pubkey);
+    rc = build_reply(b, &req, u->secret, NULL, &r);
+    if (rc == CLI_OK) {
+        rc = publish(b, cp, r);
+    }
+    if (rc == CLI_OK) {
+        cli_fail(CLI_OK, "nip46 nostrconnect to %02x%02x%02x%02x: connect response sent",
+                 u->pubkey[0], u->pubkey[1], u->pubkey[2], u->pubkey[3]);
+    }
+    return rc;
 }
 
 int cli_bunker_serve(cli_bunker *b, cli_pool *cp, const sc_pool_update *u)
@@ -128,6 +189,11 @@ int cli_bunker_serve(cli_bunker *b, cli_pool *cp, const sc_pool_update *u)
     sc_status st;
     int rc;
 
+    if (u->event->created_at < b->since) {
+        cli_fail(CLI_OK, "a kind 24133 event from %.*s skipped: created before the bunker started",
+                 (int)u->url.len, u->url.ptr);
+        return CLI_POOL_CONTINUE;
+    }
     if (seen_before(b, u->event->id)) {
         return CLI_POOL_CONTINUE;
     }

@@ -6,6 +6,7 @@
 #include "dm.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 static const char usage[] =
     "usage: softchat bunker --key USER_KEY_FILE [--bunker-key FILE] --relay URL...\n"
     "                       [--allow METHOD[:KIND],...]... [--secret S] [--ca-file FILE]\n"
+    "                       [--connect nostrconnect://...]\n"
     "\n"
     "  Serves NIP-46 remote signing (\"Nostr Connect\") for the key of --key over the --relay\n"
     "  relays (a URL option may be given several times and each may list URLs separated by\n"
@@ -24,7 +26,8 @@ static const char usage[] =
     "  (secret: --secret S, or 16 random bytes in hex; a client's connect must give it; a\n"
     "  --secret is visible to other users of the machine in the process list).\n"
     "  Then it answers every kind 24133 request p-tagged to the bunker key (requests older\n"
-    "  than 30 s at start are not fetched; an event id answered once is not run again) with\n"
+    "  than 30 s at start are not fetched or answered; an event id answered once is not run\n"
+    "  again; a client gets nothing but connect until it connects with the secret) with\n"
     "  a response, a result or a refusal, published to the same relays, and says one line\n"
     "  per request on stderr:\n"
     "    softchat: nip46 METHOD from CLIENT: allowed | refused: REASON\n"
@@ -32,6 +35,12 @@ static const char usage[] =
     "  ping, get_public_key. --allow grants more: sign_event (any kind), sign_event:KIND,\n"
     "  nip44_encrypt, nip44_decrypt (comma-separated, repeatable). nip04_* are always\n"
     "  refused (NIP-04 is unauthenticated). It runs until SIGINT or SIGTERM (exit 0).\n"
+    "  --connect URI: a client's nostrconnect:// URI (the client starts the pairing): its\n"
+    "  relays join the bunker's (--relay is then optional), its client counts as connected,\n"
+    "  and a connect response carrying the URI's secret is sent to it, which tells the client\n"
+    "  the bunker key (stderr: softchat: nip46 nostrconnect to CLIENT: connect response\n"
+    "  sent). The client must be listening already. The URI's perms are not read: --allow\n"
+    "  decides.\n"
     "\n"
     "exit status: 0 stopped by a signal, 1 invalid input, 2 usage, I/O or connection.\n";
 
@@ -44,7 +53,9 @@ static void on_signal(int sig)
 }
 
 typedef struct bunker_args {
-    const char *key_file, *bunker_key, *secret, *ca_file;
+    const char *key_file, *bunker_key, *secret, *ca_file, *connect;
+    sc_nip46_uri connect_uri; /* --connect, parsed: its strings in connect_buf */
+    cli_buf connect_buf;
     const char *relay[CLI_DM_MAX_RELAYS], *allow[CLI_BUNKER_MAX_GRANTS];
     size_t n_relay, n_allow;
     cli_dm_urls urls;
@@ -111,6 +122,30 @@ static int take_grants(bunker_args *a, sc_nip46_policy *p)
     return CLI_OK;
 }
 
+/* --connect: the nostrconnect:// URI parsed, its relays added to the bunker's. */
+static int take_connect(bunker_args *a)
+{
+    sc_nip46_uri *u = &a->connect_uri;
+    char url[SC_NIP46_URI_MAX_RELAY_LEN + 1];
+    size_t i, len = strlen(a->connect), used = 0;
+    sc_status st = SC_ERR_ARG;
+    int rc = cli_buf_size(&a->connect_buf, len + 1);
+
+    if (rc == CLI_OK) {
+        st = sc_nip46_uri_parse(u, (char *)a->connect_buf.p, a->connect_buf.cap, &used, a->connect,
+                                len);
+    }
+    if (st != SC_OK || u->kind != SC_NIP46_URI_NOSTRCONNECT) {
+        return cli_usage_error(usage, "--connect: not a nostrconnect:// URI (%s)",
+                               sc_status_name(st != SC_OK ? st : SC_ERR_NIP46_URI));
+    }
+    for (i = 0; rc == CLI_OK && i < u->n_relays; i++) {
+        snprintf(url, sizeof url, "%.*s", (int)u->relays[i].len, u->relays[i].ptr);
+        rc = cli_dm_urls_add(&a->urls, url, "--connect");
+    }
+    return rc;
+}
+
 static int parse_args(bunker_args *a, sc_ctx *ctx, sc_nip46_policy *p, int argc, char **argv)
 {
     const cli_opt opts[] = {
@@ -118,6 +153,7 @@ static int parse_args(bunker_args *a, sc_ctx *ctx, sc_nip46_policy *p, int argc,
         {"--bunker-key", &a->bunker_key, NULL, NULL, 0, NULL},
         {"--secret", &a->secret, NULL, NULL, 0, NULL},
         {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
+        {"--connect", &a->connect, NULL, NULL, 0, NULL},
         {"--relay", NULL, NULL, a->relay, CLI_DM_MAX_RELAYS, &a->n_relay},
         {"--allow", NULL, NULL, a->allow, CLI_BUNKER_MAX_GRANTS, &a->n_allow},
     };
@@ -127,11 +163,14 @@ static int parse_args(bunker_args *a, sc_ctx *ctx, sc_nip46_policy *p, int argc,
     if (rc != CLI_OK) {
         return rc;
     }
-    if (a->key_file == NULL || a->n_relay == 0) {
+    if (a->key_file == NULL || (a->n_relay == 0 && a->connect == NULL)) {
         return cli_usage_error(usage, "bunker needs --key FILE and --relay URL");
     }
     for (i = 0; rc == CLI_OK && i < a->n_relay; i++) {
         rc = cli_dm_urls_add(&a->urls, a->relay[i], "--relay");
+    }
+    if (rc == CLI_OK && a->connect != NULL) {
+        rc = take_connect(a);
     }
     if (rc == CLI_OK && a->urls.n > SC_NIP46_URI_MAX_RELAYS) {
         rc = cli_usage_error(usage, "at most %u relays", SC_NIP46_URI_MAX_RELAYS);
@@ -249,10 +288,14 @@ static int serve(cli_bunker *b, const bunker_args *a, const char *bunker_hex)
     if (rc == CLI_OK && (rc = cli_now(&now)) == CLI_OK) {
         f.has = SC_RELAY_FILTER_SINCE;
         f.since = now > SINCE_SLACK_S ? now - SINCE_SLACK_S : 0;
+        b->since = (int64_t)f.since;
     }
     if (rc == CLI_OK && (st = sc_pool_subscribe(&cp.p, &sub, SC_STR("nip46"), &f, 1, b->relays,
                                                 b->n_relays, NULL)) != SC_OK) {
         rc = cli_fail_status(st, "cannot subscribe");
+    }
+    if (rc == CLI_OK && a->connect != NULL) {
+        rc = cli_bunker_nostrconnect(b, &cp, &a->connect_uri);
     }
     if (rc == CLI_OK) {
         memset(&sa, 0, sizeof sa);
@@ -322,7 +365,8 @@ int cmd_bunker(const cli_globals *g, int argc, char **argv)
         rc = parse_args(a, &ctx, &b.policy, argc - 1, argv + 1);
         b.ctx = &ctx;
         b.seen = rc == CLI_OK ? calloc(CLI_BUNKER_SEEN, sizeof *b.seen) : NULL;
-        if (rc == CLI_OK && b.seen == NULL) {
+        b.clients = rc == CLI_OK ? calloc(CLI_BUNKER_CLIENTS, sizeof *b.clients) : NULL;
+        if (rc == CLI_OK && (b.seen == NULL || b.clients == NULL)) {
             rc = cli_fail(CLI_ERROR, "out of memory");
         }
         if (rc == CLI_OK) {
@@ -331,12 +375,14 @@ int cmd_bunker(const cli_globals *g, int argc, char **argv)
         sc_ctx_clear(&ctx);
     }
     free(b.seen);
+    free(b.clients);
     cli_buf_free(&b.scratch);
     cli_buf_free(&b.result);
     for (i = 0; i < a->n_allow; i++) {
         free(a->allow_copy[i]);
     }
     cli_dm_urls_free(&a->urls);
+    cli_buf_free(&a->connect_buf);
     sc_mem_wipe(a->secret_hex, sizeof a->secret_hex);
     free(a);
     return rc == CLI_HELP ? CLI_OK : rc;

@@ -262,11 +262,19 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_response_open(
 /** A bunker's permission policy. A grant is a method name ("ping", "connect",
  *  "get_public_key", "nip44_encrypt", "nip44_decrypt", "sign_event") or "sign_event:<kind>"
  *  (signing of that kind only, decimal). connect additionally needs the secret when one is
- *  set (compared in constant time). */
+ *  set (compared in constant time).
+ *  With a secret, only a connected client gets more than connect: one of clients, which the
+ *  bunker keeps (add a request's client key when sc_nip46_bunker_handle returns SC_OK for its
+ *  connect). Any other method from any other client is refused ("not connected"), so a client
+ *  that knows the bunker key and its relays but not the secret gets nothing, and a bunker
+ *  whose key is the user's, public by nature, serves only the clients that connected. Without
+ *  a secret every client is served as far as the grants go. */
 typedef struct sc_nip46_policy {
     const sc_str *grants;
     size_t n_grants;
-    sc_str secret; /* empty: connect needs no secret */
+    sc_str secret; /* empty: connect needs no secret, and every client is connected */
+    const uint8_t (*clients)[SC_PUBKEY_BYTES]; /* the connected clients' keys */
+    size_t n_clients;
 } sc_nip46_policy;
 
 /** Bytes of out that always suffice for sc_nip46_bunker_handle of r.
@@ -281,12 +289,14 @@ SC_API size_t sc_nip46_bunker_result_max(const sc_nip46_request *r) SC_NONNULL(1
  *  On a refusal *error is a static text to send back as the response's error (with an empty
  *  result): build the response with sc_nip46_response_build either way.
  *  Returns: SC_OK (out holds the result); refusals: SC_ERR_SIGNER_REFUSED (not granted by the
- *           policy), SC_ERR_NIP46_SECRET (connect without the secret, or another),
+ *           policy, or a method other than connect from a client not connected while the
+ *           policy has a secret), SC_ERR_NIP46_SECRET (connect without the secret, or another),
  *           SC_ERR_UNSUPPORTED (nip04_*, an unknown method), SC_ERR_NIP46
  *           (missing or malformed params), the statuses of the work (sc_event_parse's,
  *           NIP-44's); SC_ERR_BUFFER_TOO_SMALL (out_cap below
  *           sc_nip46_bunker_result_max(r): *out_len = that); SC_ERR_ARG (a NULL argument,
- *           out NULL with out_cap > 0); SC_ERR_STATE (ctx, user not imported).
+ *           out NULL with out_cap > 0, clients NULL with n_clients > 0); SC_ERR_STATE (ctx,
+ *           user not imported).
  *  Out: out[0..*out_len) (wiped on failure); *error (NULL on SC_OK).
  *  In: user (the user's key, which may differ from the bunker key); policy; r.
  *  Constant time: in the keys, and in the connect secret's bytes (its length is not hidden:

@@ -15,6 +15,7 @@ static const char e_denied[] = "permission denied", e_secret[] = "invalid secret
                   e_nip04[] = "nip04 is not supported: it is deprecated and unauthenticated; "
                               "use nip44_encrypt / nip44_decrypt",
                   e_method[] = "unsupported method", e_params[] = "invalid params",
+                  e_connect[] = "not connected: send connect with the secret first",
                   e_failed[] = "the request could not be carried out";
 
 static int is(sc_str s, const char *lit)
@@ -162,6 +163,23 @@ static sc_status do_connect(char *out, size_t *out_len, const sc_nip46_policy *p
     return put_text(out, out_len, "ack");
 }
 
+/* Whether client may call methods other than connect: no secret is set, or it is one of the
+ * policy's connected clients. */
+static int connected(const sc_nip46_policy *p, const uint8_t client[SC_PUBKEY_BYTES])
+{
+    size_t i;
+
+    if (p->secret.len == 0) {
+        return 1;
+    }
+    for (i = 0; i < p->n_clients; i++) {
+        if (memcmp(p->clients[i], client, SC_PUBKEY_BYTES) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Runs r: SC_OK with the result in out, or a refusal with *error set. */
 static sc_status dispatch(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
                           const char **error, const sc_identity *user, const sc_nip46_policy *p,
@@ -175,14 +193,18 @@ static sc_status dispatch(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_le
         *error = e_nip04;
         return SC_ERR_UNSUPPORTED;
     }
-    if (is(c->method, "switch_relays")) {
-        return put_text(out, out_len, "null"); /* no other relays: they are the caller's */
-    }
     if (!is(c->method, "connect") && !is(c->method, "ping") && !is(c->method, "get_public_key") &&
         !is(c->method, "sign_event") && !is(c->method, "nip44_encrypt") &&
-        !is(c->method, "nip44_decrypt")) {
+        !is(c->method, "nip44_decrypt") && !is(c->method, "switch_relays")) {
         *error = e_method;
         return SC_ERR_UNSUPPORTED;
+    }
+    if (!is(c->method, "connect") && !connected(p, r->client)) {
+        *error = e_connect;
+        return SC_ERR_SIGNER_REFUSED;
+    }
+    if (is(c->method, "switch_relays")) {
+        return put_text(out, out_len, "null"); /* no other relays: they are the caller's */
     }
     if (is(c->method, "sign_event")) {
         return do_sign(ctx, out, out_cap, out_len, user, p, c, error);
@@ -224,7 +246,8 @@ sc_status sc_nip46_bunker_handle(sc_ctx *ctx, char *out, size_t out_cap, size_t 
     if (ctx == NULL || out_len == NULL || error == NULL || user == NULL || policy == NULL ||
         r == NULL || (out == NULL && out_cap > 0) ||
         (policy->grants == NULL && policy->n_grants > 0) ||
-        (policy->secret.ptr == NULL && policy->secret.len > 0)) {
+        (policy->secret.ptr == NULL && policy->secret.len > 0) ||
+        (policy->clients == NULL && policy->n_clients > 0)) {
         return SC_ERR_ARG;
     }
     need = sc_nip46_bunker_result_max(r);

@@ -23,7 +23,7 @@ static int bunker_turn(sc_ctx *ctx, const sc_identity *bunker, const sc_identity
 {
     /* api.md: begin bunker */
     static const sc_str grants[] = {{"sign_event:1", 12}, {"get_public_key", 14}};
-    sc_nip46_policy policy = {grants, 2, {"", 0}};
+    sc_nip46_policy policy = {grants, 2, {"", 0}, NULL, 0};
     sc_nip46_request r;
     void *scratch = malloc(sc_nip46_open_scratch_max(req_len));
     char result[4096];

@@ -1,8 +1,9 @@
 // cli.bunker's nostr-tools client: nostr-tools' own BunkerSigner (the pinned copy the
 // interop-node.setup fixture installs) connects to `softchat bunker` over a relay, from the
-// URI the bunker printed, and uses it: connect, ping, get_public_key, sign_event of a granted
-// kind (verified), nip44_encrypt (decrypted here with the third party's key) and a sign_event
-// of a kind not granted (must be refused). Prints one "ok N name" line per check; any failure
+// URI the bunker printed, and uses it: first a client that never connects asks for a
+// sign_event of the granted kind (must be refused: "not connected"); then connect, ping,
+// get_public_key, sign_event of a granted kind (verified), nip44_encrypt (decrypted here with
+// the third party's key) and a sign_event of a kind not granted (must be refused). Prints one "ok N name" line per check; any failure
 // throws (exit 1).
 //   node --experimental-websocket bunker_client.mjs --modules DIR --uri URI --user HEX
 //        --granted-kind N --refused-kind N
@@ -28,6 +29,16 @@ const within = (p, what) => Promise.race([p, new Promise((_, reject) =>
 
 const bp = await nip46.parseBunkerInput(args.uri);
 assert.ok(bp, 'parseBunkerInput read the bunker URI');
+const stranger = nip46.BunkerSigner.fromBunker(pure.generateSecretKey(), bp);
+try {
+  await assert.rejects(within(stranger.signEvent({ kind: Number(args['granted-kind']),
+    content: 'not connected', tags: [], created_at: Math.floor(Date.now() / 1000) }),
+  'sign_event without connect'), (e) => typeof e === 'string' && e.includes('not connected'));
+  ok('a client that never connected: sign_event refused, "not connected"');
+} finally {
+  await stranger.close();
+  stranger.pool.close(bp.relays);
+}
 const signer = nip46.BunkerSigner.fromBunker(pure.generateSecretKey(), bp);
 try {
   await within(signer.connect(), 'connect');

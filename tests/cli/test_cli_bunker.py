@@ -11,13 +11,19 @@ Scenarios, each a numbered check:
   usage    what bunker refuses before connecting: exit 2 and the reason, nothing on stdout
            (no --relay, no --key, an unknown --allow grant, a URL that is not ws(s)://)
   serve    softchat bunker for alice's key (--allow sign_event:13,nip44_encrypt) prints its
-           bunker:// URI first (alice's key as the bunker key, the relay, a secret); nostr-tools'
+           bunker:// URI first (alice's key as the bunker key, the relay, a secret); a
+           BunkerSigner that never connects is refused ("not connected"); nostr-tools'
            BunkerSigner (tests/cli/bunker_client.mjs, DIR: the interop-node.setup fixture's
            folder) connects with it over the relay: connect, ping, get_public_key (alice),
            sign_event kind 13 (verified, alice's), nip44_encrypt (decrypted by the third
            party), sign_event kind 1 refused; the bunker said one line per request on stderr,
            allowed or refused; SIGTERM is exit 0. Again with --bunker-key (carol's): the
            URI names carol's key, get_public_key still answers alice's and she signs
+  nostrconnect  the client starts the pairing: nostr-tools' BunkerSigner.fromURI
+           (tests/cli/nostrconnect_client.mjs) prints its nostrconnect:// URI and waits;
+           softchat bunker --connect URI answers it with the secret; the client then gets
+           alice's key and a signed kind 13 without sending connect; the bunker said so on
+           stderr; --connect with a bunker:// URI is a usage error
   signer   dm send --signer <the bunker's URI> (alice's key never given to it): alice's
            message to bob is sealed by the bunker (nip44_encrypt and sign_event:13 carried as
            NIP-46 requests over the relay) and delivered: bob fetches it from his inbox relay
@@ -95,9 +101,9 @@ def scenario_serve(cli, o, relay, alice, alice_pub, bunker_key=None, bunker_pub=
                        "--modules", o.modules, "--uri", uri, "--user", alice_pub,
                        "--granted-kind", "13", "--refused-kind", "1"], b"", 120)
         out = r.stdout.decode()
-        check(tag + ": nostr-tools' BunkerSigner: connect, ping, get_public_key, sign_event:13, "
-              "nip44_encrypt, sign_event:1 refused",
-              r.returncode == 0 and "6 passed" in out, out + r.stderr.decode())
+        check(tag + ": nostr-tools' BunkerSigner: a client that never connected refused; "
+              "connect, ping, get_public_key, sign_event:13, nip44_encrypt, sign_event:1 refused",
+              r.returncode == 0 and "7 passed" in out, out + r.stderr.decode())
         b.send_signal(signal.SIGTERM)
         rc = b.wait(timeout=20)
         err = b.stderr.read().decode()
@@ -108,11 +114,52 @@ def scenario_serve(cli, o, relay, alice, alice_pub, bunker_key=None, bunker_pub=
                   any(l.find(line) >= 0 and l.endswith(": allowed") for l in err.splitlines()),
                   err)
         signs = [l for l in err.splitlines() if "nip46 sign_event from" in l]
-        check(tag + ": one sign_event allowed, one refused",
-              len(signs) == 2 and signs[0].endswith(": allowed") and ": refused: " in signs[1],
-              err)
+        check(tag + ": sign_event refused before connect, then one allowed, one refused",
+              len(signs) == 3 and signs[0].endswith(": refused: not connected: send connect "
+                                                    "with the secret first") and
+              signs[1].endswith(": allowed") and ": refused: " in signs[2], err)
     finally:
         kill_group(b.pid, leader=b)
+
+
+def scenario_nostrconnect(cli, o, relay, alice, alice_pub):
+    """The client starts the pairing: nostr-tools' BunkerSigner.fromURI waits on the relay for
+    the answer to its nostrconnect:// URI, which softchat bunker --connect sends."""
+    n = subprocess.Popen([o.node, "--experimental-websocket",
+                          os.path.join(HERE, "nostrconnect_client.mjs"), "--modules", o.modules,
+                          "--relay", relay.url, "--user", alice_pub, "--granted-kind", "13"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    GROUPS.add(n.pid)
+    b = None
+    try:
+        uri = first_line(n).decode()
+        check("nostrconnect: nostr-tools made a nostrconnect:// URI with a secret",
+              uri.startswith("nostrconnect://") and "secret=" in uri, uri)
+        time.sleep(1)  # its subscription reaches the relay
+        b = cli.popen(["bunker", "--key", alice, "--connect", uri, "--allow", "sign_event:13"])
+        out, err = n.communicate(timeout=60)
+        out = out.decode()
+        check("nostrconnect: paired with softchat bunker --connect; get_public_key (alice) and "
+              "sign_event:13 (verified) with no connect request",
+              n.returncode == 0 and "3 passed" in out, out + err.decode())
+        b.send_signal(signal.SIGTERM)
+        rc = b.wait(timeout=20)
+        berr = b.stderr.read().decode()
+        check("nostrconnect: the bunker said it sent the connect response, then served "
+              "get_public_key and sign_event",
+              rc == 0 and "connect response sent" in berr and
+              any("nip46 sign_event from" in l and l.endswith(": allowed")
+                  for l in berr.splitlines()), "rc %r: %s" % (rc, berr))
+        # a URI of the other kind is refused before anything starts
+        r = cli.run(["bunker", "--key", alice, "--connect", "bunker://" + alice_pub +
+                     "?relay=" + relay.url], timeout=30)
+        check("nostrconnect: --connect with a bunker:// URI: exit 2, said, nothing on stdout",
+              r.returncode == 2 and b"nostrconnect" in r.stderr and r.stdout == b"",
+              r.stderr.decode())
+    finally:
+        kill_group(n.pid, leader=n)
+        if b is not None:
+            kill_group(b.pid, leader=b)
 
 
 def start_bunker(cli, key, relay, allow):
@@ -253,6 +300,7 @@ def main():
             scenario_serve(cli, o, r, alice, alice_pub)
             carol, carol_pub, _ = cli.key("carol")
             scenario_serve(cli, o, r, alice, alice_pub, carol, carol_pub)
+            scenario_nostrconnect(cli, o, r, alice, alice_pub)
             bob, bob_pub, _ = cli.key("bob")
             scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
             scenario_listen(cli, tmp, r, alice_pub, bob, bob_pub)

@@ -83,7 +83,8 @@ static void run_bunker(sc_ctx *ctx, const sc_nip46_request *r)
     static const sc_str grants[] = {{"connect", 7},         {"ping", 4},
                                     {"get_public_key", 14}, {"sign_event", 10},
                                     {"nip44_encrypt", 13},  {"nip44_decrypt", 13}};
-    sc_nip46_policy pol = {grants, 6, {"s", 1}};
+    /* the request's own client is connected, so every method is reached */
+    sc_nip46_policy pol = {grants, 6, {"s", 1}, (const uint8_t(*)[SC_PUBKEY_BYTES])r->client, 1};
     size_t cap = sc_nip46_bunker_result_max(r), len = 0;
     const char *error = NULL;
     uint8_t *out;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #define MAX_GRANTS 16
+#define MAX_CLIENTS 64
 #define LINE_MAX_BYTES (1u << 20)
 
 static int fail(const char *what, sc_status st)
@@ -36,9 +37,11 @@ static int key_of(sc_ctx *ctx, sc_identity *id, const char *hex)
     return st == SC_OK ? 0 : fail("key", st);
 }
 
-/* One request line: the response written to stdout. */
+/* One request line: the response written to stdout. A client whose connect is answered joins
+ * clients (the policy's connected clients). */
 static int serve(sc_ctx *ctx, const sc_identity *bunker, const sc_identity *user,
-                 const sc_nip46_policy *pol, const char *line, size_t len)
+                 sc_nip46_policy *pol, uint8_t (*clients)[SC_PUBKEY_BYTES], const char *line,
+                 size_t len)
 {
     size_t scap = sc_nip46_open_scratch_max(len), used = 0, rcap, rlen = 0, olen = 0, need = 0;
     void *scratch = malloc(scap);
@@ -55,6 +58,10 @@ static int serve(sc_ctx *ctx, const sc_identity *bunker, const sc_identity *user
     rcap = sc_nip46_bunker_result_max(&r);
     result = malloc(rcap);
     st = sc_nip46_bunker_handle(ctx, result, rcap, &rlen, &error, user, pol, &r);
+    if (st == SC_OK && r.call.method.len == 7 && memcmp(r.call.method.ptr, "connect", 7) == 0 &&
+        pol->n_clients < MAX_CLIENTS) {
+        memcpy(clients[pol->n_clients++], r.client, SC_PUBKEY_BYTES); /* now connected */
+    }
     if (st != SC_OK) {
         fprintf(stderr, "nip46_peer: refused: %s (%s)\n", sc_status_name(st), error);
     }
@@ -82,6 +89,7 @@ static int run_bunker(sc_ctx *ctx, char **argv)
 {
     sc_identity bunker, user;
     sc_str grants[MAX_GRANTS];
+    uint8_t clients[MAX_CLIENTS][SC_PUBKEY_BYTES];
     sc_nip46_policy pol;
     char *line = malloc(LINE_MAX_BYTES), *g = argv[2];
     int rc = 0;
@@ -98,6 +106,7 @@ static int run_bunker(sc_ctx *ctx, char **argv)
         g += n + (comma ? 1 : 0);
     }
     pol.grants = grants;
+    pol.clients = (const uint8_t(*)[SC_PUBKEY_BYTES])clients;
     if (strcmp(argv[3], "-") != 0) {
         pol.secret = (sc_str){argv[3], strlen(argv[3])};
     }
@@ -105,7 +114,7 @@ static int run_bunker(sc_ctx *ctx, char **argv)
         size_t len = strcspn(line, "\r\n");
 
         if (len > 0) {
-            rc = serve(ctx, &bunker, &user, &pol, line, len);
+            rc = serve(ctx, &bunker, &user, &pol, clients, line, len);
             fflush(stdout);
         }
     }

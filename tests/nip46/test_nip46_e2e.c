@@ -126,7 +126,7 @@ void test_e2e_nip17(void **state)
 {
     gw_env *env = gw_env_of(state);
     e2e t;
-    sc_nip46_policy pol = {all_grants, 2, {"", 0}};
+    sc_nip46_policy pol = {all_grants, 2, {"", 0}, NULL, 0};
     sc_nip17_wrap wraps[2];
     size_t n = 0, asked = 0;
     char *out;
@@ -161,7 +161,7 @@ void test_e2e_lying_bunker(void **state)
 {
     gw_env *env = gw_env_of(state);
     e2e t;
-    sc_nip46_policy pol = {all_grants, 2, {"", 0}};
+    sc_nip46_policy pol = {all_grants, 2, {"", 0}, NULL, 0};
     sc_nip17_wrap wraps[2];
     size_t n = 0, asked = 0;
     char *out;
@@ -181,7 +181,7 @@ void test_e2e_refusal(void **state)
     e2e t;
     /* signing of kind 14 only: the seal (kind 13) is refused */
     static const sc_str grants[] = {{"sign_event:14", 13}, {"nip44_encrypt", 13}};
-    sc_nip46_policy pol = {grants, 2, {"", 0}};
+    sc_nip46_policy pol = {grants, 2, {"", 0}, NULL, 0};
     sc_nip17_wrap wraps[2];
     size_t n = 0, asked = 0;
     char *out;

@@ -287,7 +287,7 @@ void test_bunker_policy(void **state)
                                     {"connect", 7},        {"nip44_encrypt", 13},
                                     {"nip44_decrypt", 13}, {"get_public_key", 14}};
     parties p;
-    sc_nip46_policy pol = {grants, 2, {"s3cret", 6}};
+    sc_nip46_policy pol = {grants, 2, {"s3cret", 6}, NULL, 0};
     sc_nip46_call c;
     char out[2048], uhex[65], payload[1024];
     sc_status opened;
@@ -296,6 +296,28 @@ void test_bunker_policy(void **state)
     n46_hex(uhex, p.upub);
     memset(&c, 0, sizeof c);
     c.method = SC_STR("ping");
+    /* with a secret, a client that has not connected gets nothing but connect: none connected,
+       then another client connected */
+    VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_ERR_SIGNER_REFUSED);
+    VT_ASSERT_STATUS(opened, SC_ERR_SIGNER_REFUSED);
+    assert_string_equal(out, "not connected: send connect with the secret first");
+    pol.clients = (const uint8_t(*)[SC_PUBKEY_BYTES]) & p.mpub;
+    pol.n_clients = 1;
+    VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_ERR_SIGNER_REFUSED);
+    c.method = SC_STR("switch_relays");
+    VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_ERR_SIGNER_REFUSED);
+    c.method = SC_STR("connect");
+    c.params[0] = (sc_str){uhex, 64};
+    c.params[1] = SC_STR("s3cret");
+    c.n_params = 2;
+    pol.n_grants = 3; /* ping, sign_event:14, connect */
+    VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_OK);
+    assert_string_equal(out, "ack");
+    pol.n_grants = 2;
+    memset(&c, 0, sizeof c);
+    c.method = SC_STR("ping");
+    /* the caller adds the client once its connect was answered: now it is served */
+    pol.clients = (const uint8_t(*)[SC_PUBKEY_BYTES]) & p.cpub;
     VT_ASSERT_STATUS(ask(env, &p, &pol, &c, out, sizeof out, &opened), SC_OK);
     VT_ASSERT_STATUS(opened, SC_OK);
     assert_string_equal(out, "pong");
@@ -399,7 +421,7 @@ void test_msg_args(void **state)
     char id[SC_NIP46_ID_CHARS], out[64];
     size_t len = 5, used = 5;
     const char *error = "x";
-    sc_nip46_policy pol = {NULL, 0, {"", 0}};
+    sc_nip46_policy pol = {NULL, 0, {"", 0}, NULL, 0};
 
     parties_init(env, &p);
     memset(&c, 0, sizeof c);
