@@ -39,7 +39,8 @@ if [ "${1:-}" = "--with-tools" ]; then
   pkgs+=(clang libclang-rt-dev llvm)
   # clang-format checks the C style (.clang-format) in the lint stage
   pkgs+=(clang-format)
-  # the relay integration tests and the Negentropy cross checks build Rust peers with cargo
+  # the relay integration tests, the Negentropy cross checks and the NIP-46 interop with
+  # rust-nostr's nostr-connect (cli.bunker.rust) build Rust peers with cargo
   # (crates.io) and install nostr-relay (PyPI) into a virtual environment: python3-venv
   pkgs+=(python3-venv)
   # a JDK builds and tests the Kotlin facade and its JNI glue (bindings/kotlin)

@@ -177,7 +177,11 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_request_build(
 
 /** Builds a response event: {"id","result"} (and "error" when error is not empty)
  *  NIP-44-encrypted from the bunker key to the client key, kind 24133, tagged ["p", client
- *  hex], signed by the bunker key. out is the work area as for sc_nip46_request_build.
+ *  hex], signed by the bunker key. A refusal (an empty result with an error) is written with
+ *  the result "error": a client that reads the result by its method before the error
+ *  (rust-nostr's nostr-connect: an empty result is no public key, no event, no "ack") then
+ *  reports the error's text, and every reader that wants a string result gets one.
+ *  out is the work area as for sc_nip46_request_build.
  *  Returns: as sc_nip46_request_build, SC_ERR_EMPTY for an empty id; SC_ERR_INVALID_KEY
  *           (client not on the curve).
  *  Out: out[0..*out_len): the event.
@@ -236,9 +240,11 @@ SC_API SC_WARN_UNUSED sc_status sc_nip46_request_open(sc_ctx *ctx, sc_nip46_requ
 /** Opens the bunker's response to a request, checking in this order: a signed event
  *  (sc_event_parse's statuses); kind 24133 (SC_ERR_NIP46); its author is the bunker key and
  *  a p tag names the client key (SC_ERR_NIP46_SENDER); id and signature (sc_event_verify's
- *  statuses); the content decrypts (NIP-44 statuses); a JSON object with a string "id" and a
- *  string "result" ("error", when present, a string or null) (SC_ERR_NIP46, SC_ERR_UTF8,
- *  SC_ERR_TOO_LARGE as for sc_nip46_request_open); the id is
+ *  statuses); the content decrypts (NIP-44 statuses); a JSON object with a string "id", no
+ *  "method", and a string "result" ("error", when present, a string or null), or else a
+ *  non-empty string "error" with "result" null or absent (a refusal as rust-nostr's signer
+ *  writes it; r->result is then empty) (SC_ERR_NIP46, SC_ERR_UTF8, SC_ERR_TOO_LARGE as for
+ *  sc_nip46_request_open); the id is
  *  expect_id, unless expect_id is empty (SC_ERR_NIP46_ID; an empty expect_id takes any id:
  *  the nostrconnect:// flow, whose first response answers no request: its result must then
  *  be the URI's secret, compared by the caller with sc_mem_ct_compare); then the outcome: result "auth_url" is
@@ -287,7 +293,8 @@ SC_API size_t sc_nip46_bunker_result_max(const sc_nip46_request *r) SC_NONNULL(1
  *  pubkey, id or sig in it are ignored: the user's key signs), nip44_encrypt [peer hex,
  *  plaintext] -> payload, nip44_decrypt [peer hex, payload] -> plaintext.
  *  On a refusal *error is a static text to send back as the response's error (with an empty
- *  result): build the response with sc_nip46_response_build either way.
+ *  result, which sc_nip46_response_build writes as "error"): build the response with
+ *  sc_nip46_response_build either way.
  *  Returns: SC_OK (out holds the result); refusals: SC_ERR_SIGNER_REFUSED (not granted by the
  *           policy, or a method other than connect from a client not connected while the
  *           policy has a secret), SC_ERR_NIP46_SECRET (connect without the secret, or another),

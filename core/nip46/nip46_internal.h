@@ -30,7 +30,8 @@ typedef struct nip46_rpc {
     sc_str id, method, result, error;
     sc_str params[SC_NIP46_MAX_PARAMS];
     size_t n_params;
-    unsigned has;
+    unsigned has;  /* the members present (a null "result" or "error" is absent) */
+    unsigned seen; /* the members read, null or not (each at most once) */
 } nip46_rpc;
 
 /* Reads a JSON-RPC object from text[0..len), strings unescaped into dst (cap >= len always

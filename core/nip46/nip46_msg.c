@@ -76,6 +76,9 @@ sc_status sc_nip46_response_build(sc_ctx *ctx, char *out, size_t out_cap, size_t
     rpc.id = id;
     rpc.result = result;
     rpc.error = error;
+    if (result.len == 0 && error.len > 0) {
+        rpc.result = SC_STR("error"); /* a refusal: see the header */
+    }
     rpc.has = NIP46_HAS_ID | NIP46_HAS_RESULT | (error.len > 0 ? NIP46_HAS_ERROR : 0u);
     return nip46_seal(ctx, out, out_cap, out_len, bunker, client, &rpc, created_at);
 }
@@ -139,8 +142,9 @@ sc_status sc_nip46_response_open(sc_ctx *ctx, sc_nip46_response *r, void *scratc
     }
     st = nip46_open(ctx, &rpc, from, scratch, scratch_cap, scratch_used, client, bunker, json,
                     json_len);
-    if (st == SC_OK && (rpc.has & (NIP46_HAS_ID | NIP46_HAS_RESULT | NIP46_HAS_METHOD)) !=
-                           (NIP46_HAS_ID | NIP46_HAS_RESULT)) {
+    /* an id, no method, and a result, or else (null or absent) a non-empty error */
+    if (st == SC_OK && ((rpc.has & (NIP46_HAS_ID | NIP46_HAS_METHOD)) != NIP46_HAS_ID ||
+                        ((rpc.has & NIP46_HAS_RESULT) == 0 && rpc.error.len == 0))) {
         st = SC_ERR_NIP46;
     }
     if (st == SC_OK && expect_id.len > 0 &&

@@ -83,18 +83,21 @@ static sc_status read_member(sc_jscan *s, nip46_rpc *r, unsigned flag, char *dst
     if (flag == 0) {
         return sc_jscan_skip(s, SKIP_DEPTH);
     }
-    if (r->has & flag) {
+    if (r->seen & flag) {
         return SC_ERR_NIP46;
     }
-    r->has |= flag;
+    r->seen |= flag;
     if (flag == NIP46_HAS_PARAMS) {
+        r->has |= flag;
         return read_params(s, r, dst, cap, used);
     }
     sc_jscan_ws(s);
-    if (flag == NIP46_HAS_ERROR && sc_jscan_peek(s) == 'n') {
-        r->has &= ~NIP46_HAS_ERROR; /* "error": null is no error */
+    if ((flag == NIP46_HAS_ERROR || flag == NIP46_HAS_RESULT) && sc_jscan_peek(s) == 'n') {
+        /* "error": null is no error; "result": null no result (a refusal's, as rust-nostr's
+         * signer writes it: sc_nip46_response_open then needs an error) */
         return sc_jscan_skip(s, SKIP_DEPTH);
     }
+    r->has |= flag;
     return read_string(s, slot, dst, cap, used);
 }
 

@@ -132,3 +132,32 @@ if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
                        FIXTURES_REQUIRED "softchat_relay_python;softchat_interop_node"
                        TIMEOUT 300 LABELS "cli;relay-live;interop-node" RUN_SERIAL ON)
 endif()
+
+# cli.bunker.rust: NIP-46 against rust-nostr's nostr-connect crate (crates.io, 0.44.0), both
+# ways, over the Rust relay (relay.live.setup.rust) on loopback (tests/cli/test_cli_bunker_rust.py):
+# its remote signer serves dm send --signer and dm listen --signer; its client uses
+# softchat bunker (connect, get_public_key, sign_event, nip44 both ways, refusals). The
+# Rust peer (tests/nip46/rust-peer) is built by the fixture cli.bunker.rust.setup (cargo, the
+# pinned Cargo.lock; network: crates.io) into the Rust relay's target folder, whose crates it
+# shares. cargo is a test dependency: without it the entries fail, never skip.
+if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
+  find_program(SOFTCHAT_CARGO_EXECUTABLE NAMES cargo DOC "cargo, to build the Rust test peers")
+  set(_sc_bkr_cargo "${SOFTCHAT_CARGO_EXECUTABLE}")
+  if(NOT _sc_bkr_cargo)
+    set(_sc_bkr_cargo "cargo-not-found")
+  endif()
+  set(_sc_bkr_dir "${SOFTCHAT_TEST_TOOLS_DIR}/relays")
+  add_test(NAME cli.bunker.rust.setup
+           COMMAND sh "${PROJECT_SOURCE_DIR}/tests/nip46/setup.sh" "${_sc_bkr_cargo}"
+                   "${PROJECT_SOURCE_DIR}/tests/nip46/rust-peer" "${_sc_bkr_dir}")
+  set_tests_properties(cli.bunker.rust.setup PROPERTIES FIXTURES_SETUP softchat_nip46_rs
+                       TIMEOUT 1200 LABELS "cli;relay-live")
+  add_test(NAME cli.bunker.rust
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_bunker_rust.py"
+                   --cli "$<TARGET_FILE:softchat_cli>"
+                   --rust-relay "${_sc_bkr_dir}/release/softchat-test-relay"
+                   --peer "${_sc_bkr_dir}/release/softchat-nip46-peer")
+  set_tests_properties(cli.bunker.rust PROPERTIES
+                       FIXTURES_REQUIRED "softchat_relay_rust;softchat_nip46_rs" TIMEOUT 300
+                       LABELS "cli;relay-live" RUN_SERIAL ON)
+endif()

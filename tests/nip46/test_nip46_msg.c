@@ -119,6 +119,8 @@ void test_msg_round_trip(void **state)
     VT_ASSERT_STATUS(open_resp(env, &p, res.p, res.len, id, &resp, &scratch),
                      SC_ERR_SIGNER_REFUSED);
     assert_str(resp.error, "no way");
+    /* a refusal's result is written "error" (rust-nostr's client reads the result first) */
+    assert_str(resp.result, "error");
     free(scratch);
     free(res.p);
     free(req.p);
@@ -156,6 +158,15 @@ void test_msg_checks(void **state)
     json = raw_event(env, ok, &p.bunker, p.cpub, p.cpub, SC_NIP46_KIND, 0, &len);
     VT_ASSERT_STATUS(open_resp(env, &p, json, len, "i1", &resp, &scratch), SC_OK);
     assert_str(resp.result, "r");
+    free(scratch);
+    free(json);
+    /* a refusal as rust-nostr's signer writes it: "result" null, the reason in "error" */
+    json = raw_event(env, "{\"id\":\"i1\",\"result\":null,\"error\":\"Rejected\"}", &p.bunker,
+                     p.cpub, p.cpub, SC_NIP46_KIND, 0, &len);
+    VT_ASSERT_STATUS(open_resp(env, &p, json, len, "i1", &resp, &scratch), SC_ERR_SIGNER_REFUSED);
+    assert_str(resp.id, "i1");
+    assert_str(resp.error, "Rejected");
+    assert_int_equal(resp.result.len, 0);
     free(scratch);
     free(json);
     /* another kind */
@@ -217,6 +228,18 @@ void test_msg_bad_rpc(void **state)
         {"{\"id\":\"i1\",\"result\":[\"r\"]}", SC_ERR_NIP46, SC_ERR_NIP46},
         {"{\"id\":\"i1\",\"result\":\"r\"} x", SC_ERR_NIP46, SC_ERR_NIP46},
         {"{\"id\":\"i1\",\"result\":\"r\",\"error\":null,\"x\":{\"y\":[1]}}", SC_OK, SC_ERR_NIP46},
+        /* a refusal without a result: null (rust-nostr's signer) or absent, with an error */
+        {"{\"id\":\"i1\",\"result\":null,\"error\":\"Rejected\"}", SC_ERR_SIGNER_REFUSED,
+         SC_ERR_NIP46},
+        {"{\"id\":\"i1\",\"error\":\"Rejected\"}", SC_ERR_SIGNER_REFUSED, SC_ERR_NIP46},
+        /* but no result needs an error */
+        {"{\"id\":\"i1\",\"result\":null}", SC_ERR_NIP46, SC_ERR_NIP46},
+        {"{\"id\":\"i1\",\"result\":null,\"error\":null}", SC_ERR_NIP46, SC_ERR_NIP46},
+        {"{\"id\":\"i1\",\"result\":null,\"error\":\"\"}", SC_ERR_NIP46, SC_ERR_NIP46},
+        /* a member null once is still read once */
+        {"{\"id\":\"i1\",\"result\":null,\"result\":\"r\"}", SC_ERR_NIP46, SC_ERR_NIP46},
+        {"{\"id\":\"i1\",\"result\":\"r\",\"error\":null,\"error\":\"x\"}", SC_ERR_NIP46,
+         SC_ERR_NIP46},
         {"{\"id\":\"i1\",\"method\":\"ping\",\"params\":[]}", SC_ERR_NIP46, SC_OK},
         {"{\"id\":\"i1\",\"method\":\"\",\"params\":[]}", SC_ERR_NIP46, SC_ERR_NIP46},
         {"{\"id\":\"i1\",\"method\":\"ping\"}", SC_ERR_NIP46, SC_ERR_NIP46},
