@@ -324,11 +324,11 @@ static jbyteArray neg_answer(JNIEnv *env, scj_neg *x, size_t hl, size_t nl, size
     return out;
 }
 
-/* Any other message: u32 type, u32 prefix, u32 len + its text (NOTICE, NEG-ERR, CLOSED, OK:
- * the whole text; AUTH: the challenge; else empty). */
+/* Any other message: u32 type, u32 prefix, u32 accepted and the event id (an OK's), u32 len +
+ * its text (NOTICE, NEG-ERR, CLOSED, OK: the whole text; AUTH: the challenge; else empty). */
 static jbyteArray neg_other(JNIEnv *env, const sc_relay_msg *m)
 {
-    size_t total = 12 + m->message.len;
+    size_t total = 48 + m->message.len;
     jbyteArray out = scj_new_bytes(env, total);
     jbyte *p;
     scj_wr w;
@@ -345,6 +345,8 @@ static jbyteArray neg_other(JNIEnv *env, const sc_relay_msg *m)
     w.off = 0;
     scj_wr_u32(&w, (uint32_t)m->type);
     scj_wr_u32(&w, (uint32_t)m->prefix);
+    scj_wr_u32(&w, (uint32_t)m->accepted);
+    scj_wr_bytes(&w, m->event_id, 32);
     scj_wr_u32(&w, (uint32_t)m->message.len);
     scj_wr_bytes(&w, m->message.ptr, m->message.len);
     (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);

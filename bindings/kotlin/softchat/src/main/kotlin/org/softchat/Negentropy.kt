@@ -83,6 +83,8 @@ internal class NegentropySync(
     private val transport: RelayTransport,
     private val relay: String,
     private val options: SyncOptions,
+    /** Who answers an "auth-required:" NEG-ERR (the pool's AUTH identity; null: nobody). */
+    private val authIdentity: SoftchatIdentity?,
 ) {
     private sealed class In {
         object Opened : In()
@@ -95,6 +97,8 @@ internal class NegentropySync(
     private val have = TreeSet<String>()
     private var rounds = 0
     private var answered = false
+    private var challenge: String? = null
+    private var authId: String? = null // the AUTH event sent on this connection
 
     suspend fun run(filter: Filter, local: Collection<Pair<Long, EventId>>): SyncResult {
         val state = NegentropyState(items(local), filter.toJson(), "sc-neg-" + next.incrementAndGet(), options.frameLimit, options.maxMessage)
@@ -141,7 +145,7 @@ internal class NegentropySync(
             throw e
         }
         val r = BlobReader(blob)
-        when (r.u32()) {
+        when (val type = r.u32()) {
             NEG_MSG -> {
                 answered = true
                 rounds++
@@ -151,17 +155,36 @@ internal class NegentropySync(
                 conn.send(r.string(r.u32())) // the next NEG-MSG, or NEG-CLOSE when done
                 return done
             }
-            NEG_ERR -> {
-                val prefix = prefixName(r.u32())
-                throw SyncRefusedException(relay, prefix, r.string(r.u32()))
-            }
-            NOTICE -> {
-                r.u32()
-                val said = r.string(r.u32())
-                if (!answered && mentionsNegentropy(said)) throw SyncUnsupportedException(relay, "notice: $said")
-            }
+            else -> other(state, conn, type, r)
         }
         return false
+    }
+
+    /** NEG-ERR, NOTICE, AUTH, OK: an "auth-required:" NEG-ERR is answered with an AUTH once,
+     *  and the reconciliation opened again when the relay accepts it. */
+    private fun other(state: NegentropyState, conn: RelayTransport.Connection, type: Int, r: BlobReader) {
+        val prefix = r.u32()
+        val accepted = r.u32() != 0
+        val okId = r.hex(32)
+        val text = r.string(r.u32())
+        when (type) {
+            NEG_ERR -> {
+                answered = true
+                val c = challenge
+                if (prefix != PREFIX_AUTH_REQUIRED || authIdentity == null || c == null || authId != null) {
+                    throw SyncRefusedException(relay, prefixName(prefix), text)
+                }
+                val auth = authIdentity.sign(22242, System.currentTimeMillis() / 1000, listOf(listOf("relay", relay), listOf("challenge", c)), "")
+                authId = auth.id.toHex()
+                conn.send("[\"AUTH\"," + auth.json + "]")
+            }
+            OK -> if (okId == authId) {
+                if (!accepted) throw SyncRefusedException(relay, prefixName(prefix), text)
+                conn.send(state.open(softchat))
+            }
+            AUTH -> challenge = text
+            NOTICE -> if (!answered && mentionsNegentropy(text)) throw SyncUnsupportedException(relay, "notice: $text")
+        }
     }
 
     private fun add(set: TreeSet<String>, id: String) {
@@ -170,7 +193,10 @@ internal class NegentropySync(
     }
 
     companion object {
+        private const val OK = 2 // SC_RELAY_OK
         private const val NOTICE = 5 // SC_RELAY_NOTICE
+        private const val AUTH = 6 // SC_RELAY_AUTH
+        private const val PREFIX_AUTH_REQUIRED = 10 // SC_RELAY_PREFIX_AUTH_REQUIRED
         private const val NEG_MSG = 8 // SC_RELAY_NEG_MSG
         private const val NEG_ERR = 9 // SC_RELAY_NEG_ERR
         private val next = AtomicInteger()

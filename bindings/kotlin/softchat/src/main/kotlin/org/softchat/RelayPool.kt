@@ -112,7 +112,7 @@ class RelayPool @JvmOverloads constructor(
     private val subs = HashMap<Int, Sub>()
     private val pubs = HashMap<Int, Pub>()
     private val deliveries = HashMap<Long, CompletableDeferred<DeliveryReport>>()
-    private var authIdentity: SoftchatIdentity? = null
+    @Volatile private var authIdentity: SoftchatIdentity? = null // read by reconcile too
     private var authHandle = 0L
 
     /** A relay's connection: [token] names the current one (a callback of an older one, or
@@ -322,6 +322,9 @@ class RelayPool @JvmOverloads constructor(
      * reconciliation runs in libsoftchat (api/softchat/negentropy.h, every relay message
      * parsed strictly) over a connection of its own through this pool's transport (the
      * pool's connections carry only what its sessions queue), closed when it returns.
+     * A NEG-ERR "auth-required:" is answered with a NIP-42 AUTH as [authenticateAs]'s
+     * identity (unless [Options.auth] is NEVER), and the reconciliation opened again once the
+     * relay accepts it.
      * Throws [SyncUnsupportedException] when the relay lacks NIP-77 (silent for
      * [SyncOptions.answerTimeout] after NEG-OPEN, or a NOTICE about it), [SyncRefusedException]
      * for a NEG-ERR, and SoftchatException for a hostile or broken exchange: SC_ERR_RELAY_MESSAGE
@@ -338,7 +341,8 @@ class RelayPool @JvmOverloads constructor(
         options: SyncOptions = SyncOptions(),
     ): SyncResult {
         checkOpen()
-        return NegentropySync(softchat, transport, relay, options).run(filter, have)
+        val auth = if (this.options.auth == Auth.NEVER) null else authIdentity
+        return NegentropySync(softchat, transport, relay, options, auth).run(filter, have)
     }
 
     /** [reconcile] with the local set given as events. */

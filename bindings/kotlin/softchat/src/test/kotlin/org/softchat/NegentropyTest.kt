@@ -174,6 +174,59 @@ class NegentropyTest {
         assertTrue(silent.reason.startsWith("no answer to NEG-OPEN"), silent.reason)
     }
 
+    /** A relay that requires AUTH for NEG-OPEN: a challenge and NEG-ERR "auth-required:" until
+     *  an AUTH for its challenge came (answered OK [accept]), then an empty reconciliation. */
+    private fun authRelay(accept: Boolean, auths: MutableList<NostrEvent>) = HostileRelay { msg, send ->
+        val open = Regex("^\\[\"NEG-OPEN\",\"([^\"]+)\"").find(msg)
+        if (open != null) {
+            val id = open.groupValues[1]
+            if (auths.isEmpty()) {
+                send("[\"AUTH\",\"chal-1\"]")
+                send("[\"NEG-ERR\",\"$id\",\"auth-required: sign in first\"]")
+            } else {
+                send("[\"NEG-MSG\",\"$id\",\"61\"]") // no ranges: nothing differs
+            }
+        } else if (msg.startsWith("[\"AUTH\",")) {
+            val ev = sc.parseEvent(msg.substring(8, msg.length - 1)) // verified
+            auths.add(ev)
+            val ok = accept && ev.kind == 22242 && listOf("challenge", "chal-1") in ev.tags
+            send("[\"OK\",\"${ev.id}\",$ok,\"${if (ok) "" else "restricted: not you"}\"]")
+        }
+    }
+
+    @Test
+    fun `an auth-required NEG-ERR is answered with AUTH and the reconciliation opened again`() = runBlocking<Unit> {
+        val alice = sc.generateIdentity()
+        val auths = java.util.Collections.synchronizedList(ArrayList<NostrEvent>())
+        authRelay(true, auths).use { relay ->
+            RelayPool().use { pool ->
+                pool.authenticateAs(alice)
+                val r = withTimeout(20_000) { pool.reconcile(relay.url, Filter(kinds = listOf(1)), emptyList()) }
+                assertTrue(r.need.isEmpty() && r.have.isEmpty() && r.rounds == 1, r.toString())
+                val auth = auths.single()
+                assertEquals(alice.publicKey, auth.pubkey)
+                assertTrue(listOf("relay", relay.url) in auth.tags, auth.json)
+            }
+        }
+        // no identity: the NEG-ERR is the answer
+        auths.clear()
+        authRelay(true, auths).use { relay ->
+            RelayPool().use { pool ->
+                val x = assertThrows<SyncRefusedException> { runBlocking { pool.reconcile(relay.url, Filter(kinds = listOf(1)), emptyList()) } }
+                assertEquals("auth-required", x.prefix)
+                assertTrue(auths.isEmpty())
+            }
+        }
+        // the relay refuses the AUTH: its OK's prefix
+        authRelay(false, auths).use { relay ->
+            RelayPool().use { pool ->
+                pool.authenticateAs(alice)
+                val x = assertThrows<SyncRefusedException> { runBlocking { pool.reconcile(relay.url, Filter(kinds = listOf(1)), emptyList()) } }
+                assertEquals("restricted", x.prefix)
+            }
+        }
+    }
+
     @Test
     fun `bad local records are refused before anything is sent`() {
         var seen: String? = null
