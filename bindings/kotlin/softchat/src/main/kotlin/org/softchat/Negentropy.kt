@@ -180,6 +180,8 @@ internal class NegentropySync(
             }
             OK -> if (okId == authId) {
                 if (!accepted) throw SyncRefusedException(relay, prefixName(prefix), text)
+                need.clear() // the reconciliation starts over
+                have.clear()
                 conn.send(state.open(softchat))
             }
             AUTH -> challenge = text

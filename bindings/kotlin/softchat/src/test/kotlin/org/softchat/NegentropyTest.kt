@@ -72,6 +72,11 @@ class NegentropyTest {
             assertTrue(limited.rounds > 1, limited.toString())
             assertEquals(missing.map { it.id.toHex() }.sorted(), limited.need.map { it.toHex() })
             assertEquals((onlyHere.map { it.id } + fake.map { it.second }).map { it.toHex() }.sorted(), limited.have.map { it.toHex() })
+            // more ids than the caller allows: SC_ERR_TOO_LARGE, not a list without end
+            val cap = assertThrows<SoftchatException> {
+                runBlocking { withTimeout(30_000) { pool.reconcile(relay.url, filter, emptyList(), SyncOptions(maxIds = 10)) } }
+            }
+            assertEquals("SC_ERR_TOO_LARGE", cap.statusName)
             // another author's filter: the relay holds none of them, all of ours are "have"
             val bob = sc.generateIdentity()
             val other = withTimeout(30_000) { pool.reconcileEvents(relay.url, Filter(authors = listOf(bob.publicKey)), onlyHere) }
