@@ -86,7 +86,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
         scj_register_nip59(env, bridge) != 0 || scj_register_nip17(env, bridge) != 0 ||
         scj_register_nip19(env, bridge) != 0 || scj_register_file(env, bridge) != 0 ||
         scj_register_nip17_file(env, bridge) != 0 || scj_register_pool(env, bridge) != 0 ||
-        scj_register_inboxes(env, bridge) != 0) {
+        scj_register_inboxes(env, bridge) != 0 || scj_register_negentropy(env, bridge) != 0) {
         return JNI_ERR;
     }
     (*env)->DeleteLocalRef(env, bridge);

@@ -137,9 +137,10 @@ int scj_register_nip17(JNIEnv *env, jclass c);
 int scj_register_nip19(JNIEnv *env, jclass c);
 int scj_register_file(JNIEnv *env, jclass c);
 int scj_register_nip17_file(JNIEnv *env, jclass c);
-int scj_register_pool(JNIEnv *env, jclass c);    /* pool.c; it registers pool_io.c's too */
-int scj_register_pool_io(JNIEnv *env, jclass c); /* pool_io.c */
-int scj_register_inboxes(JNIEnv *env, jclass c); /* inboxes.c */
+int scj_register_pool(JNIEnv *env, jclass c);       /* pool.c; it registers pool_io.c's too */
+int scj_register_pool_io(JNIEnv *env, jclass c);    /* pool_io.c */
+int scj_register_inboxes(JNIEnv *env, jclass c);    /* inboxes.c */
+int scj_register_negentropy(JNIEnv *env, jclass c); /* negentropy.c */
 
 /* The relay pool of a poolNew handle (pool.c), for pool_io.c. */
 sc_pool *scj_pool_get(jlong h);

@@ -15,6 +15,8 @@ import kotlinx.coroutines.flow.SharedFlow
 import kotlinx.coroutines.flow.asSharedFlow
 import kotlinx.coroutines.flow.buffer
 import kotlinx.coroutines.flow.callbackFlow
+import kotlinx.coroutines.flow.emitAll
+import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.mapNotNull
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
@@ -41,6 +43,8 @@ import kotlin.time.Duration.Companion.seconds
  *   its inbox relays, received and opened; a message routed to each receiver's inbox relays
  *   with a delivery record (api/softchat/delivery.h) that says, per receiver and relay, how
  *   it went.
+ * - [reconcile] and [catchUp]: NIP-77 Negentropy with one relay, the ids each side lacks,
+ *   then the missing events fetched.
  * - [inboxes]: inbox discovery, the receivers' kind 10050 lists fetched from bootstrap
  *   relays into the library's directory; [sendMessage] with bootstrap relays routes by them.
  * - [authenticateAs]: the identity the pool answers NIP-42 challenges with ([Options.auth]).
@@ -108,7 +112,7 @@ class RelayPool @JvmOverloads constructor(
     private val subs = HashMap<Int, Sub>()
     private val pubs = HashMap<Int, Pub>()
     private val deliveries = HashMap<Long, CompletableDeferred<DeliveryReport>>()
-    private var authIdentity: SoftchatIdentity? = null
+    @Volatile private var authIdentity: SoftchatIdentity? = null // read by reconcile too
     private var authHandle = 0L
 
     /** A relay's connection: [token] names the current one (a callback of an older one, or
@@ -309,6 +313,62 @@ class RelayPool @JvmOverloads constructor(
         val found = inboxes(to.map { it.publicKey } + me.publicKey, bootstrap, timeout, fallbackToRead)
         val relays = found.mapValues { (_, inbox) -> (inbox as? Inbox.Relays ?: throw Inbox.Missing.error()).relays }
         return sendMessage(me, to, text, relays, relays.getValue(me.publicKey), createdAt, subject, replyTo)
+    }
+
+    /**
+     * NIP-77 Negentropy with [relay] over the events matching [filter]: which of them only the
+     * relay holds ([SyncResult.need]) and which only [have] holds ([SyncResult.have]), the
+     * local set given as (created_at, id) pairs (repeats count once). Only ids move; the
+     * reconciliation runs in libsoftchat (api/softchat/negentropy.h, every relay message
+     * parsed strictly) over a connection of its own through this pool's transport (the
+     * pool's connections carry only what its sessions queue), closed when it returns.
+     * A NEG-ERR "auth-required:" is answered with a NIP-42 AUTH as [authenticateAs]'s
+     * identity (unless [Options.auth] is NEVER), and the reconciliation opened again once the
+     * relay accepts it.
+     * Throws [SyncUnsupportedException] when the relay lacks NIP-77 (silent for
+     * [SyncOptions.answerTimeout] after NEG-OPEN, or a NOTICE about it), [SyncRefusedException]
+     * for a NEG-ERR, and SoftchatException for a hostile or broken exchange: SC_ERR_RELAY_MESSAGE
+     * (a NEG-MSG that is not lowercase hex, a malformed message), SC_ERR_SUBSCRIPTION (a NEG-MSG
+     * of another subscription id), SC_ERR_NEGENTROPY / SC_ERR_NEG_VERSION (a payload the
+     * protocol refuses), SC_ERR_TIMEOUT, SC_ERR_IO (the connection failed or was lost),
+     * SC_ERR_TOO_LARGE (over [SyncOptions.maxIds] ids or [SyncOptions.maxMessage] bytes).
+     */
+    @JvmOverloads
+    suspend fun reconcile(
+        relay: String,
+        filter: Filter,
+        have: Collection<Pair<Long, EventId>>,
+        options: SyncOptions = SyncOptions(),
+    ): SyncResult {
+        checkOpen()
+        val auth = if (this.options.auth == Auth.NEVER) null else authIdentity
+        return NegentropySync(softchat, transport, relay, options, auth).run(filter, have)
+    }
+
+    /** [reconcile] with the local set given as events. */
+    @JvmOverloads
+    suspend fun reconcileEvents(relay: String, filter: Filter, have: Collection<NostrEvent>, options: SyncOptions = SyncOptions()): SyncResult =
+        reconcile(relay, filter, have.map { it.createdAt to it.id }, options)
+
+    /**
+     * Catch-up from [relay]: [reconcile], then the events it holds and [have] lacks, fetched by
+     * id on this pool ([subscribe] of [filter] with the ids, [batch] ids per REQ, each ended at
+     * EOSE), each verified and matched by the library and delivered once. The flow fails with
+     * [reconcile]'s exceptions ([SyncUnsupportedException]: fetch by [subscribe] instead).
+     */
+    @JvmOverloads
+    fun catchUp(
+        relay: String,
+        filter: Filter,
+        have: Collection<Pair<Long, EventId>>,
+        options: SyncOptions = SyncOptions(),
+        batch: Int = 500,
+    ): Flow<RelayEvent> = flow {
+        require(batch > 0) { "batch must be positive" }
+        val found = reconcile(relay, filter, have, options)
+        for (ids in found.need.chunked(batch)) {
+            emitAll(subscribe(listOf(filter.withIds(ids)), listOf(relay), once = true))
+        }
     }
 
     /** The identity the pool answers NIP-42 challenges with (null: none). The identity

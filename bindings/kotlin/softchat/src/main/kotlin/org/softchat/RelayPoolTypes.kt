@@ -11,10 +11,13 @@ class Filter @JvmOverloads constructor(
     val since: Long? = null,
     val until: Long? = null,
     val limit: Int? = null,
+    /** Events with these ids (a fetch by id, as [RelayPool.catchUp] does). */
+    val ids: List<EventId> = emptyList(),
 ) {
     /** The filter object as the pool's parser reads it. */
     fun toJson(): String {
         val parts = ArrayList<String>()
+        if (ids.isNotEmpty()) parts.add("\"ids\":[" + ids.joinToString(",") { "\"${it.toHex()}\"" } + "]")
         if (kinds.isNotEmpty()) parts.add("\"kinds\":[" + kinds.joinToString(",") + "]")
         if (authors.isNotEmpty()) parts.add("\"authors\":[" + authors.joinToString(",") { "\"${it.toHex()}\"" } + "]")
         if (p.isNotEmpty()) parts.add("\"#p\":[" + p.joinToString(",") { "\"${it.toHex()}\"" } + "]")
@@ -24,6 +27,9 @@ class Filter @JvmOverloads constructor(
         limit?.let { parts.add("\"limit\":$it") }
         return "{" + parts.joinToString(",") + "}"
     }
+
+    /** This filter with [ids] instead of its own and no limit. */
+    fun withIds(ids: List<EventId>): Filter = Filter(kinds, authors, p, e, since, until, null, ids)
 
     override fun toString(): String = toJson()
 }

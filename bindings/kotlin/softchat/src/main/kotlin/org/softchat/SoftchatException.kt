@@ -9,7 +9,7 @@ import org.softchat.internal.NativeBridge
  * out, "SC_ERR_STATE" for an erased identity or a closed instance, "SC_ERR_ARG" for a key of
  * the wrong length. Hostile input never surfaces as another exception or an Error.
  */
-class SoftchatException : RuntimeException {
+open class SoftchatException : RuntimeException {
     /** The library's sc_status value (frozen once released). */
     val status: Int
 
@@ -44,12 +44,18 @@ class SoftchatException : RuntimeException {
         const val SC_ERR_TOO_LARGE = -4
         const val SC_ERR_EMPTY = -8
         const val SC_ERR_ENCODING = -20
+        const val SC_ERR_NEGENTROPY = -38
+        const val SC_ERR_RELAY_MESSAGE = -40
+        const val SC_ERR_RELAY_UNKNOWN = -41
+        const val SC_ERR_SUBSCRIPTION = -43
         const val SC_ERR_BECH32 = -22
         const val SC_ERR_MESSAGE = -36
         const val SC_ERR_NO_INBOX = -49
         const val SC_ERR_RUMOR_AUTHOR = -70
+        const val SC_ERR_UNSUPPORTED = -82
         const val SC_ERR_NOMEM = -83
         const val SC_ERR_IO = -85
+        const val SC_ERR_TIMEOUT = -102
 
         private fun nameOf(code: Int): String = try {
             String(NativeBridge.statusName(code), Charsets.US_ASCII)

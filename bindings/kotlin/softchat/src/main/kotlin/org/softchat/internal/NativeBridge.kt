@@ -90,12 +90,19 @@ internal object NativeBridge {
     @JvmStatic external fun inboxesAdd(inboxes: Long, event: ByteArray)
     @JvmStatic external fun inboxesGet(inboxes: Long, user: Any, flags: Int): ByteArray?
 
+    @JvmStatic external fun negNew(items: ByteArray, filter: ByteArray, subId: ByteArray, frameLimit: Int, maxMessage: Int): Long
+    @JvmStatic external fun negFree(neg: Long)
+    @JvmStatic external fun negOpen(slot: Long, neg: Long): ByteArray
+    @JvmStatic external fun negCloseMessage(neg: Long): ByteArray
+    @JvmStatic external fun negReceive(slot: Long, neg: Long, text: ByteArray): ByteArray
+
     /** Frees a handle of the given kind (NativeHandle.KIND_*). */
     fun free(kind: Int, handle: Long) {
         when (kind) {
             NativeHandle.KIND_IDENTITY -> identityFree(handle)
             NativeHandle.KIND_CONVERSATION -> convFree(handle)
             NativeHandle.KIND_SLOT -> slotFree(handle)
+            NativeHandle.KIND_NEGENTROPY -> negFree(handle)
         }
     }
 }

@@ -65,6 +65,7 @@ internal class NativeHandle(owner: Any, private val kind: Int, private val handl
         const val KIND_IDENTITY = 1
         const val KIND_CONVERSATION = 2
         const val KIND_SLOT = 3
+        const val KIND_NEGENTROPY = 4
         private const val CLOSED = 1 shl 30
         private val STATE = AtomicIntegerFieldUpdater.newUpdater(NativeHandle::class.java, "state")
         private val FREED = AtomicIntegerFieldUpdater.newUpdater(NativeHandle::class.java, "freed")
