@@ -342,6 +342,13 @@ typedef struct cli_ext_signer {
     void *user;
 } cli_ext_signer;
 
+/* Signs ev (a complete template) as id, or, when ext is not NULL, through ext's signer: an
+ * sc_event_sign_start operation driven to its end, the signature verified against the
+ * signer's user key (template.c). Returns the signing status (failures not said here, but
+ * a signer's refusal is, by the drive). */
+sc_status cli_event_sign(sc_ctx *ctx, sc_event *ev, const sc_identity *id,
+                         const cli_ext_signer *ext);
+
 /* sc_nip17_send of rumor from author (or, when ext is not NULL, sc_nip17_send_start over
  * ext's signer; author is then unused): every wrap checked and appended to out, one per line.
  * names[k] names the k-th wrap's recipient in messages (the distinct receivers in order, then

@@ -85,24 +85,6 @@ static int on_set(void *user, cli_pool *cp, const sc_pool_update *u)
     return CLI_POOL_CONTINUE;
 }
 
-/* ev signed by me, or (ext not NULL) through ext's signer: sc_event_sign_start, driven. */
-static sc_status sign_list(sc_ctx *ctx, sc_event *ev, const sc_identity *me,
-                           const cli_ext_signer *ext)
-{
-    sc_signer_op op;
-    sc_status st;
-
-    if (ext == NULL) {
-        return sc_event_sign(ctx, ev, me);
-    }
-    st = sc_event_sign_start(ctx, &op, ev, ext->signer);
-    if (st == SC_OK) {
-        st = ext->drive(ext->user, &op);
-    }
-    sc_signer_op_clear(&op);
-    return st;
-}
-
 /* The signed kind 10050 event listing the URLs of inbox (normalised), in buf. */
 static int make_list(sc_ctx *ctx, const sc_identity *me, const cli_ext_signer *ext,
                      const cli_dm_urls *inbox, cli_buf *buf, sc_event *ev)
@@ -135,14 +117,15 @@ static int make_list(sc_ctx *ctx, const sc_identity *me, const cli_ext_signer *e
     }
     st = sc_nip17_inbox_build(ev, buf->p, buf->cap, norm, inbox->n, now);
     if (st == SC_OK) {
-        st = sign_list(ctx, ev, me, ext);
+        st = cli_event_sign(ctx, ev, me, ext);
     }
     return st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot make the inbox list");
 }
 
-/* Publishes ev to the relays of t through one pool, a line per relay. */
+/* Publishes ev to the relays of t through one pool, a line per relay. AUTH is answered as me,
+ * or (ext, --signer) with an AUTH the signer signs when a relay asks for it. */
 static int publish_list(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me,
-                        const cli_dm_urls *t, const sc_event *ev)
+                        const cli_ext_signer *ext, const cli_dm_urls *t, const sc_event *ev)
 {
     uint32_t relays[CLI_DM_MAX_RELAYS], pub;
     sc_pool_opts o;
@@ -158,6 +141,7 @@ static int publish_list(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me
     if (rc == CLI_OK && me != NULL && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
         rc = cli_fail_status(st, "relay pool");
     }
+    cp.auth_signer = ext;
     for (i = 0; rc == CLI_OK && i < t->n; i++) {
         rc = cli_pool_add(&cp, t->url[i], &relays[i]);
     }
@@ -207,7 +191,8 @@ int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
         rc = make_list(ctx, me, remote != NULL ? &ext : NULL, &inbox, &evbuf, &ev);
     }
     if (rc == CLI_OK) {
-        rc = publish_list(ctx, a, me, targets.n > 0 ? &targets : &inbox, &ev);
+        rc = publish_list(ctx, a, me, remote != NULL ? &ext : NULL,
+                          targets.n > 0 ? &targets : &inbox, &ev);
     }
     cli_nip46_free(remote);
     cli_buf_free(&evbuf);

@@ -312,6 +312,7 @@ static int listen_on(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, l
     if (rc == CLI_OK && me != NULL && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
         rc = cli_fail_status(st, "relay pool");
     }
+    cp.auth_signer = l->ext; /* --signer: AUTH signed there when a relay asks for it */
     for (i = 0; rc == CLI_OK && i < urls->n; i++) {
         rc = cli_pool_add(&cp, urls->url[i], &relays[i]);
     }

@@ -252,9 +252,11 @@ static int make_record(send_plan *sp, const cli_buf *json, dm_send *s, void **dm
     return CLI_OK;
 }
 
-/* Publishes the record's wraps through one pool and prints the report. */
-static int deliver(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, const send_plan *sp,
-                   dm_send *s)
+/* Publishes the record's wraps through one pool and prints the report. A relay's AUTH is
+ * answered as me, or (ext, --signer) with an AUTH the signer signs, only when the relay
+ * refused a wrap for want of it: the sender is named to no other relay. */
+static int deliver(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me,
+                   const cli_ext_signer *ext, const send_plan *sp, dm_send *s)
 {
     cli_buf out = CLI_BUF_INIT;
     sc_pool_opts o;
@@ -266,10 +268,10 @@ static int deliver(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me, con
     cli_dm_pool_opts(&o);
     o.max_relays = 64;
     rc = cli_pool_open(&cp, ctx, &o, a->ca_file, a->timeout_s);
-    /* with a remote signer, AUTH is not answered (a relay requiring it refuses the wrap) */
     if (rc == CLI_OK && me != NULL && (st = sc_pool_auth_identity(&cp.p, me)) != SC_OK) {
         rc = cli_fail_status(st, "relay pool");
     }
+    cp.auth_signer = ext;
     if (rc == CLI_OK && (st = sc_delivery_start(&s->d, &cp.p)) != SC_OK) {
         rc = cli_fail_status(st, "cannot start the delivery");
     }
@@ -380,7 +382,7 @@ int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
         rc = make_record(sp, &json, &s, &dmem);
     }
     if (rc == CLI_OK) {
-        rc = deliver(ctx, a, me, sp, &s);
+        rc = deliver(ctx, a, me, remote != NULL ? &ext : NULL, sp, &s);
     }
     if (remote != NULL) {
         cli_nip46_close(remote);

@@ -13,7 +13,7 @@ static const cli_command commands[] = {
      "  softchat key pub --sec-file FILE",
      cmd_key},
     {"event",
-     "event sign --sec-file FILE < template.json\n"
+     "event sign (--sec-file FILE | --signer URI) < template.json\n"
      "  softchat event verify < events",
      cmd_event},
     {"nip44",

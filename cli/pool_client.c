@@ -177,7 +177,45 @@ static void start_connects(cli_pool *cp)
     }
 }
 
-/* Reports every update waiting: CONNECT and DISCONNECT acted on here, each handed to fn. */
+/* AUTH_WANTED: the relay refused something until it knows who the user is. The AUTH event
+ * (kind 22242, the relay's URL and challenge) is signed by the external signer and checked
+ * by the pool (sc_pool_auth_send) before it goes out. A signer that refuses or fails is said
+ * here, and what waits for the AUTH ends by the pool's deadline (refused, auth-required:),
+ * through the command's own failure path. */
+static void answer_auth(cli_pool *cp, const sc_pool_update *u)
+{
+    const cli_ext_signer *ext = cp->auth_signer;
+    uint8_t pub[SC_PUBKEY_BYTES];
+    sc_relay_auth a;
+    sc_status st;
+
+    if (ext == NULL) {
+        cli_pool_note(cp, "%.*s: the relay wants AUTH (NIP-42); not answered", (int)u->url.len,
+                      u->url.ptr);
+        return;
+    }
+    st = sc_signer_pubkey(pub, ext->signer);
+    if (st == SC_OK) {
+        st = sc_pool_auth_template(&cp->p, &a, u->relay, pub, cli_ws_wall_ms() / 1000);
+    }
+    if (st == SC_OK) {
+        st = cli_event_sign(cp->ctx, &a.event, NULL, ext);
+    }
+    if (st == SC_OK) {
+        st = sc_pool_auth_send(&cp->p, cp->ctx, u->relay, &a.event, cli_ws_wall_ms() / 1000);
+    }
+    if (st != SC_OK) {
+        cli_fail(CLI_OK,
+                 "%.*s: the relay requires AUTH (NIP-42) and the signer did not sign it: "
+                 "%s (%s); what needs it is not sent there",
+                 (int)u->url.len, u->url.ptr, sc_status_str(st), sc_status_name(st));
+        return;
+    }
+    cli_pool_note(cp, "%.*s: AUTH (NIP-42) signed by the signer", (int)u->url.len, u->url.ptr);
+}
+
+/* Reports every update waiting: CONNECT and DISCONNECT acted on here, AUTH_WANTED answered
+ * (answer_auth), each handed to fn. */
 static int drain(cli_pool *cp, cli_pool_handler fn, void *user)
 {
     for (;;) {
@@ -212,6 +250,8 @@ static int drain(cli_pool *cp, cli_pool_handler fn, void *user)
         } else if (u.kind == SC_POOL_U_NOTICE) {
             cli_pool_note(cp, "%.*s: notice: %.*s", (int)u.url.len, u.url.ptr, (int)u.text.len,
                           u.text.ptr);
+        } else if (u.kind == SC_POOL_U_AUTH_WANTED) {
+            answer_auth(cp, &u);
         } else if (u.kind == SC_POOL_U_DROPPED) {
             cli_pool_note(cp, "%.*s: ignored %lu message%s: %s", (int)u.url.len, u.url.ptr,
                           (unsigned long)u.count, u.count == 1 ? "" : "s", sc_status_str(u.status));

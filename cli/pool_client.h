@@ -43,6 +43,10 @@ struct cli_pool {
     int64_t deadline_ms;         /* monotonic; 0: none */
     volatile sig_atomic_t *stop; /* set (by a signal): the loop ends with CLI_OK */
     unsigned long notes;         /* notes about relays shown on stderr */
+    /* The user's external signer (--signer): SC_POOL_U_AUTH_WANTED is answered with an AUTH
+     * it signs, checked by the pool before it goes out. NULL: not answered (a pool with an
+     * identity answers by itself). */
+    const cli_ext_signer *auth_signer;
 };
 
 /* Sets up cp with a pool of opts (NULL: the defaults); timeout_s bounds cli_pool_run (0:

@@ -1,6 +1,6 @@
 /* Event templates on stdin, shared by event sign and nip59 wrap: the fields a person writes
  * (kind, content, optionally tags and created_at), checked against the key that will own
- * the event. */
+ * the event; and an event signed by a local key or an external signer (cli_event_sign). */
 #include "cli.h"
 
 #include <string.h>
@@ -44,4 +44,21 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
     memcpy(ev->pubkey, pub, SC_PUBKEY_BYTES);
     ev->flags |= SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_CREATED_AT;
     return CLI_OK;
+}
+
+sc_status cli_event_sign(sc_ctx *ctx, sc_event *ev, const sc_identity *id,
+                         const cli_ext_signer *ext)
+{
+    sc_signer_op op;
+    sc_status st;
+
+    if (ext == NULL) {
+        return sc_event_sign(ctx, ev, id);
+    }
+    st = sc_event_sign_start(ctx, &op, ev, ext->signer);
+    if (st == SC_OK) {
+        st = ext->drive(ext->user, &op);
+    }
+    sc_signer_op_clear(&op);
+    return st;
 }

@@ -80,7 +80,13 @@
  * allows it (SC_POOL_AUTH_ON_DEMAND, the default: only once a REQ or an EVENT has been
  * refused with "auth-required:"; SC_POOL_AUTH_ALWAYS: at the first challenge); otherwise the
  * application answers with sc_pool_auth (a local identity) or sc_pool_auth_send (an AUTH
- * event signed elsewhere, checked before it is sent). The pool signs at most one AUTH per
+ * event signed elsewhere, checked before it is sent). When the policy would answer and the
+ * pool has no identity, it says so once per connection (SC_POOL_U_AUTH_WANTED: the relay has
+ * a challenge and, under ON_DEMAND, refused something with "auth-required:"): the moment an
+ * application whose key is in an external signer signs (sc_pool_auth_template,
+ * sc_event_sign_start and sc_signer_op_step over the signer, sc_pool_auth_send), so that it
+ * reveals the user's key only to relays that asked for it. Under SC_POOL_AUTH_NEVER nothing
+ * is wanted: the application decides at SC_POOL_U_AUTH. The pool signs at most one AUTH per
  * connection (a relay that sends challenge after challenge gets one signature), and none
  * after the relay refused one. What waited for the AUTH goes out again once the relay
  * accepts it; a refused AUTH, or none accepted within opts.ok_timeout_ms, ends it there
@@ -327,7 +333,13 @@ typedef enum sc_pool_update_kind {
     SC_POOL_U_NOTICE = 11,       /* relay said text */
     SC_POOL_U_DROPPED = 12,      /* count messages from relay were dropped; status: the last
                                     one's reason */
-    SC_POOL_U_OTHER = 13         /* a COUNT, NEG-MSG or NEG-ERR for the application: message */
+    SC_POOL_U_OTHER = 13,        /* a COUNT, NEG-MSG or NEG-ERR for the application: message */
+    SC_POOL_U_AUTH_WANTED = 14   /* relay's challenge is to be answered by the policy and the
+                                    pool has no identity: answer with sc_pool_auth_send (or
+                                    sc_pool_auth) while what waits for it waits (until
+                                    opts.ok_timeout_ms after its refusal); text and prefix:
+                                    the relay's "auth-required:" refusal (empty under ALWAYS
+                                    before one). Once per connection */
 } sc_pool_update_kind;
 
 /** How a publish ended on one relay. */
@@ -357,9 +369,9 @@ typedef struct sc_pool_update {
     sc_pool_result result;               /* PUBLISHED */
     uint32_t attempts;      /* PUBLISHED: times it was sent to relay, or a connection to
                                send it on failed */
-    sc_relay_prefix prefix; /* PUBLISHED (refused), CLOSED, AUTH_REFUSED */
+    sc_relay_prefix prefix; /* PUBLISHED (refused), CLOSED, AUTH_REFUSED, AUTH_WANTED */
     sc_str text;            /* the relay's words (refusal, CLOSED, NOTICE, AUTH
-                               challenge) or the pool's ("no OK within 10000 ms", then
+                               challenge, AUTH_WANTED's refusal) or the pool's ("no OK within 10000 ms", then
                                the relay's last NOTICE) */
     sc_status status;       /* DROPPED: why the last one was dropped; AUTH_REFUSED: why
                                the pool could not sign its AUTH (SC_OK when the relay
@@ -372,7 +384,8 @@ typedef struct sc_pool_update {
 /** Reports the next update: what received messages meant, then what time brought (due
  *  reconnects, OK deadlines, retries, EOSE deadlines), one per call, oldest first.
  *  now_ms must not go back between calls (a smaller value counts as the latest one).
- *  Answers AUTH challenges by the pool's policy (signing with ctx).
+ *  Answers AUTH challenges by the pool's policy (signing with ctx), or reports
+ *  SC_POOL_U_AUTH_WANTED when it has no identity to answer with.
  *  Returns: SC_OK (u->kind SC_POOL_U_NONE when there is nothing); SC_ERR_STATE;
  *           SC_ERR_ARG (a NULL argument).
  *  Out: u (zeroed first). In/Out: p. In: now_ms.

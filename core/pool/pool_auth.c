@@ -1,8 +1,9 @@
 /* The pool's NIP-42 side: the identity and policy it answers challenges with (at most one
- * AUTH signed by the pool per connection, so a relay cannot make it sign without end), an
- * AUTH answered by the application as a local identity or as an event signed elsewhere
- * (checked as the relay will check it before it goes out), and what a refused AUTH means for
- * what waited for it. The AUTH message waits in its relay's buffer for sc_pool_next. */
+ * AUTH signed by the pool per connection, so a relay cannot make it sign without end), the
+ * AUTH_WANTED update when the policy would answer and the pool has no identity, an AUTH
+ * answered by the application as a local identity or as an event signed elsewhere (checked
+ * as the relay will check it before it goes out), and what a refused AUTH means for what
+ * waited for it. The AUTH message waits in its relay's buffer for sc_pool_next. */
 #include <softchat/mem.h>
 #include <softchat/pool.h>
 
@@ -183,21 +184,36 @@ void sc_pl_auth_refused(sc_pl_pool *pl, size_t slot)
     sc_pl_subs_auth(pl, slot, 0);
 }
 
+/* Whether the pool's policy answers relay r's challenge now: connected, a challenge, no AUTH
+ * answered or accepted on this connection, and (ON_DEMAND) something refused for want of one. */
+static int due(const sc_pl_pool *pl, const sc_pl_relay *r)
+{
+    const sc_sess *t = sc_sess_of(&r->sess);
+
+    return r->state == PL_RELAY_USED && r->link == SC_POOL_LINK_CONNECTED && t != NULL &&
+           !r->auth_done && !t->authed && !t->auth_pending && t->challenge_len > 0 &&
+           (pl->auth == SC_POOL_AUTH_ALWAYS || r->auth_wanted);
+}
+
 void sc_pl_auth_tick(sc_pl_pool *pl, sc_ctx *ctx)
 {
     size_t i;
 
-    if (pl->who == NULL || pl->auth == SC_POOL_AUTH_NEVER) {
+    if (pl->auth == SC_POOL_AUTH_NEVER) {
         return;
     }
     for (i = 0; i < pl->max_relays; i++) {
         sc_pl_relay *r = &pl->relays[i];
-        const sc_sess *t = sc_sess_of(&r->sess);
         sc_status st;
 
-        if (r->state != PL_RELAY_USED || r->link != SC_POOL_LINK_CONNECTED || t == NULL ||
-            r->auth_done || t->authed || t->auth_pending || t->challenge_len == 0 ||
-            (pl->auth == SC_POOL_AUTH_ON_DEMAND && !r->auth_wanted)) {
+        if (!due(pl, r)) {
+            continue;
+        }
+        if (pl->who == NULL) { /* the application answers: told once per connection */
+            if (!r->auth_asked) {
+                r->auth_asked = 1;
+                r->auth_ask = 1;
+            }
             continue;
         }
         st = sign(ctx, r, pl->who, sc_pl_seconds(pl->now));
@@ -227,6 +243,23 @@ int sc_pl_auth_report(sc_pl_pool *pl, sc_pool_update *u)
             u->status = r->auth_status;
             u->text.ptr = "the pool could not sign the AUTH";
             u->text.len = strlen(u->text.ptr);
+            return 1;
+        }
+    }
+    for (i = 0; i < pl->max_relays; i++) {
+        sc_pl_relay *r = &pl->relays[i];
+
+        if (r->auth_ask) {
+            r->auth_ask = 0;
+            if (!due(pl, r)) {
+                continue; /* answered, or the connection changed, since */
+            }
+            u->kind = SC_POOL_U_AUTH_WANTED;
+            u->relay = sc_pl_handle(r->gen, i);
+            u->url = url_of(r);
+            u->text.ptr = r->authreq;
+            u->text.len = r->authreq_len;
+            u->prefix = r->auth_wanted ? SC_RELAY_PREFIX_AUTH_REQUIRED : SC_RELAY_PREFIX_NONE;
             return 1;
         }
     }

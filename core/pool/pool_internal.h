@@ -116,6 +116,8 @@ typedef struct sc_pl_relay {
     uint8_t auth_done;    /* an AUTH was answered on this connection (by the pool or not) */
     uint8_t auth_refused; /* the relay refused it, or the pool could not sign it */
     uint8_t auth_failed;  /* the pool could not sign: AUTH_REFUSED to report (auth_status) */
+    uint8_t auth_ask;     /* AUTH_WANTED to report: the pool would answer, without identity */
+    uint8_t auth_asked;   /* AUTH_WANTED was due once on this connection */
     uint8_t kept;         /* an OK without a usable id is kept (kept_text) */
     uint8_t kept_accepted;
     sc_relay_prefix kept_prefix;
@@ -340,11 +342,14 @@ void sc_pl_sub_end(sc_pl_pool *pl, size_t k);
 
 /* ---- pool_auth.c ---- */
 
-/* Answers challenges by the pool's policy (signing with ctx); 1 when one could not be
- * signed and is to be reported. */
+/* Answers challenges by the pool's policy (signing with ctx); one that could not be signed
+ * is to be reported (AUTH_REFUSED), and one the pool would answer without an identity to
+ * answer with is to be reported once per connection (AUTH_WANTED). */
 void sc_pl_auth_tick(sc_pl_pool *pl, sc_ctx *ctx);
 /* The AUTH of relay slot was refused (or could not be signed): what waited for it is refused. */
 void sc_pl_auth_refused(sc_pl_pool *pl, size_t slot);
+/* The next AUTH_REFUSED (the pool could not sign) or AUTH_WANTED to report, into u; 0 when
+ * none. */
 int sc_pl_auth_report(sc_pl_pool *pl, sc_pool_update *u);
 
 #endif

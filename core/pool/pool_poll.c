@@ -1,8 +1,9 @@
 /* The one place the application learns everything: sc_pool_poll reports what the last
  * received message meant, then applies what time brought (AUTH answers by policy, OK and
  * AUTH deadlines, retries, EOSE deadlines) and reports the state's news, one update per
- * call, in a fixed order (removed relays, AUTH failures, CLOSED, PUBLISHED, PUBLISH_DONE,
- * EOSE, CONNECT, DROPPED) over the slots in order, so the same calls give the same updates.
+ * call, in a fixed order (removed relays, AUTH failures, AUTH wanted, CLOSED, PUBLISHED,
+ * PUBLISH_DONE, EOSE, CONNECT, DROPPED) over the slots in order, so the same calls give the
+ * same updates.
  * sc_pool_wakeup says when poll next has work without a socket. */
 #include <softchat/pool.h>
 

@@ -152,6 +152,8 @@ static void reset_connection(sc_pl_relay *r)
     r->auth_done = 0;
     r->auth_refused = 0;
     r->auth_failed = 0;
+    r->auth_ask = 0;
+    r->auth_asked = 0;
     r->kept = 0;
     r->kept_len = 0;
     r->authreq_len = 0;

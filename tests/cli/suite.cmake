@@ -116,7 +116,9 @@ endif()
 # cli.bunker: softchat bunker (a NIP-46 remote signer) end to end against a nostr-relay process
 # on loopback (tests/cli/test_cli_bunker.py), used by nostr-tools' own BunkerSigner (node,
 # the copy the interop-node.setup fixture installs: tests/interop-node/suite.cmake) through
-# tests/cli/bunker_client.mjs. node is a test dependency: without it the entry fails.
+# tests/cli/bunker_client.mjs, and by the dm commands and event sign --signer, with AUTH
+# signed in the bunker for rust-nostr's relay (relay.live.setup.rust) requiring it. node is a
+# test dependency: without it the entry fails.
 if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
   find_program(SOFTCHAT_NODE_EXECUTABLE NAMES node nodejs)
   set(_sc_bk_node "${SOFTCHAT_NODE_EXECUTABLE}")
@@ -127,10 +129,12 @@ if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_bunker.py"
                    --cli "$<TARGET_FILE:softchat_cli>"
                    --python-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/venv/bin/nostr-relay"
+                   --rust-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/release/softchat-test-relay"
                    --node "${_sc_bk_node}" --modules "${CMAKE_CURRENT_BINARY_DIR}/interop-node")
   set_tests_properties(cli.bunker PROPERTIES
-                       FIXTURES_REQUIRED "softchat_relay_python;softchat_interop_node"
-                       TIMEOUT 300 LABELS "cli;relay-live;interop-node" RUN_SERIAL ON)
+                       FIXTURES_REQUIRED
+                         "softchat_relay_python;softchat_relay_rust;softchat_interop_node"
+                       TIMEOUT 420 LABELS "cli;relay-live;interop-node" RUN_SERIAL ON)
 endif()
 
 # cli.bunker.rust: NIP-46 against rust-nostr's nostr-connect crate (crates.io, 0.44.0), both

@@ -4,8 +4,8 @@ the relay of relay.live.python) on loopback, started here in a process group of 
 is killed whole on success and failure (tests/relay/live/live.py's helpers), as is the
 bunker.
 
-    test_cli_bunker.py --cli PATH --python-relay VENV/bin/nostr-relay --node NODE
-                       --modules DIR [--backend NAME]
+    test_cli_bunker.py --cli PATH --python-relay VENV/bin/nostr-relay --rust-relay PATH
+                       --node NODE --modules DIR [--backend NAME]
 
 Scenarios, each a numbered check:
   usage    what bunker refuses before connecting: exit 2 and the reason, nothing on stdout
@@ -38,6 +38,18 @@ Scenarios, each a numbered check:
   inbox    dm inbox set --signer <a bunker for dave's key>: without sign_event:10050 it fails
            (exit 2, "refused"), nothing on stdout, no list on the relay; with it the relay
            accepts the list (exit 0) and dm inbox get finds the relay as dave's inbox
+  auth     erin's inbox is rust-nostr's relay requiring AUTH (--rust-relay, NIP-42 for
+           reading and writing). dm send --signer <alice's bunker, with sign_event:22242>: the
+           relay refuses the wrap until it knows who sends, the pool reports AUTH_WANTED and
+           the AUTH is signed in the bunker (its third sign_event, after the two seals; the
+           client says so), then the wrap is accepted there and erin opens it (from alice,
+           the text); dm listen --signer <erin's bunker> there prints it once, its AUTH
+           signed in her bunker. Without the sign_event:22242 grant: the bunker refuses it, dm send says
+           so, erin's wrap ends refused (auth-required:, exit 4) and nothing more is stored
+           for erin there
+  event    event sign --signer <alice's bunker with sign_event:1>: the line verifies (event
+           verify) and has the --sec-file line's fields, id included, the signature aside;
+           a bunker without the grant: exit 2, "refused", nothing on stdout; usage errors
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -274,16 +286,143 @@ def scenario_inbox(cli, relay, dave, dave_pub):
           "rc %d: %s %s" % (g.returncode, g.stderr.decode(), g.stdout))
 
 
+def fetch_erin(cli, relay, erin, erin_pub):
+    """The messages in erin's wraps on relay (its AUTH answered as erin), and the wrap count."""
+    flt = '{"kinds":[1059],"#p":["%s"]}' % erin_pub
+    f = cli.run(["relay", "fetch", "--url", relay.url, "--sec-file", erin, "--filter", flt],
+                timeout=60)
+    rcv = cli.run(["nip17", "receive", "--sec-file", erin], f.stdout, timeout=60)
+    got = [json.loads(l) for l in rcv.stdout.decode().splitlines() if l.strip()]
+    wraps = [l for l in f.stdout.decode().splitlines() if l.strip()]
+    return got, len(wraps), f.stderr.decode() + rcv.stderr.decode()
+
+
+def scenario_auth(cli, o, tmp, relay, relays, alice, alice_pub):
+    erin, erin_pub, _ = cli.key("erin")
+    a = Relay("rust", o, tmp, free_port(), ["--auth"])
+    relays.append(a)
+    a.start()
+    s = cli.run(["dm", "inbox", "set", "--key", erin, "--relay", a.url, "--to-relays",
+                 relay.url], timeout=60)
+    check("auth: erin's inbox is a relay that requires AUTH", s.returncode == 0,
+          s.stderr.decode())
+    text = "behind auth, the AUTH signed in alice's bunker"
+    b, uri = start_bunker(cli, alice, relay,
+                          ["--allow", "sign_event:13,nip44_encrypt,sign_event:22242"])
+    try:
+        s = cli.run(["dm", "send", "--signer", uri, "--to", erin_pub, "--bootstrap", relay.url,
+                     "--timeout", "30", text], timeout=120)
+    finally:
+        kill_group(b.pid, leader=b)
+    bunker_err = b.stderr.read().decode()
+    out, err = s.stdout.decode(), s.stderr.decode()
+    line = json.loads(out.splitlines()[0]) if out.strip() else {}
+    check("auth: dm send --signer: erin's wrap accepted by the AUTH relay (exit 0)",
+          s.returncode == 0 and line.get("outcome") == "delivered" and
+          [(r["relay"], r["result"]) for r in line["relays"]] == [(a.url, "accepted")],
+          "rc %d: %s %s" % (s.returncode, err, out))
+    check("auth: the AUTH was signed by the signer (said on stderr)",
+          "%s: AUTH (NIP-42) signed by the signer" % a.url in err, err)
+    signs = [l for l in bunker_err.splitlines() if "nip46 sign_event from" in l]
+    check("auth: the bunker signed three events: the two seals and the AUTH",
+          len(signs) == 3 and all(l.endswith(": allowed") for l in signs), bunker_err)
+    got, n, why = fetch_erin(cli, a, erin, erin_pub)
+    check("auth: erin fetches it from her inbox and opens it: from alice, the text",
+          n == 1 and [(m["from"], m["content"]) for m in got] == [(alice_pub, text)],
+          "%d wraps: %s %r" % (n, why, got))
+    b, uri = start_bunker(cli, erin, relay, ["--allow", "nip44_decrypt,sign_event:22242"])
+    try:
+        rc, lines, err = listen(cli, ["--signer", uri], os.path.join(tmp, "erin.db"), a)
+    finally:
+        kill_group(b.pid, leader=b)
+    got = [json.loads(l) for l in lines]
+    check("auth: dm listen --signer on the AUTH relay: the AUTH signed in erin's bunker, the "
+          "message printed once",
+          rc == 2 and [(m["from"], m["content"]) for m in got] == [(alice_pub, text)] and
+          "%s: AUTH (NIP-42) signed by the signer" % a.url in err,
+          "rc %d: %s %r" % (rc, err, lines))
+
+    b, uri = start_bunker(cli, alice, relay, ["--allow", "sign_event:13,nip44_encrypt"])
+    try:
+        s = cli.run(["dm", "send", "--signer", uri, "--to", erin_pub, "--bootstrap", relay.url,
+                     "--timeout", "30", "never stored"], timeout=120)
+    finally:
+        kill_group(b.pid, leader=b)
+    bunker_err = b.stderr.read().decode()
+    out, err = s.stdout.decode(), s.stderr.decode()
+    line = json.loads(out.splitlines()[0]) if out.strip() else {}
+    rel = line.get("relays") or [{}]
+    check("auth: without sign_event:22242 the bunker refuses the AUTH, dm send says so",
+          "the bunker refused sign_event" in err and "did not sign it" in err and
+          any(l.find("nip46 sign_event from") >= 0 and ": refused: " in l
+              for l in bunker_err.splitlines()), err + bunker_err)
+    check("auth: ... and erin's wrap ends refused there (auth-required:, exit 4)",
+          s.returncode == 4 and line.get("outcome") == "failed" and
+          rel[0].get("result") == "refused" and
+          rel[0].get("message", "").startswith("auth-required:"),
+          "rc %d: %s %s" % (s.returncode, err, out))
+    got, n, why = fetch_erin(cli, a, erin, erin_pub)
+    check("auth: ... and nothing more is stored for erin there",
+          n == 1 and [m["content"] for m in got] == [text], "%d wraps: %s %r" % (n, why, got))
+
+
+def scenario_event(cli, relay, alice, alice_pub):
+    tmpl = b'{"kind":1,"content":"signed in the bunker","created_at":1700000000,' \
+           b'"tags":[["t","softchat"]]}'
+    cases = [
+        ("--sec-file and --signer", ["--sec-file", alice, "--signer", "bunker://x"],
+         b"--signer"),
+        ("--timeout without --signer", ["--sec-file", alice, "--timeout", "5"], b"--timeout"),
+        ("a bad --timeout", ["--signer", "bunker://x", "--timeout", "0"], b"--timeout"),
+        ("not a bunker URI", ["--signer", "nostrconnect://x"], b"bunker://"),
+    ]
+    for name, args, says in cases:
+        r = cli.run(["event", "sign"] + args, tmpl, timeout=30)
+        check("event: usage: %s: exit 2, said, nothing on stdout" % name,
+              r.returncode == 2 and says in r.stderr and r.stdout == b"",
+              "rc %d stdout %r stderr %r" % (r.returncode, r.stdout, r.stderr))
+    b, uri = start_bunker(cli, alice, relay, ["--allow", "sign_event:1"])
+    try:
+        s = cli.run(["event", "sign", "--signer", uri, "--timeout", "30"], tmpl, timeout=90)
+    finally:
+        kill_group(b.pid, leader=b)
+    k = cli.run(["event", "sign", "--sec-file", alice], tmpl, timeout=30)
+    v = cli.run(["event", "verify"], s.stdout, timeout=30)
+    ok = s.returncode == 0 and k.returncode == 0 and len(s.stdout.splitlines()) == 1
+    ev = json.loads(s.stdout) if ok else {}
+    ref = json.loads(k.stdout) if ok else {}
+    check("event: event sign --signer: one line, event verify says valid",
+          ok and v.returncode == 0 and v.stdout.decode().split() == ["valid", ev["id"]],
+          "rc %d/%d: %s %s %s" % (s.returncode, v.returncode, s.stderr.decode(), s.stdout,
+                                  v.stdout))
+    check("event: the --sec-file line's fields (alice's pubkey, the id), the signature aside",
+          ok and ev["pubkey"] == alice_pub and ev["sig"] != "" and
+          {f: ev[f] for f in ev if f != "sig"} == {f: ref[f] for f in ref if f != "sig"},
+          "%r %r" % (ev, ref))
+    b, uri = start_bunker(cli, alice, relay, ["--allow", "sign_event:13"])
+    try:
+        s = cli.run(["event", "sign", "--signer", uri, "--timeout", "30"], tmpl, timeout=90)
+    finally:
+        kill_group(b.pid, leader=b)
+    check("event: a bunker without sign_event:1: exit 2, says refused, nothing on stdout",
+          s.returncode == 2 and b"refused" in s.stderr and s.stdout == b"",
+          "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--python-relay", required=True)
+    ap.add_argument("--rust-relay", required=True)
     ap.add_argument("--node", required=True)
     ap.add_argument("--modules", required=True)
     ap.add_argument("--backend")
     o = ap.parse_args()
     if not os.access(o.python_relay, os.X_OK):
         print("FAIL: nostr-relay is not installed (%s): its setup fixture failed" % o.python_relay)
+        return 1
+    if not os.access(o.rust_relay, os.X_OK):
+        print("FAIL: the rust relay is not built (%s): its setup fixture failed" % o.rust_relay)
         return 1
     if not os.path.isdir(os.path.join(o.modules, "node_modules", "nostr-tools")):
         print("FAIL: nostr-tools is not installed in %s: interop-node.setup failed" % o.modules)
@@ -306,6 +445,8 @@ def main():
             scenario_listen(cli, tmp, r, alice_pub, bob, bob_pub)
             dave, dave_pub, _ = cli.key("dave")
             scenario_inbox(cli, r, dave, dave_pub)
+            scenario_auth(cli, o, tmp, r, relays, alice, alice_pub)
+            scenario_event(cli, r, alice, alice_pub)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("bunker: scenario could not finish", False, repr(e))
         finally:

@@ -9,7 +9,9 @@
  * id or a NOTICE instead of OK), rate-limit, restart and lose what it had not acknowledged,
  * be down for a while or for good, and serve forged wraps. Links (sim_link.c) delay,
  * reorder, duplicate, drop and cut frames. Applications (sim_app.c) crash and resume from
- * what they persisted: the delivery records and the cursor with the messages it led to.
+ * what they persisted: the delivery records and the cursor with the messages it led to. In
+ * half the scenarios they hold their keys as an external signer would: the pool gets no
+ * identity and they answer SC_POOL_U_AUTH_WANTED through the signer seam.
  * Faults stop at fault_end; the world then runs quiet for a while and the invariants are
  * checked (sim_main.c). Everything is drawn from one 64-bit seed: a failure prints the seed
  * that replays it (--replay SEED). */
@@ -107,6 +109,7 @@ typedef struct sim_conn {
     uint32_t epoch;  /* counts connections: acknowledgements name theirs */
     uint32_t handle; /* the client's pool handle of the relay */
     int authed;
+    uint32_t wanted_epoch; /* the connection AUTH_WANTED was last reported on */
     char challenge[24];
     struct {
         int used;
@@ -200,7 +203,7 @@ typedef struct sim_stats {
     unsigned long scenarios, messages, steps, frames, drops, cuts, dups, delays, reorders;
     unsigned long restarts, outages, dead, crashes, auth, rate, refusals, forged_sent;
     unsigned long forged_rejected, received, delivered, failed, failed_honest, checks;
-    unsigned long lost_unacked;
+    unsigned long lost_unacked, auth_signed;
     int64_t sim_ms;
 } sim_stats;
 
@@ -217,8 +220,10 @@ typedef struct sim_world {
     sim_client c[SIM_CLIENTS];
     sim_conn conn[SIM_CLIENTS][SIM_RELAYS];
     sim_stats *st;
-    char fail[512]; /* the first invariant broken */
-    int trace;      /* --trace: print what happens */
+    int auth_external; /* the applications give the pool no identity: they answer
+                          AUTH_WANTED with an AUTH signed over an external signer */
+    char fail[512];    /* the first invariant broken */
+    int trace;         /* --trace: print what happens */
 } sim_world;
 
 /* Records the first failure (printf-style) and returns -1. */

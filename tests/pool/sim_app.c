@@ -189,7 +189,7 @@ int sim_app_start(sim_world *w, int c)
     if (st != SC_OK) {
         return sim_fail(w, "sc_pool_init: %s", sc_status_str(st));
     }
-    if (sc_pool_auth_identity(&a->p, &w->b->who[c]) != SC_OK) {
+    if (!w->auth_external && sc_pool_auth_identity(&a->p, &w->b->who[c]) != SC_OK) {
         return sim_fail(w, "sc_pool_auth_identity");
     }
     a->alive = 1;
@@ -264,6 +264,61 @@ static int on_event(sim_world *w, int c, const sc_pool_update *u)
     return save_cursor(w, a); /* one transaction: the message and the cursor */
 }
 
+/* AUTH_WANTED: the AUTH for the relay's challenge signed the way an application whose key is
+ * in an external signer signs it (the template, an operation over the signer, its request
+ * answered with the signature the signer makes), then handed to the pool, which checks it.
+ * Once per connection. */
+static int on_auth_wanted(sim_world *w, int c, const sc_pool_update *u)
+{
+    static sc_signer_op op;
+    sim_conn *k;
+    sc_relay_auth t;
+    sc_signer signer;
+    sc_signer_req req;
+    sc_event copy;
+    char sig[128];
+    size_t len = 0;
+    int r = relay_of(w, u->url);
+    sc_status st;
+
+    if (!w->auth_external) {
+        return sim_fail(w, "AUTH_WANTED, though the pool has an identity");
+    }
+    k = r >= 0 ? &w->conn[c][r] : NULL;
+    if (k == NULL || k->state != SIM_OPEN || k->wanted_epoch == k->epoch) {
+        return sim_fail(w, "AUTH_WANTED for client %d relay %d: not open, or twice", c, r);
+    }
+    k->wanted_epoch = k->epoch;
+    st = sc_pool_auth_template(&w->c[c].p, &t, u->relay, w->b->pub[c], w->now / 1000);
+    if (st == SC_OK && (st = sc_signer_init_external(&signer, w->b->pub[c], 0)) == SC_OK) {
+        st = sc_event_sign_start(w->ctx, &op, &t.event, &signer);
+    }
+    if (st == SC_OK && (st = sc_signer_op_step(&op, w->ctx, w->now, &req)) == SC_OK &&
+        req.kind == SC_SIGNER_REQ_SIGN_EVENT) {
+        copy = *req.event; /* the signer's side */
+        st = sc_event_sign(w->ctx, &copy, &w->b->who[c]);
+        if (st == SC_OK) {
+            st = sc_hex_encode(sig, sizeof sig, &len, copy.sig, sizeof copy.sig);
+        }
+        if (st == SC_OK) {
+            st = sc_signer_op_answer(&op, w->ctx, sig, len);
+        }
+        if (st == SC_OK) {
+            st = sc_signer_op_step(&op, w->ctx, w->now, &req);
+        }
+    }
+    sc_signer_op_clear(&op);
+    if (st != SC_OK || req.kind != SC_SIGNER_REQ_NONE) {
+        return sim_fail(w, "the AUTH over the external signer: %s", sc_status_str(st));
+    }
+    st = sc_pool_auth_send(&w->c[c].p, w->ctx, u->relay, &t.event, w->now / 1000);
+    if (st != SC_OK) {
+        return sim_fail(w, "sc_pool_auth_send: %s", sc_status_str(st));
+    }
+    w->st->auth_signed++;
+    return 0;
+}
+
 static int on_update(sim_world *w, int c, const sc_pool_update *u)
 {
     sim_client *a = &w->c[c];
@@ -300,6 +355,8 @@ static int on_update(sim_world *w, int c, const sc_pool_update *u)
             }
         }
         return sim_fail(w, "a publish update no record owns");
+    case SC_POOL_U_AUTH_WANTED:
+        return on_auth_wanted(w, c, u);
     default:
         return 0;
     }

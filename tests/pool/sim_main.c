@@ -276,6 +276,11 @@ static void draw(sim_world *w, uint64_t seed)
 
     w->seed = seed;
     w->g.s = seed;
+    { /* drawn aside, so that the world drawn from a seed is the one it always was */
+        sim_rng aside = {seed ^ UINT64_C(0x5c0ffee5a17ed5e7)};
+
+        w->auth_external = sim_chance(&aside, 500);
+    }
     w->now = T0_MS;
     w->fault_end = T0_MS + 60000;
     w->t_end = w->fault_end + 600000;
@@ -722,11 +727,12 @@ int main(int argc, char **argv)
            (double)st.sim_ms / 3.6e6);
     printf("[  STATS   ] faults: %lu frames: %lu dropped (then cut), %lu cut, %lu duplicated, "
            "%lu delayed, %lu reordered; relays: %lu restarts (%lu unacknowledged events lost), "
-           "%lu outages, %lu down for good, %lu rate-limited, %lu refusals, %lu AUTH challenges, "
-           "%lu forged wraps served; %lu app crashes\n",
+           "%lu outages, %lu down for good, %lu rate-limited, %lu refusals, %lu AUTH challenges "
+           "(%lu AUTH_WANTED answered over an external signer), %lu forged wraps served; %lu "
+           "app crashes\n",
            st.frames, st.drops, st.cuts, st.dups, st.delays, st.reorders, st.restarts,
-           st.lost_unacked, st.outages, st.dead, st.rate, st.refusals, st.auth, st.forged_sent,
-           st.crashes);
+           st.lost_unacked, st.outages, st.dead, st.rate, st.refusals, st.auth, st.auth_signed,
+           st.forged_sent, st.crashes);
     printf(
         "[  STATS   ] outcomes: %lu receivers delivered, %lu failed with reasons (%lu of them with "
         "an inbox relay that neither refuses nor is down for good), %lu messages opened, %lu "

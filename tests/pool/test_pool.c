@@ -80,7 +80,7 @@ static const char *kind_name(sc_pool_update_kind k)
     static const char *const names[] = {"NONE",    "CONNECT",       "DISCONNECT",   "EVENT",
                                         "EOSE",    "CLOSED",        "PUBLISHED",    "PUBLISH_DONE",
                                         "AUTH",    "AUTHENTICATED", "AUTH_REFUSED", "NOTICE",
-                                        "DROPPED", "OTHER"};
+                                        "DROPPED", "OTHER",         "AUTH_WANTED"};
 
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
@@ -262,6 +262,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_auth_refused, &env),
         cmocka_unit_test_prestate(test_auth_late, &env),
         cmocka_unit_test_prestate(test_auth_external, &env),
+        cmocka_unit_test_prestate(test_auth_wanted, &env),
+        cmocka_unit_test_prestate(test_auth_wanted_policies, &env),
         cmocka_unit_test_prestate(test_inboxes, &env),
         cmocka_unit_test_prestate(test_delivery, &env),
         cmocka_unit_test_prestate(test_delivery_failed, &env),

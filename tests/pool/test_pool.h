@@ -107,6 +107,8 @@ void test_auth_policies(void **state);
 void test_auth_refused(void **state);
 void test_auth_late(void **state);
 void test_auth_external(void **state);
+void test_auth_wanted(void **state);
+void test_auth_wanted_policies(void **state);
 void test_inboxes(void **state);
 void test_delivery(void **state);
 void test_delivery_failed(void **state);
