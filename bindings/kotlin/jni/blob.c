@@ -43,6 +43,28 @@ void scj_wr_i64(scj_wr *w, int64_t v)
     scj_wr_u32(w, (uint32_t)((uint64_t)v >> 32));
 }
 
+jbyteArray scj_wr_begin(JNIEnv *env, scj_wr *w, size_t n)
+{
+    jbyteArray out = scj_new_bytes(env, n);
+
+    if (out == NULL) {
+        return NULL;
+    }
+    w->p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
+    if (w->p == NULL) {
+        scj_throw(env, SC_ERR_NOMEM);
+        return NULL;
+    }
+    w->off = 0;
+    return out;
+}
+
+jbyteArray scj_wr_end(JNIEnv *env, jbyteArray out, scj_wr *w)
+{
+    (*env)->ReleasePrimitiveArrayCritical(env, out, w->p, 0);
+    return out;
+}
+
 void scj_wr_bytes(scj_wr *w, const void *p, size_t n)
 {
     if (n > 0) {

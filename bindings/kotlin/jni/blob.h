@@ -8,6 +8,7 @@
 #ifndef SOFTCHAT_KOTLIN_BLOB_H
 #define SOFTCHAT_KOTLIN_BLOB_H
 
+#include <jni.h>
 #include <softchat/softchat.h>
 
 #include <stddef.h>
@@ -29,6 +30,12 @@ typedef struct scj_wr {
 void scj_wr_u32(scj_wr *w, uint32_t v);
 void scj_wr_i64(scj_wr *w, int64_t v);
 void scj_wr_bytes(scj_wr *w, const void *p, size_t n);
+
+/* A new byte[n] held for writing through w (GetPrimitiveArrayCritical: no JNI call until
+ * scj_wr_end). NULL, with the Java exception thrown, when it cannot be made or held. */
+jbyteArray scj_wr_begin(JNIEnv *env, scj_wr *w, size_t n);
+/* Releases the array scj_wr_begin holds in w; returns out. */
+jbyteArray scj_wr_end(JNIEnv *env, jbyteArray out, scj_wr *w);
 
 /* Tags parsed from a blob: counts first (scj_tags_count), then views built in caller memory
  * of scj_tags_bytes() (sc_tag and sc_str arrays). */

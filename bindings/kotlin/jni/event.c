@@ -83,24 +83,18 @@ static jbyteArray event_out(JNIEnv *env, const sc_event *ev, int with_json)
             return NULL;
         }
     }
-    if (eb == 0 || (out = scj_new_bytes(env, n)) == NULL) {
+    if (eb == 0 || (out = scj_wr_begin(env, &w, n)) == NULL) {
         if (eb == 0) {
             scj_throw(env, SC_ERR_TOO_LARGE);
         }
         return NULL;
     }
-    w.p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-    if (w.p == NULL) {
-        scj_throw(env, SC_ERR_NOMEM);
-        return NULL;
-    }
-    w.off = 0;
     scj_event_blob(&w, ev);
     if (with_json) {
         scj_wr_u32(&w, (uint32_t)jl);
         st = sc_event_to_json((char *)w.p + w.off, jl, &len, ev, SC_EVENT_JSON_OBJECT);
     }
-    (*env)->ReleasePrimitiveArrayCritical(env, out, w.p, 0);
+    scj_wr_end(env, out, &w);
     if (st != SC_OK) {
         scj_throw(env, st);
         return NULL;

@@ -119,7 +119,6 @@ static jbyteArray inboxes_get(JNIEnv *env, jclass cls, jlong h, jobject user, ji
     sc_inbox_source src = SC_INBOX_NONE;
     sc_status st;
     jbyteArray out;
-    jbyte *p;
     scj_wr w;
 
     (void)cls;
@@ -137,24 +136,16 @@ static jbyteArray inboxes_get(JNIEnv *env, jclass cls, jlong h, jobject user, ji
     for (i = 0; i < n; i++) {
         len += 4 + x->views[i].len;
     }
-    if ((out = scj_new_bytes(env, len)) == NULL) {
+    if ((out = scj_wr_begin(env, &w, len)) == NULL) {
         return NULL;
     }
-    p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-    if (p == NULL) {
-        scj_throw(env, SC_ERR_NOMEM);
-        return NULL;
-    }
-    w.p = (uint8_t *)p;
-    w.off = 0;
     scj_wr_u32(&w, (uint32_t)src);
     scj_wr_u32(&w, (uint32_t)n);
     for (i = 0; i < n; i++) {
         scj_wr_u32(&w, (uint32_t)x->views[i].len);
         scj_wr_bytes(&w, x->views[i].ptr, x->views[i].len);
     }
-    (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);
-    return out;
+    return scj_wr_end(env, out, &w);
 }
 
 int scj_register_inboxes(JNIEnv *env, jclass c)

@@ -296,20 +296,12 @@ static jbyteArray neg_answer(JNIEnv *env, scj_neg *x, size_t hl, size_t nl, size
                              int done)
 {
     size_t total = 20 + 32 * (hl + nl) + out_len, k;
-    jbyteArray out = scj_new_bytes(env, total);
-    jbyte *p;
     scj_wr w;
+    jbyteArray out = scj_wr_begin(env, &w, total);
 
     if (out == NULL) {
         return NULL;
     }
-    p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-    if (p == NULL) {
-        scj_throw(env, SC_ERR_NOMEM);
-        return NULL;
-    }
-    w.p = (uint8_t *)p;
-    w.off = 0;
     scj_wr_u32(&w, (uint32_t)SC_RELAY_NEG_MSG);
     scj_wr_u32(&w, (uint32_t)done);
     scj_wr_u32(&w, (uint32_t)hl);
@@ -320,8 +312,7 @@ static jbyteArray neg_answer(JNIEnv *env, scj_neg *x, size_t hl, size_t nl, size
     scj_wr_bytes(&w, x->need, 32 * nl);
     scj_wr_u32(&w, (uint32_t)out_len);
     scj_wr_bytes(&w, x->out, out_len);
-    (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);
-    return out;
+    return scj_wr_end(env, out, &w);
 }
 
 /* Any other message: u32 type, u32 prefix, u32 accepted and the event id (an OK's), u32 len +
@@ -329,28 +320,19 @@ static jbyteArray neg_answer(JNIEnv *env, scj_neg *x, size_t hl, size_t nl, size
 static jbyteArray neg_other(JNIEnv *env, const sc_relay_msg *m)
 {
     size_t total = 48 + m->message.len;
-    jbyteArray out = scj_new_bytes(env, total);
-    jbyte *p;
     scj_wr w;
+    jbyteArray out = scj_wr_begin(env, &w, total);
 
     if (out == NULL) {
         return NULL;
     }
-    p = (*env)->GetPrimitiveArrayCritical(env, out, NULL);
-    if (p == NULL) {
-        scj_throw(env, SC_ERR_NOMEM);
-        return NULL;
-    }
-    w.p = (uint8_t *)p;
-    w.off = 0;
     scj_wr_u32(&w, (uint32_t)m->type);
     scj_wr_u32(&w, (uint32_t)m->prefix);
     scj_wr_u32(&w, (uint32_t)m->accepted);
     scj_wr_bytes(&w, m->event_id, 32);
     scj_wr_u32(&w, (uint32_t)m->message.len);
     scj_wr_bytes(&w, m->message.ptr, m->message.len);
-    (*env)->ReleasePrimitiveArrayCritical(env, out, p, 0);
-    return out;
+    return scj_wr_end(env, out, &w);
 }
 
 /* negReceive(slot, h, frame): byte[] (neg_answer for a NEG-MSG, neg_other for the rest).
