@@ -1,13 +1,8 @@
 /* softchat event sign | event verify (verify lives in cmd_event_verify.c). */
 #include "cli.h"
-#include "nip46_client.h"
+#include "user_key.h"
 
-#include <stdlib.h>
 #include <string.h>
-
-/* --timeout's default and bounds, in seconds (as the dm commands'). */
-#define SIGNER_TIMEOUT_S 30
-#define SIGNER_TIMEOUT_MAX_S 86400
 
 static const char usage[] =
     "usage: softchat event sign --sec-file FILE < template.json\n"
@@ -44,11 +39,10 @@ static const char usage[] =
     "\n"
     "The secret key file holds 64 hex characters or an nsec; surrounding whitespace is ignored.\n";
 
-/* The template in `in` signed as id, or (ext not NULL) through ext's signer for the user key
- * pub, as one line in out. */
-static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
-                         const cli_ext_signer *ext, const uint8_t pub[SC_PUBKEY_BYTES],
-                         const cli_buf *in)
+/* The template in `in` signed through ext's signer for the user key pub, as one line in
+ * out. */
+static int sign_template(sc_ctx *ctx, cli_buf *out, const cli_ext_signer *ext,
+                         const uint8_t pub[SC_PUBKEY_BYTES], const cli_buf *in)
 {
     cli_buf arena = CLI_BUF_INIT;
     sc_event ev;
@@ -59,7 +53,7 @@ static int sign_template(sc_ctx *ctx, cli_buf *out, const sc_identity *id,
     if (rc != CLI_OK) {
         goto out;
     }
-    st = cli_event_sign(ctx, &ev, id, ext);
+    st = cli_event_sign(ctx, &ev, NULL, ext);
     if (st == SC_OK) {
         /* a faulty signature (a glitch, a miscompiled backend) must never leave the tool */
         st = sc_event_verify(ctx, &ev);
@@ -79,83 +73,39 @@ out:
     return rc;
 }
 
-typedef struct sign_args {
-    const char *sec_file, *signer, *ca_file, *timeout;
-    int timeout_s;
-} sign_args;
-
-static int parse_sign_args(sign_args *a, int argc, char **argv)
+static int event_sign(const cli_globals *g, int argc, char **argv)
 {
-    const cli_opt opts[] = {{"--sec-file", &a->sec_file, NULL, NULL, 0, NULL},
-                            {"--signer", &a->signer, NULL, NULL, 0, NULL},
-                            {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
-                            {"--timeout", &a->timeout, NULL, NULL, 0, NULL}};
-    unsigned long t = SIGNER_TIMEOUT_S;
-    char *end = NULL;
+    cli_user_args a;
+    cli_opt opts[CLI_USER_N_OPTS];
+    sc_ctx ctx;
+    cli_user user;
+    cli_buf in = CLI_BUF_INIT, out = CLI_BUF_INIT;
     size_t n_pos;
     int rc;
 
-    memset(a, 0, sizeof *a);
-    rc = cli_parse_args(usage, argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &n_pos);
-    if (rc != CLI_OK) {
-        return rc;
-    }
-    if ((a->sec_file == NULL) == (a->signer == NULL)) {
-        return cli_usage_error(usage, "event sign needs --sec-file FILE or --signer URI");
-    }
-    if (a->signer == NULL && (a->ca_file != NULL || a->timeout != NULL)) {
-        return cli_usage_error(usage, "--ca-file and --timeout go with --signer");
-    }
-    if (a->timeout != NULL) {
-        t = strtoul(a->timeout, &end, 10);
-        if (*a->timeout < '0' || *a->timeout > '9' || *end != '\0' || t == 0 ||
-            t > SIGNER_TIMEOUT_MAX_S) {
-            return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
-        }
-    }
-    a->timeout_s = (int)t;
-    return CLI_OK;
-}
-
-static int event_sign(const cli_globals *g, int argc, char **argv)
-{
-    sign_args a;
-    sc_ctx ctx;
-    sc_identity id;
-    cli_nip46 *remote = NULL;
-    cli_ext_signer ext;
-    uint8_t pub[SC_PUBKEY_BYTES];
-    cli_buf in = CLI_BUF_INIT, out = CLI_BUF_INIT;
-    sc_status st;
-    int rc;
-
+    memset(&a, 0, sizeof a);
     memset(&ctx, 0, sizeof ctx);
-    memset(&id, 0, sizeof id);
-    rc = parse_sign_args(&a, argc, argv);
+    memset(&user, 0, sizeof user);
+    rc = cli_parse_args(usage, argc, argv, opts, cli_user_opts(opts, &a), NULL, 0, &n_pos);
+    if (rc == CLI_OK) {
+        rc = cli_user_check(&a, usage, "event sign");
+    }
     if (rc == CLI_OK) {
         rc = cli_ctx_init(&ctx, g);
     }
-    if (rc == CLI_OK && a.sec_file != NULL) {
-        rc = cli_load_identity(&ctx, &id, a.sec_file);
-        if (rc == CLI_OK && (st = sc_identity_pubkey(pub, &id)) != SC_OK) {
-            rc = cli_fail_status(st, "cannot read the public key");
-        }
-    }
-    if (rc == CLI_OK) { /* the template is read before the bunker is reached */
+    if (rc == CLI_OK) { /* the template is read before a remote signer is reached */
         rc = cli_read_all(0, &in, CLI_TEMPLATE_MAX, "stdin");
     }
-    if (rc == CLI_OK && a.signer != NULL) {
-        rc = cli_nip46_new(&remote, &ext, pub, &ctx, a.signer, a.ca_file, a.timeout_s);
+    if (rc == CLI_OK) {
+        rc = cli_user_open(&user, &ctx, &a);
     }
     if (rc == CLI_OK) {
-        rc = sign_template(&ctx, &out, a.sec_file != NULL ? &id : NULL,
-                           remote != NULL ? &ext : NULL, pub, &in);
+        rc = sign_template(&ctx, &out, &user.ext, user.pub, &in);
     }
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);
     }
-    cli_nip46_free(remote);
-    sc_identity_clear(&id);
+    cli_user_close(&user);
     cli_buf_free(&in);
     cli_buf_free(&out);
     sc_ctx_clear(&ctx);

@@ -1,6 +1,7 @@
 /* softchat nip44 encrypt | nip44 decrypt: NIP-44 v2 payloads between the key in --sec-file
  * and the peer's public key --pub. */
 #include "cli.h"
+#include "user_key.h"
 
 #include <string.h>
 
@@ -31,41 +32,45 @@ static const char usage[] =
     "KEY, the peer's public key, is 64 hex characters or an npub. The secret key file holds\n"
     "64 hex characters or an nsec; surrounding whitespace is ignored.\n";
 
-/* What both directions share: the arguments, the context and the conversation key. */
+/* What both directions share: the arguments, the context and the user's key. */
 typedef struct nip44_job {
-    const char *sec_file;
+    cli_user_args user_args;
     const char *pub_arg;
     const char *nonce_arg;
     int extended;
     uint8_t pub[SC_PUBKEY_BYTES];
     uint8_t nonce[SC_NIP44_NONCE_BYTES];
-    uint8_t ck[SC_NIP44_KEY_BYTES];
+    cli_user user;
     sc_ctx ctx;
 } nip44_job;
 
-/* Parses the arguments, sets up the context and derives the conversation key. */
+/* Parses the arguments and sets up the context (the key is opened once the input is read:
+ * a remote signer is reached only for input that can be sent). */
 static int setup(nip44_job *j, const cli_globals *g, int encrypt, int argc, char **argv)
 {
-    const cli_opt opts[] = {
-        {"--sec-file", &j->sec_file, NULL, NULL, 0, NULL},
-        {"--pub", &j->pub_arg, NULL, NULL, 0, NULL},
-        {"--nonce", &j->nonce_arg, NULL, NULL, 0, NULL},
-        {"--extended", NULL, &j->extended, NULL, 0, NULL},
-    };
-    uint8_t sec[SC_SECKEY_BYTES];
-    sc_identity id;
-    size_t n_pos;
-    sc_status st;
+    cli_opt opts[CLI_USER_N_OPTS + 3];
+    size_t n = cli_user_opts(opts, &j->user_args), n_pos;
     int rc;
 
-    memset(&id, 0, sizeof id);
-    rc = cli_parse_args(usage, argc, argv, opts, encrypt ? 4 : 2, NULL, 0, &n_pos);
+    opts[n++] = (cli_opt){"--pub", &j->pub_arg, NULL, NULL, 0, NULL};
+    if (encrypt) {
+        opts[n++] = (cli_opt){"--nonce", &j->nonce_arg, NULL, NULL, 0, NULL};
+        opts[n++] = (cli_opt){"--extended", NULL, &j->extended, NULL, 0, NULL};
+    }
+    rc = cli_parse_args(usage, argc, argv, opts, n, NULL, 0, &n_pos);
     if (rc != CLI_OK) {
         return rc;
     }
-    if (j->sec_file == NULL || j->pub_arg == NULL) {
-        return cli_usage_error(usage, "nip44 %s needs --sec-file FILE and --pub KEY",
-                               encrypt ? "encrypt" : "decrypt");
+    if (j->pub_arg == NULL) {
+        return cli_usage_error(usage, "nip44 %s needs --pub KEY", encrypt ? "encrypt" : "decrypt");
+    }
+    if (cli_user_check(&j->user_args, usage, encrypt ? "nip44 encrypt" : "nip44 decrypt") !=
+        CLI_OK) {
+        return CLI_ERROR;
+    }
+    if (j->user_args.signer != NULL && (j->nonce_arg != NULL || j->extended)) {
+        return cli_usage_error(usage, "--nonce and --extended go with --sec-file: a remote "
+                                      "signer draws its own nonce and knows no extended prefix");
     }
     if (cli_parse_pubkey(j->pub, j->pub_arg, "--pub", usage) != CLI_OK) {
         return CLI_ERROR;
@@ -73,33 +78,25 @@ static int setup(nip44_job *j, const cli_globals *g, int encrypt, int argc, char
     if (j->nonce_arg != NULL && cli_hex32(j->nonce, j->nonce_arg) != 0) {
         return cli_usage_error(usage, "--nonce: expected 64 hex characters");
     }
-    if (cli_ctx_init(&j->ctx, g) != CLI_OK) {
-        return CLI_ERROR;
-    }
-    rc = cli_load_identity(&j->ctx, &id, j->sec_file);
-    if (rc != CLI_OK) {
-        return rc; /* the identity is erased on failure */
-    }
-    st = sc_identity_seckey(sec, &id);
-    if (st == SC_OK) {
-        st = sc_nip44_conversation_key(&j->ctx, j->ck, sec, j->pub);
-    }
-    sc_mem_wipe(sec, sizeof sec);
-    sc_identity_clear(&id);
+    return cli_ctx_init(&j->ctx, g);
+}
+
+/* The message for a failed encryption or decryption. */
+static int op_failure(sc_status st, const char *what)
+{
     if (st == SC_ERR_INVALID_KEY) {
         return cli_fail(CLI_INVALID,
                         "--pub: not a valid public key (no point on the curve has "
                         "that x coordinate) (%s)",
                         sc_status_name(st));
     }
-    if (st != SC_OK) {
-        return cli_fail_status(st, "cannot derive the conversation key");
-    }
-    return CLI_OK;
+    return cli_fail_status(st, "%s", what);
 }
 
 static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
 {
+    sc_signer_op op;
+    int rc;
     size_t limit = j->extended ? MAX_PLAINTEXT : SC_NIP44_MAX_SHORT_PLAINTEXT, used = 0;
     unsigned flags = j->extended ? SC_NIP44_EXTENDED : 0u;
     sc_status st;
@@ -128,15 +125,23 @@ static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
     if (cli_buf_reserve(out, sc_nip44_encrypt_len(in->len) + 1) != CLI_OK) {
         return CLI_ERROR;
     }
-    if (j->nonce_arg != NULL) {
-        st = sc_nip44_encrypt_with_rand(&j->ctx, (char *)out->p, out->cap, &used, j->ck, j->nonce,
-                                        in->p, in->len, flags);
-    } else {
-        st = sc_nip44_encrypt(&j->ctx, (char *)out->p, out->cap, &used, j->ck, in->p, in->len,
-                              flags);
+    if ((rc = cli_user_open(&j->user, &j->ctx, &j->user_args)) != CLI_OK) {
+        return rc;
     }
+    if (j->nonce_arg != NULL) {
+        st = sc_nip44_encrypt_start_with_rand(&j->ctx, &op, (char *)out->p, out->cap, &used,
+                                              j->user.ext.signer, j->pub, j->nonce, in->p, in->len,
+                                              flags);
+    } else {
+        st = sc_nip44_encrypt_start(&j->ctx, &op, (char *)out->p, out->cap, &used,
+                                    j->user.ext.signer, j->pub, in->p, in->len, flags);
+    }
+    if (st == SC_OK) {
+        st = j->user.ext.drive(j->user.ext.user, &op);
+    }
+    sc_signer_op_clear(&op);
     if (st != SC_OK) {
-        return cli_fail_status(st, "cannot encrypt");
+        return op_failure(st, "cannot encrypt");
     }
     out->len = used;
     return cli_buf_addc(out, '\n');
@@ -144,6 +149,8 @@ static int run_encrypt(nip44_job *j, cli_buf *in, cli_buf *out)
 
 static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
 {
+    sc_signer_op op;
+    int rc;
     size_t n, used = 0;
     sc_status st;
 
@@ -164,10 +171,17 @@ static int run_decrypt(nip44_job *j, cli_buf *in, cli_buf *out)
     if (cli_buf_reserve(out, sc_nip44_decrypt_max(n) + 1) != CLI_OK) {
         return CLI_ERROR;
     }
-    st = sc_nip44_decrypt(&j->ctx, out->p, out->cap, &used, j->ck, (const char *)in->p, n,
-                          MAX_PAYLOAD);
+    if ((rc = cli_user_open(&j->user, &j->ctx, &j->user_args)) != CLI_OK) {
+        return rc;
+    }
+    st = sc_nip44_decrypt_start(&j->ctx, &op, out->p, out->cap, &used, j->user.ext.signer, j->pub,
+                                (const char *)in->p, n, MAX_PAYLOAD);
+    if (st == SC_OK) {
+        st = j->user.ext.drive(j->user.ext.user, &op);
+    }
+    sc_signer_op_clear(&op);
     if (st != SC_OK) {
-        return cli_fail_status(st, "cannot decrypt");
+        return op_failure(st, "cannot decrypt");
     }
     out->len = used;
     if (sc_utf8_check((const char *)out->p, out->len) != SC_OK) {
@@ -198,7 +212,7 @@ int cmd_nip44(const cli_globals *g, int argc, char **argv)
     }
     cli_buf_free(&in);
     cli_buf_free(&out);
-    sc_mem_wipe(j.ck, sizeof j.ck);
+    cli_user_close(&j.user);
     sc_ctx_clear(&j.ctx);
     return rc == CLI_HELP ? CLI_OK : rc;
 }

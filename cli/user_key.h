@@ -1,0 +1,51 @@
+/* The user's key for a command that signs or decrypts for the user (cli/user_key.c): the key
+ * file of --sec-file (a local identity), or a NIP-46 remote signer named by --signer
+ * (cli/nip46_client.h). Either way the command sees one cli_ext_signer and runs one code
+ * path: the library's operations (signer.h), which a local identity completes at once. */
+#ifndef SOFTCHAT_CLI_USER_KEY_H
+#define SOFTCHAT_CLI_USER_KEY_H
+
+#include "nip46_client.h"
+
+/* --timeout's default and bounds for a remote signer's answers, in seconds. */
+#define CLI_USER_TIMEOUT_S 30
+#define CLI_USER_TIMEOUT_MAX_S 86400
+
+/* The options that name the user's key, as given. */
+typedef struct cli_user_args {
+    const char *sec_file, *signer, *ca_file, *timeout;
+    int timeout_s; /* checked --timeout (default CLI_USER_TIMEOUT_S) */
+} cli_user_args;
+
+/* Writes the four options' entries (--sec-file, --signer, --ca-file, --timeout) into
+ * opts[0..4), for a command's option table; returns 4. */
+#define CLI_USER_N_OPTS 4u
+size_t cli_user_opts(cli_opt *opts, cli_user_args *a);
+
+/* Checks the options once parsed: exactly one of --sec-file and --signer ("<what> needs
+ * --sec-file FILE or --signer URI"), --ca-file and --timeout only with --signer, --timeout
+ * 1 to 86400 seconds. CLI_OK, or CLI_ERROR (usage error said, with usage). */
+int cli_user_check(cli_user_args *a, const char *usage, const char *what);
+
+/* The user's key, open. */
+typedef struct cli_user {
+    sc_ctx *ctx;
+    sc_identity id;     /* --sec-file */
+    sc_signer local;    /* over id */
+    cli_nip46 *remote;  /* --signer */
+    cli_ext_signer ext; /* the signer either way */
+    uint8_t pub[SC_PUBKEY_BYTES];
+} cli_user;
+
+/* Opens the user's key of a (checked): loads the key file, or reaches the remote signer
+ * (connect, get_public_key). CLI_OK or an exit status (said); u is closed either way by
+ * cli_user_close. */
+int cli_user_open(cli_user *u, sc_ctx *ctx, const cli_user_args *a);
+
+/* The local identity (--sec-file), or NULL for a remote signer. */
+const sc_identity *cli_user_identity(const cli_user *u);
+
+/* Wipes the key (a local identity) and closes the remote signer's connections. */
+void cli_user_close(cli_user *u);
+
+#endif
