@@ -325,17 +325,21 @@ int cli_parse_template(sc_event *ev, cli_buf *arena, const unsigned char *in, si
 
 /* ---- gift wraps (giftwrap.c) -------------------------------------------------------------- */
 
-/* Seals and gift-wraps rumor (sc_nip59_wrap) for `to`, appending the wrap's JSON and a
- * newline to out; the new wrap's id and signature are verified before it is kept. `who`
- * names the recipient in messages ("--to", "receiver 2"). Returns CLI_OK; CLI_INVALID (the
- * rumor is too large for NIP-44 receivers, or `to` is not a valid public key); CLI_ERROR
- * (message printed). */
-int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
-                  const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const char *who);
+struct cli_ext_signer;
 
-/* An external signer for the user's key (a NIP-46 bunker, cli/nip46_client.c): signer is an
- * sc_signer_init_external one, drive carries an operation's requests to it until the
- * operation ends and returns the operation's status (failures said). */
+/* Seals and gift-wraps rumor for `to` (sc_nip59_wrap_start over author's signer, driven to
+ * its end), appending the wrap's JSON and a newline to out; the new wrap's id and signature
+ * are verified before it is kept. `who` names the recipient in messages ("--to",
+ * "receiver 2"). Returns CLI_OK; CLI_INVALID (the rumor is too large for NIP-44 receivers,
+ * or `to` is not a valid public key); CLI_ERROR (message printed; a signer's refusal too). */
+int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor,
+                  const struct cli_ext_signer *author, const uint8_t to[SC_PUBKEY_BYTES],
+                  const sc_nip59_opts *opts, const char *who);
+
+/* A signer for the user's key: a local identity (cli/user_key.c) or a NIP-46 bunker
+ * (cli/nip46_client.c). drive carries an operation's requests to the signer until the
+ * operation ends (a local identity's ends at its first step) and returns the operation's
+ * status (a remote signer's failures said). */
 typedef struct cli_ext_signer {
     const sc_signer *signer;
     sc_status (*drive)(void *user, sc_signer_op *op);
@@ -365,6 +369,13 @@ int cli_nip17_send(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_id
 int cli_nip17_compose(sc_ctx *ctx, cli_buf *out, const sc_identity *id, const cli_ext_signer *ext,
                       const uint8_t (*to)[SC_PUBKEY_BYTES], size_t n_to, const char *subject,
                       const uint8_t *reply, const cli_buf *text);
+
+/* sc_nip17_receive of json[0..len) over me's signer (sc_nip17_receive_start, driven to its
+ * end; no NIP-40 checks), its views in arena (grown to the wrap's bound); *used: the arena
+ * bytes written, to wipe. Returns the operation's status; SC_ERR_NOMEM when the arena cannot
+ * grow. */
+sc_status cli_nip17_open(sc_ctx *ctx, const cli_ext_signer *me, sc_nip17_received *msg,
+                         cli_buf *arena, size_t *used, const char *json, size_t len);
 
 /* ---- attachments (cmd_file.c) ------------------------------------------------------------- */
 

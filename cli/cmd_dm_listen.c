@@ -122,20 +122,12 @@ static int message_line(cli_buf *b, const sc_nip17_received *m, const sc_pool_up
 static sc_status open_wrap(listener *l, sc_nip17_received *msg, size_t *used,
                            const sc_pool_update *u)
 {
-    sc_signer_op op;
-    sc_status st;
-
     if (l->ext == NULL) {
         return sc_nip17_receive(l->ctx, msg, l->arena.p, l->arena.cap, used, u->event_json.ptr,
                                 u->event_json.len, l->me);
     }
-    st = sc_nip17_receive_start(l->ctx, &op, msg, l->arena.p, l->arena.cap, used, u->event_json.ptr,
-                                u->event_json.len, l->ext->signer, -1);
-    if (st == SC_OK) {
-        st = l->ext->drive(l->ext->user, &op);
-    }
-    sc_signer_op_clear(&op);
-    return st;
+    return cli_nip17_open(l->ctx, l->ext, msg, &l->arena, used, u->event_json.ptr,
+                          u->event_json.len);
 }
 
 /* A wrap the bunker refused to open: said, then skipped and recorded as any wrap that does not

@@ -1,6 +1,7 @@
 /* softchat nip17 send | nip17 receive (receive lives in cmd_nip17_receive.c): NIP-17 private
  * chat messages, one kind 14 rumor gift-wrapped for every member of the room. */
 #include "cli.h"
+#include "user_key.h"
 
 #include <string.h>
 
@@ -14,9 +15,9 @@
 #define MESSAGE_MAX 1048576u
 
 static const char usage[] =
-    "usage: softchat nip17 send --sec-file FILE --to KEY[,KEY...] [--subject S] [--reply ID]\n"
-    "                           < message\n"
-    "       softchat nip17 receive --sec-file FILE < giftwraps\n"
+    "usage: softchat nip17 send (--sec-file FILE | --signer URI) --to KEY[,KEY...]\n"
+    "                           [--subject S] [--reply ID] < message\n"
+    "       softchat nip17 receive (--sec-file FILE | --signer URI) < giftwraps\n"
     "\n"
     "  nip17 send     stdin: the message text, UTF-8, taken exactly as read (no newline is\n"
     "                 stripped: use printf '%s', not echo). It becomes one kind 14 rumor\n"
@@ -51,11 +52,19 @@ static const char usage[] =
     "\n"
     "KEY is 64 hex characters or an npub. The secret key file holds 64 hex characters or an\n"
     "nsec; surrounding whitespace is ignored. Messages are private: stdout carries them in\n"
-    "clear.\n";
+    "clear.\n"
+    "--signer URI instead of --sec-file: the key stays in a NIP-46 remote signer (a bunker://\n"
+    "URI, e.g. from softchat bunker), reached over its relays as by event sign --signer\n"
+    "(--ca-file FILE: the CAs of wss:// ones; --timeout S: each answer's wait, default 30).\n"
+    "send asks it for each seal's encryption and signature (grants nip44_encrypt and\n"
+    "sign_event:13), receive for each wrap's two decryptions (nip44_decrypt). A wrap the\n"
+    "signer declines is skipped with the token signer-refused; a signer that stops answering\n"
+    "ends receive (exit 2).\n";
 
 /* The parsed command line of nip17 send. */
 typedef struct send_args {
-    const char *sec_file, *to_arg, *subject, *reply_arg;
+    cli_user_args user;
+    const char *to_arg, *subject, *reply_arg;
     uint8_t to[MAX_RECEIVERS][SC_PUBKEY_BYTES];
     size_t n_to;
     uint8_t reply[SC_EVENT_ID_BYTES];
@@ -63,20 +72,22 @@ typedef struct send_args {
 
 static int parse_send_args(send_args *a, int argc, char **argv)
 {
-    const cli_opt opts[] = {
-        {"--sec-file", &a->sec_file, NULL, NULL, 0, NULL},
-        {"--to", &a->to_arg, NULL, NULL, 0, NULL},
-        {"--subject", &a->subject, NULL, NULL, 0, NULL},
-        {"--reply", &a->reply_arg, NULL, NULL, 0, NULL},
-    };
-    size_t n_pos;
-    int rc = cli_parse_args(usage, argc, argv, opts, 4, NULL, 0, &n_pos);
+    cli_opt opts[CLI_USER_N_OPTS + 3];
+    size_t n = cli_user_opts(opts, &a->user), n_pos;
+    int rc;
 
+    opts[n++] = (cli_opt){"--to", &a->to_arg, NULL, NULL, 0, NULL};
+    opts[n++] = (cli_opt){"--subject", &a->subject, NULL, NULL, 0, NULL};
+    opts[n++] = (cli_opt){"--reply", &a->reply_arg, NULL, NULL, 0, NULL};
+    rc = cli_parse_args(usage, argc, argv, opts, n, NULL, 0, &n_pos);
     if (rc != CLI_OK) {
         return rc;
     }
-    if (a->sec_file == NULL || a->to_arg == NULL) {
-        return cli_usage_error(usage, "nip17 send needs --sec-file FILE and --to KEY[,KEY...]");
+    if (a->to_arg == NULL) {
+        return cli_usage_error(usage, "nip17 send needs --to KEY[,KEY...]");
+    }
+    if (cli_user_check(&a->user, usage, "nip17 send") != CLI_OK) {
+        return CLI_ERROR;
     }
     if (cli_parse_pubkey_list(a->to, MAX_RECEIVERS, &a->n_to, a->to_arg, "--to", usage) != CLI_OK) {
         return CLI_ERROR;
@@ -166,21 +177,18 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
 {
     send_args a;
     cli_buf in = CLI_BUF_INIT, out = CLI_BUF_INIT;
-    sc_identity id;
+    cli_user user;
     sc_ctx ctx;
     int rc;
 
     memset(&a, 0, sizeof a);
     memset(&ctx, 0, sizeof ctx);
-    memset(&id, 0, sizeof id);
+    memset(&user, 0, sizeof user);
     rc = parse_send_args(&a, argc, argv);
     if (rc != CLI_OK) {
         return rc;
     }
     rc = cli_ctx_init(&ctx, g);
-    if (rc == CLI_OK) {
-        rc = cli_load_identity(&ctx, &id, a.sec_file);
-    }
     if (rc == CLI_OK) {
         rc = cli_read_all(0, &in, MESSAGE_MAX, "stdin");
     }
@@ -191,14 +199,17 @@ static int nip17_send(const cli_globals *g, int argc, char **argv)
         rc = cli_fail(CLI_INVALID, "message: %s (%s); NIP-17 messages are UTF-8 text",
                       sc_status_str(SC_ERR_UTF8), sc_status_name(SC_ERR_UTF8));
     }
+    if (rc == CLI_OK) { /* once the message is known good: a remote signer is reached now */
+        rc = cli_user_open(&user, &ctx, &a.user);
+    }
     if (rc == CLI_OK) {
-        rc = cli_nip17_compose(&ctx, &out, &id, NULL, (const uint8_t(*)[SC_PUBKEY_BYTES])a.to,
+        rc = cli_nip17_compose(&ctx, &out, NULL, &user.ext, (const uint8_t(*)[SC_PUBKEY_BYTES])a.to,
                                a.n_to, a.subject, a.reply_arg != NULL ? a.reply : NULL, &in);
     }
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);
     }
-    sc_identity_clear(&id);
+    cli_user_close(&user);
     cli_buf_free(&in);
     cli_buf_free(&out);
     sc_ctx_clear(&ctx);

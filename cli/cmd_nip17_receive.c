@@ -4,6 +4,7 @@
  * arena), never by the stream. Every message's plaintext is wiped once written. */
 #include "cli.h"
 #include "jscan.h"
+#include "user_key.h"
 
 #include <string.h>
 
@@ -11,7 +12,7 @@
 
 typedef struct receiver {
     sc_ctx *ctx;
-    const sc_identity *me;
+    const cli_ext_signer *me;
     cli_buf arena; /* the unwrap arena, grown to the largest wrap seen */
     cli_buf out;   /* message lines not yet written */
     unsigned long n_wraps;
@@ -32,7 +33,8 @@ static int skip(receiver *r, sc_status st, const char *why)
     }
     cli_status_token(token, sizeof token, st);
     cli_fail(CLI_INVALID, "wrap %lu: %s: %s (%s)", r->n_wraps, token, why, sc_status_name(st));
-    return cli_exit_for(st) == CLI_ERROR ? CLI_ERROR : CLI_OK;
+    /* a signer that declines a wrap (not the user's: it cannot decrypt it) skips that one */
+    return cli_exit_for(st) == CLI_ERROR && st != SC_ERR_SIGNER_REFUSED ? CLI_ERROR : CLI_OK;
 }
 
 /* Appends the JSON line of one received message. */
@@ -71,16 +73,14 @@ static int add_message(cli_buf *b, const sc_nip17_received *m)
 static int receive_one(receiver *r, const unsigned char *json, size_t len)
 {
     sc_nip17_received msg;
-    size_t need = sc_nip17_receive_arena_max(len), used = 0;
+    size_t used = 0;
     sc_status st;
     int rc;
 
-    r->arena.len = 0; /* need 0: no bound exists, and the call reports why */
-    if (cli_buf_reserve(&r->arena, need > 0 ? need : 1) != CLI_OK) {
-        return CLI_ERROR;
+    st = cli_nip17_open(r->ctx, r->me, &msg, &r->arena, &used, (const char *)json, len);
+    if (st == SC_ERR_NOMEM) {
+        return cli_fail(CLI_ERROR, "out of memory");
     }
-    st = sc_nip17_receive(r->ctx, &msg, r->arena.p, r->arena.cap, &used, (const char *)json, len,
-                          r->me);
     if (st != SC_OK) {
         return skip(r, st, sc_status_str(st));
     }
@@ -104,9 +104,9 @@ static int on_skip(void *user, sc_status st, const char *reason)
 
 int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *usage)
 {
-    const char *sec_file = NULL;
-    const cli_opt opts[] = {{"--sec-file", &sec_file, NULL, NULL, 0, NULL}};
-    sc_identity id;
+    cli_user_args ua;
+    cli_opt opts[CLI_USER_N_OPTS];
+    cli_user user;
     sc_ctx ctx;
     receiver r;
     const cli_jscan_reader reader = {on_value, on_skip, "gift wrap", "a gift wrap", &r};
@@ -114,35 +114,34 @@ int cmd_nip17_receive(const cli_globals *g, int argc, char **argv, const char *u
     size_t n_pos;
     int rc;
 
+    memset(&ua, 0, sizeof ua);
     memset(&ctx, 0, sizeof ctx);
-    memset(&id, 0, sizeof id);
-    rc = cli_parse_args(usage, argc, argv, opts, 1, NULL, 0, &n_pos);
+    memset(&user, 0, sizeof user);
+    rc = cli_parse_args(usage, argc, argv, opts, cli_user_opts(opts, &ua), NULL, 0, &n_pos);
+    if (rc == CLI_OK) {
+        rc = cli_user_check(&ua, usage, "nip17 receive");
+    }
     if (rc != CLI_OK) {
         return rc;
-    }
-    if (sec_file == NULL) {
-        return cli_usage_error(usage, "nip17 receive needs --sec-file FILE");
     }
     rc = cli_ctx_init(&ctx, g);
     if (rc == CLI_OK) {
-        rc = cli_load_identity(&ctx, &id, sec_file);
+        rc = cli_user_open(&user, &ctx, &ua);
     }
-    if (rc != CLI_OK) {
-        sc_ctx_clear(&ctx);
-        return rc;
+    if (rc == CLI_OK) {
+        memset(&r, 0, sizeof r);
+        r.ctx = &ctx;
+        r.me = &user.ext;
+        cli_jscan_init(&s, WRAP_MAX);
+        rc = cli_jscan_stream(&s, &r.out, &reader);
+        if (rc == CLI_OK && r.n_skipped > 0) {
+            rc = CLI_INVALID;
+        }
+        cli_jscan_free(&s);
+        cli_buf_free(&r.arena);
+        cli_buf_free(&r.out);
     }
-    memset(&r, 0, sizeof r);
-    r.ctx = &ctx;
-    r.me = &id;
-    cli_jscan_init(&s, WRAP_MAX);
-    rc = cli_jscan_stream(&s, &r.out, &reader);
-    if (rc == CLI_OK && r.n_skipped > 0) {
-        rc = CLI_INVALID;
-    }
-    cli_jscan_free(&s);
-    cli_buf_free(&r.arena);
-    cli_buf_free(&r.out);
-    sc_identity_clear(&id);
+    cli_user_close(&user);
     sc_ctx_clear(&ctx);
     return rc;
 }

@@ -17,6 +17,8 @@ static const char usage[] =
     "usage: softchat nip44 encrypt --sec-file FILE --pub KEY [--nonce HEX] [--extended]\n"
     "                              < plaintext\n"
     "       softchat nip44 decrypt --sec-file FILE --pub KEY < payload\n"
+    "       softchat nip44 encrypt|decrypt --signer URI [--ca-file FILE] [--timeout S]\n"
+    "                              --pub KEY < input\n"
     "\n"
     "  nip44 encrypt  stdin: the plaintext, 1 to 65535 bytes of UTF-8. --extended admits\n"
     "                 up to 32 MiB, written from 65536 bytes on with the NIP-44 extended length\n"
@@ -30,7 +32,15 @@ static const char usage[] =
     "                 after the MAC has been verified and the plaintext is valid UTF-8.\n"
     "\n"
     "KEY, the peer's public key, is 64 hex characters or an npub. The secret key file holds\n"
-    "64 hex characters or an nsec; surrounding whitespace is ignored.\n";
+    "64 hex characters or an nsec; surrounding whitespace is ignored.\n"
+    "--signer URI instead of --sec-file: the key stays in a NIP-46 remote signer (a bunker://\n"
+    "URI, e.g. from softchat bunker), reached over its relays as by event sign --signer\n"
+    "(--ca-file FILE: the CAs of wss:// ones; --timeout S: each answer's wait, default 30).\n"
+    "The text goes to the signer as a nip44_encrypt or nip44_decrypt request (grant\n"
+    "nip44_encrypt or nip44_decrypt), and its answer is checked before it is written (a\n"
+    "payload of the one length NIP-44 gives the plaintext; a plaintext of UTF-8 that fills the\n"
+    "payload's padding exactly). --nonce and --extended need --sec-file. A refusal, or no\n"
+    "answer in time, is exit 2 and nothing is written.\n";
 
 /* What both directions share: the arguments, the context and the user's key. */
 typedef struct nip44_job {

@@ -1,6 +1,7 @@
 /* softchat nip59 wrap | nip59 unwrap: NIP-59 gift wraps of any rumor, and their authenticated
  * opening. */
 #include "cli.h"
+#include "user_key.h"
 
 #include <string.h>
 
@@ -9,8 +10,9 @@
 #define WRAP_MAX_INPUT 1048576u
 
 static const char usage[] =
-    "usage: softchat nip59 wrap --sec-file FILE --to KEY [--ephemeral] < template.json\n"
-    "       softchat nip59 unwrap --sec-file FILE < giftwrap.json\n"
+    "usage: softchat nip59 wrap (--sec-file FILE | --signer URI) --to KEY [--ephemeral]\n"
+    "                           < template.json\n"
+    "       softchat nip59 unwrap (--sec-file FILE | --signer URI) < giftwrap.json\n"
     "\n"
     "  nip59 wrap    stdin: an unsigned event as for \"event sign\" (\"kind\" and \"content\";\n"
     "                \"tags\" defaults to [] and \"created_at\" to the current time; \"id\" and\n"
@@ -35,69 +37,74 @@ static const char usage[] =
     "                not a well-formed event.\n"
     "\n"
     "KEY is 64 hex characters or an npub. The secret key file holds 64 hex characters or an\n"
-    "nsec; surrounding whitespace is ignored.\n";
+    "nsec; surrounding whitespace is ignored.\n"
+    "--signer URI instead of --sec-file: the key stays in a NIP-46 remote signer (a bunker://\n"
+    "URI, e.g. from softchat bunker), reached over its relays as by event sign --signer\n"
+    "(--ca-file FILE: the CAs of wss:// ones; --timeout S: each answer's wait, default 30).\n"
+    "wrap asks it for the seal's NIP-44 encryption and signature (grants nip44_encrypt and\n"
+    "sign_event:13); unwrap for the two decryptions (nip44_decrypt), each asked only once the\n"
+    "layer around it has passed its checks. The one-time wrap key never leaves this process,\n"
+    "and every answer is checked: a signer cannot make a forged layer pass. A refusal to\n"
+    "decrypt is the token signer-refused (exit 2).\n";
 
 static int nip59_wrap(const cli_globals *g, int argc, char **argv)
 {
-    const char *sec_file = NULL, *to_arg = NULL;
+    cli_user_args ua;
+    const char *to_arg = NULL;
     int ephemeral = 0;
-    const cli_opt opts[] = {
-        {"--sec-file", &sec_file, NULL, NULL, 0, NULL},
-        {"--to", &to_arg, NULL, NULL, 0, NULL},
-        {"--ephemeral", NULL, &ephemeral, NULL, 0, NULL},
-    };
-    uint8_t to[SC_PUBKEY_BYTES], pub[SC_PUBKEY_BYTES];
+    cli_opt opts[CLI_USER_N_OPTS + 2];
+    size_t n = cli_user_opts(opts, &ua), n_pos;
+    uint8_t to[SC_PUBKEY_BYTES];
     cli_buf in = CLI_BUF_INIT, arena = CLI_BUF_INIT, out = CLI_BUF_INIT;
     sc_nip59_opts wopts;
-    sc_identity id;
+    cli_user user;
     sc_event rumor;
     sc_ctx ctx;
-    size_t n_pos;
     sc_status st;
     int rc;
 
+    memset(&ua, 0, sizeof ua);
     memset(&ctx, 0, sizeof ctx);
-    memset(&id, 0, sizeof id);
+    memset(&user, 0, sizeof user);
     memset(&wopts, 0, sizeof wopts);
-    rc = cli_parse_args(usage, argc, argv, opts, 3, NULL, 0, &n_pos);
+    opts[n++] = (cli_opt){"--to", &to_arg, NULL, NULL, 0, NULL};
+    opts[n++] = (cli_opt){"--ephemeral", NULL, &ephemeral, NULL, 0, NULL};
+    rc = cli_parse_args(usage, argc, argv, opts, n, NULL, 0, &n_pos);
     if (rc != CLI_OK) {
         return rc;
     }
-    if (sec_file == NULL || to_arg == NULL) {
-        return cli_usage_error(usage, "nip59 wrap needs --sec-file FILE and --to KEY");
+    if (to_arg == NULL) {
+        return cli_usage_error(usage, "nip59 wrap needs --to KEY");
     }
-    if (cli_parse_pubkey(to, to_arg, "--to", usage) != CLI_OK) {
+    if (cli_user_check(&ua, usage, "nip59 wrap") != CLI_OK ||
+        cli_parse_pubkey(to, to_arg, "--to", usage) != CLI_OK) {
         return CLI_ERROR;
     }
     rc = cli_ctx_init(&ctx, g);
-    if (rc == CLI_OK) {
-        rc = cli_load_identity(&ctx, &id, sec_file);
-    }
-    if (rc == CLI_OK) {
-        st = sc_identity_pubkey(pub, &id);
-        rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot read the public key");
-    }
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK) { /* read before a remote signer is reached */
         rc = cli_read_all(0, &in, CLI_TEMPLATE_MAX, "stdin");
     }
     if (rc == CLI_OK) {
-        rc = cli_parse_template(&rumor, &arena, in.p, in.len, pub);
+        rc = cli_user_open(&user, &ctx, &ua);
     }
     if (rc == CLI_OK) {
-        st = sc_nip59_rumor(&ctx, &rumor, pub);
+        rc = cli_parse_template(&rumor, &arena, in.p, in.len, user.pub);
+    }
+    if (rc == CLI_OK) {
+        st = sc_nip59_rumor(&ctx, &rumor, user.pub);
         rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "invalid event template");
     }
     if (rc == CLI_OK) {
         rc = cli_now(&wopts.now);
     }
     if (rc == CLI_OK) {
-        wopts.flags = (wopts.flags & ~SC_NIP59_EPHEMERAL) | ((ephemeral) ? SC_NIP59_EPHEMERAL : 0u);
-        rc = cli_gift_wrap(&ctx, &out, &rumor, &id, to, &wopts, "--to");
+        wopts.flags = ephemeral ? SC_NIP59_EPHEMERAL : 0u;
+        rc = cli_gift_wrap(&ctx, &out, &rumor, &user.ext, to, &wopts, "--to");
     }
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);
     }
-    sc_identity_clear(&id);
+    cli_user_close(&user);
     cli_buf_free(&in);
     cli_buf_free(&arena);
     cli_buf_free(&out);
@@ -105,61 +112,73 @@ static int nip59_wrap(const cli_globals *g, int argc, char **argv)
     return rc;
 }
 
+/* Unwraps the wrap in[0..) as user into rumor (its views in arena). */
+static int unwrap(sc_ctx *ctx, sc_event *rumor, cli_buf *arena, const cli_buf *in,
+                  const cli_user *user)
+{
+    size_t need = sc_nip59_unwrap_arena_max(in->len), used = 0;
+    sc_signer_op op;
+    sc_status st;
+
+    if (cli_buf_reserve(arena, need > 0 ? need : 1) != CLI_OK) { /* 0: the call says why */
+        return CLI_ERROR;
+    }
+    st = sc_nip59_unwrap_start(ctx, &op, rumor, NULL, arena->p, arena->cap, &used,
+                               (const char *)in->p, in->len, user->ext.signer, -1);
+    if (st == SC_OK) {
+        st = user->ext.drive(user->ext.user, &op);
+    }
+    sc_signer_op_clear(&op);
+    if (st != SC_OK) {
+        return cli_fail_token(st, "cannot unwrap");
+    }
+    arena->len = used;
+    return CLI_OK;
+}
+
 static int nip59_unwrap(const cli_globals *g, int argc, char **argv)
 {
-    const char *sec_file = NULL;
-    const cli_opt opts[] = {{"--sec-file", &sec_file, NULL, NULL, 0, NULL}};
+    cli_user_args ua;
+    cli_opt opts[CLI_USER_N_OPTS];
     cli_buf in = CLI_BUF_INIT, arena = CLI_BUF_INIT, out = CLI_BUF_INIT;
-    size_t n_pos, need, used = 0;
-    sc_identity id;
+    size_t n_pos;
+    cli_user user;
     sc_event rumor;
     sc_ctx ctx;
-    sc_status st;
     int rc;
 
+    memset(&ua, 0, sizeof ua);
     memset(&ctx, 0, sizeof ctx);
-    memset(&id, 0, sizeof id);
+    memset(&user, 0, sizeof user);
     memset(&rumor, 0, sizeof rumor);
-    rc = cli_parse_args(usage, argc, argv, opts, 1, NULL, 0, &n_pos);
+    rc = cli_parse_args(usage, argc, argv, opts, cli_user_opts(opts, &ua), NULL, 0, &n_pos);
+    if (rc == CLI_OK) {
+        rc = cli_user_check(&ua, usage, "nip59 unwrap");
+    }
     if (rc != CLI_OK) {
         return rc;
     }
-    if (sec_file == NULL) {
-        return cli_usage_error(usage, "nip59 unwrap needs --sec-file FILE");
-    }
     rc = cli_ctx_init(&ctx, g);
-    if (rc == CLI_OK) {
-        rc = cli_load_identity(&ctx, &id, sec_file);
-    }
     if (rc == CLI_OK) {
         rc = cli_read_all(0, &in, WRAP_MAX_INPUT, "stdin");
     }
-    if (rc != CLI_OK) {
-        goto out;
-    }
-    if (in.len > WRAP_MAX_INPUT) {
+    if (rc == CLI_OK && in.len > WRAP_MAX_INPUT) {
         rc = cli_fail_token(SC_ERR_TOO_LARGE, "cannot unwrap: the gift wrap is over 1048576 "
                                               "bytes");
-        goto out;
     }
-    need = sc_nip59_unwrap_arena_max(in.len);
-    if (cli_buf_reserve(&arena, need > 0 ? need : 1) != CLI_OK) { /* 0: the call says why */
-        rc = CLI_ERROR;
-        goto out;
+    if (rc == CLI_OK) {
+        rc = cli_user_open(&user, &ctx, &ua);
     }
-    st = sc_nip59_unwrap(&ctx, &rumor, NULL, arena.p, arena.cap, &used, (const char *)in.p, in.len,
-                         &id);
-    if (st != SC_OK) {
-        rc = cli_fail_token(st, "cannot unwrap");
-        goto out;
+    if (rc == CLI_OK) {
+        rc = unwrap(&ctx, &rumor, &arena, &in, &user);
     }
-    arena.len = used;
-    rc = cli_buf_event_line(&out, &rumor, "the rumor");
+    if (rc == CLI_OK) {
+        rc = cli_buf_event_line(&out, &rumor, "the rumor");
+    }
     if (rc == CLI_OK) {
         rc = cli_write_all(1, out.p, out.len);
     }
-out:
-    sc_identity_clear(&id);
+    cli_user_close(&user);
     cli_buf_free(&in);
     cli_buf_free(&arena); /* the rumor's content is private */
     cli_buf_free(&out);

@@ -1,5 +1,5 @@
 /* Gift wraps for nip59 wrap and nip17 send: one sc_nip59_wrap per recipient, each checked
- * before it leaves the tool. */
+ * before it leaves the tool; and the opening of a NIP-17 message over the user's signer. */
 #include "cli.h"
 
 #include <string.h>
@@ -124,9 +124,10 @@ out:
     return rc;
 }
 
-int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_identity *author,
+int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const cli_ext_signer *author,
                   const uint8_t to[SC_PUBKEY_BYTES], const sc_nip59_opts *opts, const char *who)
 {
+    sc_signer_op op;
     cli_buf scratch = CLI_BUF_INIT;
     size_t scratch_len = sc_nip59_wrap_scratch_max(rumor, opts);
     size_t wrap_len = sc_nip59_wrap_max(rumor, opts), used = 0;
@@ -143,8 +144,12 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
     if (rc != CLI_OK) {
         goto out;
     }
-    st = sc_nip59_wrap(ctx, (char *)out->p + out->len, out->cap - out->len, &used, scratch.p,
-                       scratch.cap, rumor, author, to, opts);
+    st = sc_nip59_wrap_start(ctx, &op, (char *)out->p + out->len, out->cap - out->len, &used,
+                             scratch.p, scratch.cap, rumor, author->signer, to, opts);
+    if (st == SC_OK) {
+        st = author->drive(author->user, &op);
+    }
+    sc_signer_op_clear(&op);
     if (st != SC_OK) {
         rc = wrap_failure(st, rumor, who);
         goto out;
@@ -158,4 +163,25 @@ int cli_gift_wrap(sc_ctx *ctx, cli_buf *out, const sc_event *rumor, const sc_ide
 out:
     cli_buf_free(&scratch);
     return rc;
+}
+
+sc_status cli_nip17_open(sc_ctx *ctx, const cli_ext_signer *me, sc_nip17_received *msg,
+                         cli_buf *arena, size_t *used, const char *json, size_t len)
+{
+    size_t need = sc_nip17_receive_arena_max(len);
+    sc_signer_op op;
+    sc_status st;
+
+    *used = 0;
+    arena->len = 0; /* need 0: no bound exists, and the call says why */
+    if (cli_buf_reserve(arena, need > 0 ? need : 1) != CLI_OK) {
+        return SC_ERR_NOMEM;
+    }
+    st = sc_nip17_receive_start(ctx, &op, msg, arena->p, arena->cap, used, json, len, me->signer,
+                                -1);
+    if (st == SC_OK) {
+        st = me->drive(me->user, &op);
+    }
+    sc_signer_op_clear(&op);
+    return st;
 }

@@ -137,6 +137,18 @@ if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
                        TIMEOUT 420 LABELS "cli;relay-live;interop-node" RUN_SERIAL ON)
 endif()
 
+# cli.signer: the low-level commands with --signer (nip44 encrypt|decrypt, nip59 wrap|unwrap,
+# nip17 send|receive), the user's key only in softchat bunker, over a nostr-relay process on
+# loopback (tests/cli/test_cli_signer.py).
+if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
+  add_test(NAME cli.signer
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_signer.py"
+                   --cli "$<TARGET_FILE:softchat_cli>"
+                   --python-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/venv/bin/nostr-relay")
+  set_tests_properties(cli.signer PROPERTIES FIXTURES_REQUIRED "softchat_relay_python"
+                       TIMEOUT 300 LABELS "cli;relay-live" RUN_SERIAL ON)
+endif()
+
 # cli.bunker.rust: NIP-46 against rust-nostr's nostr-connect crate (crates.io, 0.44.0), both
 # ways, over the Rust relay (relay.live.setup.rust) on loopback (tests/cli/test_cli_bunker_rust.py):
 # its remote signer serves dm send --signer and dm listen --signer; its client uses
