@@ -495,6 +495,40 @@ sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char *out, siz
                                 size_t *out_len, const sc_identity *who, int64_t now,
                                 const uint8_t aux[SC_AUX_RAND_BYTES]) SC_NONNULL(1, 2, 5, 6, 8);
 
+/** The AUTH event to sign elsewhere (an external signer: signer.h) for the session's current
+ *  challenge: kind 22242, the relay and challenge tags, created_at = now, content "", pubkey
+ *  set to `pubkey`, no id or signature. Its strings point into a and the session: keep both
+ *  unchanged while it is used. Then sc_event_sign_start over the signer, then
+ *  sc_relay_session_auth_send.
+ *  Returns: SC_OK; SC_ERR_NOT_FOUND (no challenge on this connection); SC_ERR_EVENT_RANGE
+ *           (now < 0); SC_ERR_STATE (s not set up, or not connected); SC_ERR_ARG (a NULL
+ *           argument).
+ *  Out: a (zeroed first, and on failure).
+ *  In: s; pubkey: SC_PUBKEY_BYTES (the user's); now (unix seconds).
+ *  Constant time: no (public data). RNG: no. No allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_relay_session_auth_template(
+    const sc_relay_session *s, sc_relay_auth *a, const uint8_t pubkey[SC_PUBKEY_BYTES], int64_t now)
+    SC_NONNULL(1, 2, 3);
+
+/** Answers the current challenge with an AUTH event signed elsewhere: checked first as the
+ *  relay will check it (sc_relay_auth_verify against the session's URL and current
+ *  challenge, within SC_RELAY_AUTH_WINDOW of now), so that a signer that returns anything
+ *  else is refused here; then its AUTH message is written to out and its OK awaited, as
+ *  sc_relay_session_auth does.
+ *  Returns: SC_OK; sc_relay_auth_verify's statuses (SC_ERR_AUTH_KIND,
+ *           SC_ERR_AUTH_CHALLENGE, SC_ERR_AUTH_RELAY, SC_ERR_AUTH_TIME, SC_ERR_ID_MISMATCH,
+ *           SC_ERR_INVALID_SIG, ...); SC_ERR_NOT_FOUND (no challenge); SC_ERR_BUFFER_TOO_SMALL
+ *           (*out_len = the exact size; nothing is awaited); SC_ERR_STATE (not connected);
+ *           SC_ERR_ARG (s, ctx, ev or out_len NULL, out NULL with out_cap > 0).
+ *  Out: out[0..*out_len) (zeroed on a failure to write it); *out_len (0 on failure, or the
+ *       need). In/Out: s.
+ *  In: ev (the signed AUTH event); now (unix seconds).
+ *  Constant time: no (public data). RNG: no. No allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_relay_session_auth_send(sc_relay_session *s, sc_ctx *ctx,
+                                                           char *out, size_t out_cap,
+                                                           size_t *out_len, const sc_event *ev,
+                                                           int64_t now) SC_NONNULL(1, 2, 5, 6);
+
 SC_END_DECLS
 
 #endif

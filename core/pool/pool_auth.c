@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pool/pool_internal.h"
+#include "relay/relay_internal.h"
 
 static sc_str challenge_of(const sc_pl_relay *r)
 {
@@ -89,10 +90,10 @@ sc_status sc_pool_auth(sc_pool *p, sc_ctx *ctx, uint32_t relay, const sc_identit
 sc_status sc_pool_auth_template(const sc_pool *p, sc_relay_auth *a, uint32_t relay,
                                 const uint8_t pubkey[SC_PUBKEY_BYTES], int64_t now)
 {
-    static const char k_relay[] = "relay", k_challenge[] = "challenge";
     const sc_pl_pool *pl;
     const sc_pl_relay *r;
     sc_str chal;
+    sc_status st;
 
     if (a != NULL) {
         memset(a, 0, sizeof *a);
@@ -109,25 +110,12 @@ sc_status sc_pool_auth_template(const sc_pool *p, sc_relay_auth *a, uint32_t rel
     if ((r = sc_pl_relay_get(pl, relay)) == NULL || (chal = challenge_of(r)).len == 0) {
         return SC_ERR_NOT_FOUND;
     }
-    a->items[0].ptr = k_relay;
-    a->items[0].len = sizeof k_relay - 1;
-    a->items[1] = url_of(r);
-    a->items[2].ptr = k_challenge;
-    a->items[2].len = sizeof k_challenge - 1;
-    a->items[3] = chal;
-    a->tags[0].items = &a->items[0];
-    a->tags[0].n_items = 2;
-    a->tags[1].items = &a->items[2];
-    a->tags[1].n_items = 2;
-    a->event.kind = SC_RELAY_KIND_AUTH;
-    a->event.created_at = now;
-    a->event.tags = a->tags;
-    a->event.n_tags = 2;
-    a->event.content.ptr = "";
-    a->event.content.len = 0;
+    st = sc_relay_auth_fill(a, url_of(r), chal, now);
+    if (st != SC_OK) {
+        return st;
+    }
     memcpy(a->event.pubkey, pubkey, SC_PUBKEY_BYTES);
-    a->event.flags = SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS |
-                     SC_EVENT_HAS_CONTENT | SC_EVENT_HAS_PUBKEY;
+    a->event.flags |= SC_EVENT_HAS_PUBKEY;
     return SC_OK;
 }
 

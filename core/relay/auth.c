@@ -165,17 +165,11 @@ sc_status sc_relay_url_normalize(char *out, size_t out_cap, size_t *out_len, sc_
 static const char k_relay[] = "relay";
 static const char k_challenge[] = "challenge";
 
-sc_status sc_relay_auth_sign_with_rand(sc_ctx *ctx, sc_relay_auth *a, const sc_identity *who,
-                                       sc_str relay_url, sc_str challenge, int64_t created_at,
-                                       const uint8_t aux[SC_AUX_RAND_BYTES])
+sc_status sc_relay_auth_fill(sc_relay_auth *a, sc_str relay_url, sc_str challenge,
+                             int64_t created_at)
 {
-    sc_status st;
-
-    if (a == NULL) {
-        return SC_ERR_ARG;
-    }
     memset(a, 0, sizeof *a);
-    if (ctx == NULL || who == NULL || aux == NULL || (relay_url.ptr == NULL && relay_url.len > 0) ||
+    if ((relay_url.ptr == NULL && relay_url.len > 0) ||
         (challenge.ptr == NULL && challenge.len > 0)) {
         return SC_ERR_ARG;
     }
@@ -200,7 +194,26 @@ sc_status sc_relay_auth_sign_with_rand(sc_ctx *ctx, sc_relay_auth *a, const sc_i
     a->event.content.len = 0;
     a->event.flags =
         SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
-    st = sc_event_sign_with_rand(ctx, &a->event, who, aux);
+    return SC_OK;
+}
+
+sc_status sc_relay_auth_sign_with_rand(sc_ctx *ctx, sc_relay_auth *a, const sc_identity *who,
+                                       sc_str relay_url, sc_str challenge, int64_t created_at,
+                                       const uint8_t aux[SC_AUX_RAND_BYTES])
+{
+    sc_status st;
+
+    if (a == NULL) {
+        return SC_ERR_ARG;
+    }
+    memset(a, 0, sizeof *a);
+    if (ctx == NULL || who == NULL || aux == NULL) {
+        return SC_ERR_ARG;
+    }
+    st = sc_relay_auth_fill(a, relay_url, challenge, created_at);
+    if (st == SC_OK) {
+        st = sc_event_sign_with_rand(ctx, &a->event, who, aux);
+    }
     if (st != SC_OK) {
         memset(a, 0, sizeof *a);
     }

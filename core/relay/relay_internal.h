@@ -31,4 +31,10 @@ sc_relay_prefix sc_relay_prefix_of(sc_str text, sc_str *reason);
 sc_status sc_relay_parse_ok_loose(sc_relay_msg *m, void *arena, size_t arena_cap, const char *json,
                                   size_t json_len);
 
+/* Fills a with the unsigned AUTH event for challenge on relay_url (kind 22242, the relay and
+ * challenge tags, content "", created_at; no pubkey, id or sig): SC_OK; SC_ERR_ARG (a NULL
+ * string with a length); SC_ERR_EMPTY (an empty url or challenge). a is zeroed first. */
+sc_status sc_relay_auth_fill(sc_relay_auth *a, sc_str relay_url, sc_str challenge,
+                             int64_t created_at);
+
 #endif

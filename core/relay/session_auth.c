@@ -61,15 +61,62 @@ int sc_sess_auth_ok(sc_sess *t, sc_relay_update *u, const sc_relay_msg *m)
     return 1;
 }
 
+/* The session of s when it is connected (SC_OK), with its URL and challenge. */
+static sc_status connected(const sc_relay_session *s, sc_sess **t, sc_str *url, sc_str *chal)
+{
+    *t = sc_sess_of(s);
+    if (*t == NULL || !(*t)->connected) {
+        return SC_ERR_STATE;
+    }
+    if ((*t)->challenge_len == 0) {
+        return SC_ERR_NOT_FOUND;
+    }
+    url->ptr = (*t)->url;
+    url->len = (*t)->url_len;
+    chal->ptr = (*t)->challenge;
+    chal->len = (*t)->challenge_len;
+    return SC_OK;
+}
+
+/* Writes the AUTH message of the signed ev into out and expects its OK. */
+static sc_status emit_auth(sc_sess *t, char *out, size_t out_cap, size_t *out_len,
+                           const sc_event *ev)
+{
+    sc_relay_client_msg m;
+    sc_jw w;
+    sc_status st;
+
+    memset(&m, 0, sizeof m);
+    m.type = SC_RELAY_CLIENT_AUTH;
+    m.event = ev;
+    sc_jw_init_buf(&w, NULL, 0);
+    st = sc_relay_msg_emit(&w, &m, -1);
+    if (st == SC_OK && w.len > out_cap) {
+        *out_len = w.len;
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (st == SC_OK) {
+        sc_jw_init_buf(&w, out, out_cap);
+        st = sc_relay_msg_emit(&w, &m, -1);
+    }
+    if (st != SC_OK) {
+        if (out != NULL) {
+            sc_mem_wipe(out, out_cap);
+        }
+        return st;
+    }
+    *out_len = w.len;
+    sc_sess_auth_expect(t, ev->id);
+    return SC_OK;
+}
+
 sc_status sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char *out,
                                           size_t out_cap, size_t *out_len, const sc_identity *who,
                                           int64_t now, const uint8_t aux[SC_AUX_RAND_BYTES])
 {
-    sc_relay_client_msg m;
     sc_relay_auth a;
     sc_str url, chal;
     sc_sess *t;
-    sc_jw w;
     sc_status st;
 
     if (out_len == NULL) {
@@ -79,43 +126,65 @@ sc_status sc_relay_session_auth_with_rand(sc_relay_session *s, sc_ctx *ctx, char
     if (s == NULL || ctx == NULL || who == NULL || aux == NULL || (out == NULL && out_cap > 0)) {
         return SC_ERR_ARG;
     }
-    t = sc_sess_of(s);
-    if (t == NULL || !t->connected) {
-        return SC_ERR_STATE;
-    }
-    if (t->challenge_len == 0) {
-        return SC_ERR_NOT_FOUND;
-    }
-    url.ptr = t->url;
-    url.len = t->url_len;
-    chal.ptr = t->challenge;
-    chal.len = t->challenge_len;
-    st = sc_relay_auth_sign_with_rand(ctx, &a, who, url, chal, now, aux);
-    if (st != SC_OK) {
-        return st;
-    }
-    memset(&m, 0, sizeof m);
-    m.type = SC_RELAY_CLIENT_AUTH;
-    m.event = &a.event;
-    sc_jw_init_buf(&w, NULL, 0);
-    st = sc_relay_msg_emit(&w, &m, -1);
-    if (st == SC_OK && w.len > out_cap) {
-        *out_len = w.len;
-        st = SC_ERR_BUFFER_TOO_SMALL;
+    st = connected(s, &t, &url, &chal);
+    if (st == SC_OK) {
+        st = sc_relay_auth_sign_with_rand(ctx, &a, who, url, chal, now, aux);
     }
     if (st == SC_OK) {
-        sc_jw_init_buf(&w, out, out_cap);
-        st = sc_relay_msg_emit(&w, &m, -1);
-        if (st == SC_OK) {
-            *out_len = w.len;
-            memcpy(t->auth_id, a.event.id, SC_EVENT_ID_BYTES);
-            t->auth_pending = 1;
-        } else if (out != NULL) {
-            sc_mem_wipe(out, out_cap);
-        }
+        st = emit_auth(t, out, out_cap, out_len, &a.event);
     }
     sc_mem_wipe(&a, sizeof a);
     return st;
+}
+
+sc_status sc_relay_session_auth_template(const sc_relay_session *s, sc_relay_auth *a,
+                                         const uint8_t pubkey[SC_PUBKEY_BYTES], int64_t now)
+{
+    sc_str url, chal;
+    sc_sess *t;
+    sc_status st;
+
+    if (a != NULL) {
+        memset(a, 0, sizeof *a);
+    }
+    if (s == NULL || a == NULL || pubkey == NULL) {
+        return SC_ERR_ARG;
+    }
+    st = connected(s, &t, &url, &chal);
+    if (st == SC_OK && now < 0) {
+        st = SC_ERR_EVENT_RANGE;
+    }
+    if (st == SC_OK) {
+        st = sc_relay_auth_fill(a, url, chal, now);
+    }
+    if (st != SC_OK) {
+        memset(a, 0, sizeof *a);
+        return st;
+    }
+    memcpy(a->event.pubkey, pubkey, SC_PUBKEY_BYTES);
+    a->event.flags |= SC_EVENT_HAS_PUBKEY;
+    return SC_OK;
+}
+
+sc_status sc_relay_session_auth_send(sc_relay_session *s, sc_ctx *ctx, char *out, size_t out_cap,
+                                     size_t *out_len, const sc_event *ev, int64_t now)
+{
+    sc_str url, chal;
+    sc_sess *t;
+    sc_status st;
+
+    if (out_len == NULL) {
+        return SC_ERR_ARG;
+    }
+    *out_len = 0;
+    if (s == NULL || ctx == NULL || ev == NULL || (out == NULL && out_cap > 0)) {
+        return SC_ERR_ARG;
+    }
+    st = connected(s, &t, &url, &chal);
+    if (st == SC_OK) {
+        st = sc_relay_auth_verify(ctx, ev, url, chal, now, 0);
+    }
+    return st == SC_OK ? emit_auth(t, out, out_cap, out_len, ev) : st;
 }
 
 sc_status sc_relay_session_auth(sc_relay_session *s, sc_ctx *ctx, char *out, size_t out_cap,

@@ -87,6 +87,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_session_resume_cut, &env),
         cmocka_unit_test_prestate(test_session_future, &env),
         cmocka_unit_test_prestate(test_session_auth, &env),
+        cmocka_unit_test_prestate(test_session_auth_signed_elsewhere, &env),
         cmocka_unit_test_prestate(test_session_limits, &env),
         cmocka_unit_test_prestate(test_nip40, &env),
         cmocka_unit_test_prestate(test_nip40_unwrap, &env),

@@ -49,6 +49,7 @@ void test_session_reconnect(void **state);
 void test_session_resume_cut(void **state);
 void test_session_future(void **state);
 void test_session_auth(void **state);
+void test_session_auth_signed_elsewhere(void **state);
 void test_session_limits(void **state);
 void test_nip40(void **state);
 void test_nip40_unwrap(void **state);

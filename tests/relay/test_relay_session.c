@@ -521,6 +521,83 @@ void test_session_auth(void **state)
     }
 }
 
+/* An AUTH signed elsewhere (an external signer): the template for the current challenge,
+ * signed by the signer operation, and checked before it goes out. */
+void test_session_auth_signed_elsewhere(void **state)
+{
+    relay_env *e = *state;
+    static rig r;
+    sc_relay_auth t;
+    sc_signer sig;
+    sc_signer_op op;
+    sc_signer_req req;
+    char out[4096], json[512];
+    size_t len = 0;
+    sc_str keep;
+    int64_t now = 1700000000;
+
+    rig_init(&r, 1, 0, NULL);
+    VT_ASSERT_STATUS(sc_relay_session_auth_template(&r.s, &t, e->bob_pub, now), SC_ERR_STATE);
+    VT_ASSERT_STATUS(sc_relay_session_connected(&r.s, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_auth_template(&r.s, &t, e->bob_pub, now), SC_ERR_NOT_FOUND);
+    VT_ASSERT_STATUS(feed(e, &r, "[\"AUTH\",\"chal-1\"]"), SC_OK);
+    VT_ASSERT_STATUS(sc_relay_session_auth_template(&r.s, &t, e->bob_pub, -1), SC_ERR_EVENT_RANGE);
+    /* a signer that signs something else is refused before anything goes out */
+    VT_ASSERT_STATUS(sc_relay_session_auth_template(&r.s, &t, e->bob_pub, now), SC_OK);
+    keep = t.items[3];
+    t.items[3] = SC_STR("chal-0");
+    VT_ASSERT_STATUS(sc_event_sign(&e->ctx, &t.event, &e->bob), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_relay_session_auth_send(&r.s, &e->ctx, out, sizeof out, &len, &t.event, now),
+        SC_ERR_AUTH_CHALLENGE);
+    assert_int_equal(len, 0);
+    t.items[3] = keep;
+    t.items[1] = SC_STR("wss://elsewhere.example");
+    VT_ASSERT_STATUS(sc_event_sign(&e->ctx, &t.event, &e->bob), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_relay_session_auth_send(&r.s, &e->ctx, out, sizeof out, &len, &t.event, now),
+        SC_ERR_AUTH_RELAY);
+    VT_ASSERT_STATUS(sc_relay_session_auth_template(&r.s, &t, e->bob_pub, now - 3600), SC_OK);
+    VT_ASSERT_STATUS(sc_event_sign(&e->ctx, &t.event, &e->bob), SC_OK);
+    VT_ASSERT_STATUS(
+        sc_relay_session_auth_send(&r.s, &e->ctx, out, sizeof out, &len, &t.event, now),
+        SC_ERR_AUTH_TIME);
+    VT_ASSERT_STATUS(sc_relay_session_auth_template(&r.s, &t, e->bob_pub, now), SC_OK);
+    VT_ASSERT_STATUS(sc_event_sign(&e->ctx, &t.event, &e->bob), SC_OK);
+    t.event.sig[7] ^= 1;
+    VT_ASSERT_STATUS(
+        sc_relay_session_auth_send(&r.s, &e->ctx, out, sizeof out, &len, &t.event, now),
+        SC_ERR_INVALID_SIG);
+    /* the right one, signed through an external signer's operation (answered here with
+     * bob's key), goes out and its OK authenticates */
+    VT_ASSERT_STATUS(sc_relay_session_auth_template(&r.s, &t, e->bob_pub, now), SC_OK);
+    VT_ASSERT_STATUS(sc_signer_init_external(&sig, e->bob_pub, 0), SC_OK);
+    VT_ASSERT_STATUS(sc_event_sign_start(&e->ctx, &op, &t.event, &sig), SC_OK);
+    VT_ASSERT_STATUS(sc_signer_op_step(&op, &e->ctx, 0, &req), SC_OK);
+    assert_int_equal(req.kind, SC_SIGNER_REQ_SIGN_EVENT);
+    {
+        sc_event copy = *req.event;
+        char hex[129];
+        size_t hex_len = 0;
+
+        VT_ASSERT_STATUS(sc_event_sign(&e->ctx, &copy, &e->bob), SC_OK);
+        VT_ASSERT_STATUS(sc_hex_encode(hex, sizeof hex, &hex_len, copy.sig, 64), SC_OK);
+        VT_ASSERT_STATUS(sc_signer_op_answer(&op, &e->ctx, hex, hex_len), SC_OK);
+    }
+    VT_ASSERT_STATUS(sc_signer_op_step(&op, &e->ctx, 1, &req), SC_OK);
+    assert_int_equal(req.kind, SC_SIGNER_REQ_NONE);
+    sc_signer_op_clear(&op);
+    VT_ASSERT_STATUS(sc_relay_session_auth_send(&r.s, &e->ctx, out, 10, &len, &t.event, now),
+                     SC_ERR_BUFFER_TOO_SMALL);
+    assert_true(len > 10);
+    VT_ASSERT_STATUS(
+        sc_relay_session_auth_send(&r.s, &e->ctx, out, sizeof out, &len, &t.event, now), SC_OK);
+    assert_true(len > 9 && strncmp(out, "[\"AUTH\",{", 9) == 0);
+    ok_msg(json, sizeof json, t.event.id, 1, "");
+    VT_ASSERT_STATUS(feed(e, &r, json), SC_OK);
+    assert_int_equal(r.u.kind, SC_RELAY_U_AUTHENTICATED);
+}
+
 void test_session_limits(void **state)
 {
     relay_env *e = *state;
