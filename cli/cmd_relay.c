@@ -4,6 +4,7 @@
  * a real WebSocket connection (relay_client.c over ws.c) driven by libsoftchat's sans-IO relay
  * session. */
 #include "relay_cmd.h"
+#include "user_key.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,17 @@ static const char usage[] =
     "       softchat relay sync --url URL --sec-file FILE [--have FILE] [--frame-limit N]\n"
     "                           [--timeout S]\n"
     "\n"
-    "  Every relay command also takes --ca-file FILE.\n"
+    "  Every relay command also takes --ca-file FILE, and --signer URI in place of\n"
+    "  --sec-file FILE.\n"
     "\n"
     "  URL is ws://HOST[:PORT][/PATH] or wss://... (TLS: the relay's certificate must chain\n"
     "  to a CA of the system's store, or of --ca-file FILE (PEM) instead, and name HOST). No\n"
     "  HTTP redirect is followed. --timeout S bounds the whole command (default 30 seconds).\n"
     "  With --sec-file FILE the command answers the relay's AUTH challenges (NIP-42) as that\n"
-    "  key (the latest challenge, at most once a second), and REQs or EVENTs the relay\n"
+    "  key (the latest challenge, at most once a second); with --signer URI the AUTH event\n"
+    "  is signed by that NIP-46 remote signer (a bunker:// URI; the grant sign_event:22242),\n"
+    "  checked against the relay's URL and challenge before it is sent, and sync's key is the\n"
+    "  signer's user key (its wraps are listed, not opened). REQs or EVENTs the relay\n"
     "  refused with auth-required: are sent again once it accepts the AUTH. A dropped\n"
     "  connection is said on stderr and reopened with a doubling delay (250 ms to 4 s):\n"
     "  subscriptions resume past what was already delivered and unacknowledged events are\n"
@@ -90,6 +95,7 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     const cli_opt opts[] = {
         {"--url", &a->url, NULL, NULL, 0, NULL},
         {"--sec-file", &a->sec_file, NULL, NULL, 0, NULL},
+        {"--signer", &a->signer, NULL, NULL, 0, NULL},
         {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
         {"--timeout", &o->timeout, NULL, NULL, 0, NULL},
         {"--filter", NULL, NULL, a->filters, CLI_RELAY_MAX_FILTERS, &a->n_filters},
@@ -117,8 +123,11 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     if (a->ca_file != NULL && access(a->ca_file, R_OK) != 0) {
         return cli_usage_error(usage, "--ca-file %s: cannot read it", a->ca_file);
     }
-    if (a->ca_file != NULL && !secure) {
-        return cli_usage_error(usage, "--ca-file goes with a wss:// URL");
+    if (a->ca_file != NULL && !secure && a->signer == NULL) {
+        return cli_usage_error(usage, "--ca-file goes with a wss:// URL or --signer");
+    }
+    if (a->sec_file != NULL && a->signer != NULL) {
+        return cli_usage_error(usage, "give --sec-file FILE or --signer URI, not both");
     }
     if (o->timeout != NULL && (parse_uint_arg(o->timeout, 86400, &t) != 0 || t == 0)) {
         return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
@@ -130,7 +139,8 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
 static int check_publish(cli_relay_args *a, const relay_opts *o)
 {
     if (a->n_filters || a->follow || o->count || o->slack || a->have || o->frame) {
-        return cli_usage_error(usage, "relay publish takes --url, --sec-file and --timeout");
+        return cli_usage_error(usage, "relay publish takes --url, --sec-file or --signer, and "
+                                      "--timeout");
     }
     return CLI_OK;
 }
@@ -153,11 +163,12 @@ static int check_fetch(cli_relay_args *a, const relay_opts *o)
 
 static int check_sync(cli_relay_args *a, const relay_opts *o)
 {
-    if (a->sec_file == NULL) {
-        return cli_usage_error(usage, "relay sync needs --sec-file FILE (whose wraps)");
+    if (a->sec_file == NULL && a->signer == NULL) {
+        return cli_usage_error(usage, "relay sync needs --sec-file FILE or --signer URI (whose "
+                                      "wraps)");
     }
     if (a->n_filters || a->follow || o->count || o->slack) {
-        return cli_usage_error(usage, "relay sync takes --url, --sec-file, --have, "
+        return cli_usage_error(usage, "relay sync takes --url, --sec-file or --signer, --have, "
                                       "--frame-limit and --timeout");
     }
     if (o->frame && (parse_uint_arg(o->frame, 1u << 30, &a->frame) != 0 ||
@@ -170,7 +181,7 @@ static int check_sync(cli_relay_args *a, const relay_opts *o)
 static const struct relay_sub {
     const char *name;
     int (*check)(cli_relay_args *a, const relay_opts *o);
-    int (*run)(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who);
+    int (*run)(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who);
 } subs[] = {
     {"publish", check_publish, cmd_relay_publish},
     {"fetch", check_fetch, cmd_relay_fetch},
@@ -182,7 +193,8 @@ int cmd_relay(const cli_globals *g, int argc, char **argv)
     const struct relay_sub *sub = NULL;
     cli_relay_args a;
     relay_opts o;
-    sc_identity who;
+    cli_user_args ua;
+    cli_user who;
     sc_ctx ctx;
     size_t i;
     int rc;
@@ -210,13 +222,18 @@ int cmd_relay(const cli_globals *g, int argc, char **argv)
         return rc;
     }
     memset(&who, 0, sizeof who);
-    if (a.sec_file != NULL) {
-        rc = cli_load_identity(&ctx, &who, a.sec_file);
+    memset(&ua, 0, sizeof ua);
+    ua.sec_file = a.sec_file;
+    ua.signer = a.signer;
+    ua.ca_file = a.ca_file;
+    ua.timeout_s = a.timeout; /* the command's bound is each answer's too */
+    if (a.sec_file != NULL || a.signer != NULL) {
+        rc = cli_user_open(&who, &ctx, &ua);
     }
     if (rc == CLI_OK) {
-        rc = sub->run(&ctx, &a, a.sec_file != NULL ? &who : NULL);
+        rc = sub->run(&ctx, &a, a.sec_file != NULL || a.signer != NULL ? &who.ext : NULL);
     }
-    sc_identity_clear(&who);
+    cli_user_close(&who);
     sc_ctx_clear(&ctx);
     return rc;
 }

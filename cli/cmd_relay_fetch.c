@@ -40,7 +40,8 @@ static int fetch_handler(void *user, cli_relay *r, const sc_relay_msg *m, const 
                         m->message.ptr);
     case SC_RELAY_U_AUTH_REQUIRED:
         if (r->who == NULL) {
-            return cli_fail(CLI_INVALID, "the relay requires AUTH (NIP-42): %.*s; give --sec-file",
+            return cli_fail(CLI_INVALID,
+                            "the relay requires AUTH (NIP-42): %.*s; give --sec-file or --signer",
                             (int)m->message.len, m->message.ptr);
         }
         return CLI_RELAY_CONTINUE;
@@ -74,7 +75,7 @@ static int parse_filters(const cli_relay_args *a, sc_relay_filter *f, cli_buf *a
     return CLI_OK;
 }
 
-int cmd_relay_fetch(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who)
+int cmd_relay_fetch(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who)
 {
     sc_relay_filter f[CLI_RELAY_MAX_FILTERS];
     cli_buf arenas[CLI_RELAY_MAX_FILTERS];

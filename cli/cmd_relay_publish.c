@@ -96,7 +96,8 @@ static int pub_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc
     pub_state *p = user;
 
     if (m != NULL && u->kind == SC_RELAY_U_AUTH_REQUIRED && r->who == NULL) {
-        return cli_fail(CLI_INVALID, "the relay requires AUTH (NIP-42): %.*s; give --sec-file",
+        return cli_fail(CLI_INVALID,
+                        "the relay requires AUTH (NIP-42): %.*s; give --sec-file or --signer",
                         (int)m->message.len, m->message.ptr);
     }
     if (m != NULL && u->kind == SC_RELAY_U_AUTH_REFUSED) {
@@ -114,7 +115,8 @@ static int pub_handler(void *user, cli_relay *r, const sc_relay_msg *m, const sc
 }
 
 /* Queues every event and runs the connection until each is answered. */
-static int publish_all(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who, pub_state *p)
+static int publish_all(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who,
+                       pub_state *p)
 {
     cli_relay r;
     size_t i;
@@ -139,7 +141,7 @@ static int publish_all(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *
     return rc;
 }
 
-int cmd_relay_publish(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who)
+int cmd_relay_publish(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who)
 {
     pub_state p;
     size_t i;

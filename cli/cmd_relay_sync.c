@@ -436,11 +436,11 @@ static int sync_load_have(sc_ctx *ctx, const cli_relay_args *a, sync_state *s)
 }
 
 /* The relay side: the key's gift wraps (kind 1059, p-tagged to it). */
-static int sync_set_filter(sync_state *s, const sc_identity *who)
+static int sync_set_filter(sync_state *s, const cli_ext_signer *who)
 {
     uint8_t pub[SC_PUBKEY_BYTES];
 
-    if (sc_identity_pubkey(pub, who) != SC_OK) {
+    if (sc_signer_pubkey(pub, who->signer) != SC_OK) {
         return cli_fail(CLI_ERROR, "cannot read the public key");
     }
     cli_hex_str(s->phex, pub, sizeof pub);
@@ -458,7 +458,7 @@ static int sync_set_filter(sync_state *s, const sc_identity *who)
 }
 
 /* Reconciles and fetches over one connection, then says what it found. */
-static int sync_run(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who, sync_state *s)
+static int sync_run(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who, sync_state *s)
 {
     cli_relay r;
     int rc = cli_relay_open(&r, ctx, a->url, who, 2, 0, 0, a->timeout);
@@ -481,7 +481,7 @@ static int sync_run(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who
     return rc;
 }
 
-int cmd_relay_sync(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who)
+int cmd_relay_sync(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who)
 {
     sync_state s;
     int rc;

@@ -52,7 +52,7 @@ static size_t message_limit(const char *head, size_t n)
     return n < CLI_WS_HEAD && i == n ? 0 : MAX_OTHER_MSG;
 }
 
-int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity *who,
+int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const cli_ext_signer *who,
                    size_t max_subs, size_t max_pending, int64_t resume_slack, int timeout_s)
 {
     sc_relay_session_opts o;
@@ -142,10 +142,23 @@ int cli_relay_send(cli_relay *r, const sc_relay_client_msg *m)
     return ws_send(r, (const char *)r->out.p, len);
 }
 
+/* The AUTH event for the session's challenge, signed by the user's signer. */
+static sc_status sign_auth(cli_relay *r, sc_relay_auth *a, int64_t now)
+{
+    uint8_t pub[SC_PUBKEY_BYTES];
+    sc_status st = sc_signer_pubkey(pub, r->who->signer);
+
+    if (st == SC_OK) {
+        st = sc_relay_session_auth_template(&r->s, a, pub, now);
+    }
+    return st == SC_OK ? cli_event_sign(r->ctx, &a->event, NULL, r->who) : st;
+}
+
 /* Answers the session's AUTH challenge (the latest) if one is due, it is time (AUTH_MIN_MS
  * after the last answer) and the last answer has been written. */
 static int answer_auth(cli_relay *r)
 {
+    sc_relay_auth a;
     size_t len = 0;
     sc_status st;
     int64_t now, mono = cli_ws_now_ms();
@@ -159,12 +172,19 @@ static int answer_auth(cli_relay *r)
     if (cli_now(&now) != CLI_OK) {
         return CLI_ERROR;
     }
-    st = sc_relay_session_auth(&r->s, r->ctx, NULL, 0, &len, r->who, now);
+    st = sign_auth(r, &a, now);
+    if (st == SC_OK) {
+        st = sc_relay_session_auth_send(&r->s, r->ctx, NULL, 0, &len, &a.event, now);
+    }
     if (st == SC_ERR_BUFFER_TOO_SMALL && cli_buf_size(&r->out, len) == CLI_OK) {
-        st = sc_relay_session_auth(&r->s, r->ctx, (char *)r->out.p, r->out.cap, &len, r->who, now);
+        st = sc_relay_session_auth_send(&r->s, r->ctx, (char *)r->out.p, r->out.cap, &len, &a.event,
+                                        now);
     }
     if (st != SC_OK) {
         return cli_fail_status(st, "cannot answer the relay's AUTH challenge");
+    }
+    if (sc_signer_is_external(r->who->signer) && cli_relay_may_note(r)) {
+        cli_fail(CLI_OK, "%s: AUTH (NIP-42) signed by the signer", r->url);
     }
     if (ws_send(r, (const char *)r->out.p, len) != CLI_OK) {
         return CLI_ERROR;

@@ -24,9 +24,9 @@ typedef int (*cli_relay_handler)(void *user, cli_relay *r, const sc_relay_msg *m
 struct cli_relay {
     sc_ctx *ctx;
     const char *url;
-    const char *ca_file;    /* wss://: the CAs (PEM) to check the relay's certificate against;
+    const char *ca_file;       /* wss://: the CAs (PEM) to check the relay's certificate against;
                             NULL: the system's store */
-    const sc_identity *who; /* answers AUTH challenges when set */
+    const cli_ext_signer *who; /* answers AUTH challenges when set (the user's signer) */
     cli_ws *ws;
     sc_relay_session s;
     void *mem;
@@ -50,8 +50,10 @@ struct cli_relay {
 };
 
 /* Sets up r for url with room for max_subs subscriptions and max_pending publishes;
- * timeout_s bounds everything the command does. Returns CLI_OK or CLI_ERROR. */
-int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const sc_identity *who,
+ * timeout_s bounds everything the command does; who (NULL: none) signs the AUTH events (an
+ * external signer's answer is checked before it is sent: sc_relay_session_auth_send).
+ * Returns CLI_OK or CLI_ERROR. */
+int cli_relay_open(cli_relay *r, sc_ctx *ctx, const char *url, const cli_ext_signer *who,
                    size_t max_subs, size_t max_pending, int64_t resume_slack, int timeout_s);
 
 /* Runs until a handler says stop or the deadline passes (CLI_ERROR, "timed out ..."). A

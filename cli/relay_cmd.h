@@ -12,6 +12,7 @@
 typedef struct cli_relay_args {
     const char *url;                            /* --url, a ws:// or wss:// URL */
     const char *sec_file;                       /* --sec-file, or NULL */
+    const char *signer;                         /* --signer, or NULL */
     const char *ca_file;                        /* --ca-file, or NULL */
     int timeout;                                /* --timeout in seconds (default 30) */
     const char *filters[CLI_RELAY_MAX_FILTERS]; /* fetch: --filter JSON, n_filters of them */
@@ -24,10 +25,11 @@ typedef struct cli_relay_args {
     const char *usage;   /* the group's usage text, for usage errors */
 } cli_relay_args;
 
-/* The commands, on a context and, for AUTH (and sync's key), an identity: exit statuses. */
-int cmd_relay_publish(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who);
-int cmd_relay_fetch(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who);
-int cmd_relay_sync(sc_ctx *ctx, const cli_relay_args *a, const sc_identity *who);
+/* The commands, on a context and, for AUTH (and sync's key), the user's signer (NULL: no
+ * key given): exit statuses. */
+int cmd_relay_publish(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who);
+int cmd_relay_fetch(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who);
+int cmd_relay_sync(sc_ctx *ctx, const cli_relay_args *a, const cli_ext_signer *who);
 
 /* A listing by REQ (cli/relay_list.c): every event of a filter, in pages going back by until
  * (the oldest event of the page before, inclusive), each event once, until a page brings

@@ -138,14 +138,17 @@ if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
 endif()
 
 # cli.signer: the low-level commands with --signer (nip44 encrypt|decrypt, nip59 wrap|unwrap,
-# nip17 send|receive), the user's key only in softchat bunker, over a nostr-relay process on
+# nip17 send|receive, relay publish|fetch|sync with AUTH signed in the bunker for rust-nostr's
+# relay requiring it), the user's key only in softchat bunker, over a nostr-relay process on
 # loopback (tests/cli/test_cli_signer.py).
 if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
   add_test(NAME cli.signer
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_signer.py"
                    --cli "$<TARGET_FILE:softchat_cli>"
-                   --python-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/venv/bin/nostr-relay")
-  set_tests_properties(cli.signer PROPERTIES FIXTURES_REQUIRED "softchat_relay_python"
+                   --python-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/venv/bin/nostr-relay"
+                   --rust-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/release/softchat-test-relay")
+  set_tests_properties(cli.signer PROPERTIES
+                       FIXTURES_REQUIRED "softchat_relay_python;softchat_relay_rust"
                        TIMEOUT 300 LABELS "cli;relay-live" RUN_SERIAL ON)
 endif()
 

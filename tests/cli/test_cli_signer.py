@@ -4,7 +4,8 @@ remote signer), end to end over nostr-relay (PyPI) on loopback, started here in 
 group of its own that is killed whole on success and failure (tests/relay/live/live.py's
 helpers), as is each bunker.
 
-    test_cli_signer.py --cli PATH --python-relay VENV/bin/nostr-relay [--backend NAME]
+    test_cli_signer.py --cli PATH --python-relay VENV/bin/nostr-relay --rust-relay PATH
+                       [--backend NAME]
 
 Scenarios, each a numbered check; alice's key lives in the bunker, bob's and carol's in files:
   nip44   nip44 encrypt --signer --pub bob: bob decrypts it with his file; bob's payload to
@@ -17,6 +18,11 @@ Scenarios, each a numbered check; alice's key lives in the bunker, bob's and car
   nip17   nip17 send --signer --to bob: two wraps, bob receives alice's text; nip17 receive
           --signer over alice's copy, a wrap for carol and bob's reply: the copy and the reply
           received, carol's skipped as signer-refused (exit 1, the stream goes on)
+  auth    rust-nostr's relay requiring AUTH (NIP-42) for reading and writing: relay publish
+          --signer (a bunker with sign_event:22242) publishes alice's note, the AUTH signed in
+          the bunker (said on stderr); relay fetch --signer reads it back; relay sync
+          --signer lists bob's wrap to alice there; without a key the relay's refusal is
+          said (exit 1); a bunker without the grant: the AUTH cannot be answered (exit 2)
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -143,14 +149,59 @@ def scenario_nip17(cli, relay, alice, alice_pub, bob, bob_pub, carol_pub):
           b"wrap 2: signer-refused" in r.stderr, said(r))
 
 
+def scenario_auth(cli, o, tmp, relays, alice, alice_pub, bob):
+    a = Relay("rust", o, tmp, free_port(), ["--auth"])
+    relays.append(a)
+    a.start()
+    note = cli.run(["event", "sign", "--sec-file", alice],
+                   b'{"kind":1,"content":"published behind AUTH signed in the bunker"}',
+                   timeout=30)
+    wrap = cli.run(["nip59", "wrap", "--sec-file", bob, "--to", alice_pub],
+                   b'{"kind":14,"content":"a wrap to sync"}', timeout=30)
+    w = cli.run(["relay", "publish", "--url", a.url, "--sec-file", bob], wrap.stdout, timeout=60)
+    check("auth: bob's wrap to alice on the AUTH relay (bob's own AUTH)", w.returncode == 0,
+          said(w))
+    flt = '{"authors":["%s"],"kinds":[1]}' % alice_pub
+    bare = cli.run(["relay", "publish", "--url", a.url], note.stdout, timeout=60)
+    check("auth: relay publish without a key: the relay requires AUTH (exit 1, said)",
+          bare.returncode == 1 and b"requires AUTH" in bare.stderr, said(bare))
+
+    def calls(uri):
+        p = cli.run(["relay", "publish", "--url", a.url, "--signer", uri], note.stdout,
+                    timeout=90)
+        f = cli.run(["relay", "fetch", "--url", a.url, "--signer", uri, "--filter", flt],
+                    timeout=90)
+        y = cli.run(["relay", "sync", "--url", a.url, "--signer", uri], timeout=90)
+        return p, f, y
+    p, f, y = with_bunker(cli, alice, relays[0], ["--allow", "sign_event:22242"], calls)
+    line = json.loads(p.stdout) if p.returncode == 0 else {}
+    check("auth: relay publish --signer: accepted, the AUTH signed by the signer (said)",
+          line.get("accepted") is True and b"AUTH (NIP-42) signed by the signer" in p.stderr,
+          said(p))
+    check("auth: relay fetch --signer reads alice's note back",
+          f.returncode == 0 and f.stdout.splitlines() == note.stdout.splitlines(), said(f))
+    check("auth: relay sync --signer lists bob's wrap to alice",
+          y.returncode == 0 and y.stdout.splitlines() == wrap.stdout.splitlines(), said(y))
+    r = with_bunker(cli, alice, relays[0], ["--allow", "sign_event:1"],
+                    lambda uri: cli.run(["relay", "fetch", "--url", a.url, "--signer", uri,
+                                         "--filter", flt, "--timeout", "20"], timeout=90))
+    check("auth: a bunker without sign_event:22242: the AUTH cannot be answered (exit 2, said)",
+          r.returncode == 2 and b"AUTH" in r.stderr and b"refused" in r.stderr and
+          r.stdout == b"", said(r))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--python-relay", required=True)
+    ap.add_argument("--rust-relay", required=True)
     ap.add_argument("--backend")
     o = ap.parse_args()
     if not os.access(o.python_relay, os.X_OK):
         print("FAIL: nostr-relay is not installed (%s): its setup fixture failed" % o.python_relay)
+        return 1
+    if not os.access(o.rust_relay, os.X_OK):
+        print("FAIL: the rust relay is not built (%s): its setup fixture failed" % o.rust_relay)
         return 1
     relays = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -165,6 +216,7 @@ def main():
             scenario_nip44(cli, r, alice, alice_pub, bob, bob_pub)
             scenario_nip59(cli, r, alice, alice_pub, bob, bob_pub, carol_pub)
             scenario_nip17(cli, r, alice, alice_pub, bob, bob_pub, carol_pub)
+            scenario_auth(cli, o, tmp, relays, alice, alice_pub, bob)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("signer: scenario could not finish", False, repr(e))
         finally:
