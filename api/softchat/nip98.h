@@ -7,7 +7,9 @@
  * `Authorization: Nostr <base64 of the event's JSON>`.
  *
  * sc_nip98_sign writes the header's value ("Nostr " and padded standard base64 of the event
- * object). sc_nip98_verify checks one as NIP-98 asks a server to, one status per check, and
+ * object). A key held elsewhere (an external signer, signer.h) signs the same event:
+ * sc_nip98_template, sc_event_sign_start over the signer, then sc_nip98_header, which
+ * verifies the signed event before it writes its header. sc_nip98_verify checks one as NIP-98 asks a server to, one status per check, and
  * gives the signed event (the signer is its pubkey). It accepts the base64 padded or not (the
  * NIP's own example header is written without the padding some encoders leave out), the
  * scheme in any case (RFC 9110: auth schemes are case-insensitive), and spaces around the
@@ -77,6 +79,65 @@ SC_API SC_WARN_UNUSED sc_status sc_nip98_sign_with_rand(sc_ctx *ctx, char *out, 
                                                         int64_t created_at,
                                                         const uint8_t aux[SC_AUX_RAND_BYTES])
     SC_NONNULL(1, 4, 5, 6, 8);
+
+/** A kind 27235 auth event and the arrays it points into (its tags, their items, the payload
+ *  hash in hex), for an event signed elsewhere. It points into itself: do not copy it while
+ *  the event is in use. */
+typedef struct sc_nip98_auth {
+    sc_event event;
+    sc_tag tags[3];
+    sc_str items[6];
+    char payload_hex[64]; /* 2 * SC_SHA256_BYTES */
+} sc_nip98_auth;
+
+/** The auth event of req to sign elsewhere (an external signer: signer.h): kind 27235, the
+ *  tags sc_nip98_sign signs (u, method and, with payload_sha256, payload), content "",
+ *  created_at as given, pubkey set to `pubkey`, no id or signature. Its url and method point
+ *  at req's strings: keep them unchanged while the event is used. Then sc_event_sign_start
+ *  over the signer, sc_signer_op_step to its end, and sc_nip98_header of a->event.
+ *  Returns: SC_OK; SC_ERR_EMPTY (an empty url or method); SC_ERR_UTF8 (url or method not
+ *           UTF-8); SC_ERR_EVENT_RANGE (created_at < 0); SC_ERR_TOO_LARGE (its header would
+ *           not fit size_t); SC_ERR_ARG (a, req or pubkey NULL, a NULL string with a
+ *           length).
+ *  Out: a (zeroed first, and on failure).
+ *  In: req; created_at (unix seconds: the time of the request); pubkey: SC_PUBKEY_BYTES (the
+ *      user's).
+ *  Constant time: no (public data). RNG: no. No context, no allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_nip98_template(sc_nip98_auth *a, const sc_nip98_request *req,
+                                                  int64_t created_at,
+                                                  const uint8_t pubkey[SC_PUBKEY_BYTES])
+    SC_NONNULL(1, 2, 4);
+
+/** Exact length of the header value sc_nip98_header writes for ev once signed (an id, a
+ *  pubkey and a signature have fixed lengths: a template and its signed event measure the
+ *  same). Nothing is verified here.
+ *  Returns: the length; 0 when ev is NULL or fails sc_event_check, or the length does not
+ *  fit size_t. */
+SC_API size_t sc_nip98_header_len(const sc_event *ev);
+
+/** Writes the Authorization header value of an auth event signed elsewhere: "Nostr " and the
+ *  padded standard base64 of its JSON object, as sc_nip98_sign writes it, not NUL-terminated.
+ *  A signer's answer is never trusted unverified: ev is checked first, in this order: id,
+ *  pubkey and sig set (SC_ERR_EVENT_FIELD); sc_event_check; kind 27235 (SC_ERR_NIP98_KIND);
+ *  one "u" tag with a value (SC_ERR_NIP98_URL); one "method" tag with a value (SC_ERR_NIP98_METHOD); at most
+ *  one "payload" tag, 64 hex digits when present (SC_ERR_NIP98_PAYLOAD); then the id
+ *  recomputed and the signature verified against its pubkey (sc_event_verify). The signer is
+ *  ev->pubkey: the caller compares it with the user's key when it matters (an external
+ *  signer's operation already has).
+ *  Returns: SC_OK; the statuses above; the sc_event_check errors (SC_ERR_UTF8,
+ *           SC_ERR_EVENT_RANGE, ...); SC_ERR_ID_MISMATCH; SC_ERR_INVALID_SIG;
+ *           SC_ERR_TOO_LARGE (the length does not fit size_t); SC_ERR_BUFFER_TOO_SMALL (ev
+ *           verified; *out_len = sc_nip98_header_len(ev); out may be NULL with out_cap 0 to
+ *           ask); SC_ERR_ARG (out_len or ev NULL, out NULL with out_cap > 0, a NULL ctx);
+ *           SC_ERR_STATE (ctx); SC_ERR_UNSUPPORTED (no hash or curve group).
+ *  Out: out[0..*out_len): the header value; zeroed on failure (but for SC_ERR_ARG and
+ *       SC_ERR_BUFFER_TOO_SMALL, which leave it untouched); *out_len (0 on failure, or the
+ *       need).
+ *  In: ev (the signed auth event: sc_nip98_template's, once signed).
+ *  Constant time: no (public data). RNG: no. No allocation. */
+SC_API SC_WARN_UNUSED sc_status sc_nip98_header(sc_ctx *ctx, char *out, size_t out_cap,
+                                                size_t *out_len, const sc_event *ev)
+    SC_NONNULL(1, 4, 5);
 
 /** Scratch bytes that always suffice for sc_nip98_verify of a header value of header_len
  *  bytes: the decoded event text and the parse arena it needs.

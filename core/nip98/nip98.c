@@ -1,7 +1,9 @@
 /* NIP-98: the kind 27235 auth event of a request, signed, and the Authorization header value
- * that carries it ("Nostr " and the base64 of its JSON object). The event's JSON streams from
- * the one event writer straight into the base64 encoder, so the header needs no buffer but
- * the caller's. Verification is in nip98_verify.c. */
+ * that carries it ("Nostr " and the base64 of its JSON object). One template serves a local
+ * key (sc_nip98_sign) and a signer elsewhere (sc_nip98_template, then sc_nip98_header); one
+ * writer makes the header of either. The event's JSON streams from the one event writer
+ * straight into the base64 encoder, so the header needs no buffer but the caller's.
+ * Verification is in nip98_verify.c. */
 #include <softchat/base64.h>
 #include <softchat/crypto.h>
 #include <softchat/hex.h>
@@ -11,28 +13,24 @@
 #include <string.h>
 
 #include "event/event_json.h"
+#include "nip98/nip98_internal.h"
+#include "nip98/nip98_internal.h"
 #include "util/json_write.h"
 
 #define SCHEME "Nostr "
 #define SCHEME_LEN 6u
 
-static const char k_u[] = "u", k_method[] = "method", k_payload[] = "payload";
+static const char k_u[] = SC_NIP98_TAG_U, k_method[] = SC_NIP98_TAG_METHOD,
+                  k_payload[] = SC_NIP98_TAG_PAYLOAD;
 
-/* The auth event of a request, with the tags and strings it points to. */
-typedef struct nip98_event {
-    sc_event ev;
-    sc_tag tags[3];
-    sc_str items[6];
-    char payload_hex[2 * SC_SHA256_BYTES];
-} nip98_event;
-
-/* Builds e for req (unsigned): SC_OK; SC_ERR_ARG (req NULL, a NULL string with a length);
- * SC_ERR_EMPTY (an empty url or method). The rest (UTF-8, created_at) is sc_event_check's. */
-static sc_status build_event(nip98_event *e, const sc_nip98_request *req, int64_t created_at)
+/* Fills a with the unsigned auth event of req (no pubkey): SC_OK; SC_ERR_ARG (req NULL, a NULL
+ * string with a length); SC_ERR_EMPTY (an empty url or method). The rest (UTF-8,
+ * created_at) is sc_event_check's. */
+static sc_status fill(sc_nip98_auth *a, const sc_nip98_request *req, int64_t created_at)
 {
     size_t n = 2, t;
 
-    memset(e, 0, sizeof *e);
+    memset(a, 0, sizeof *a);
     if (req == NULL || (req->url.ptr == NULL && req->url.len != 0) ||
         (req->method.ptr == NULL && req->method.len != 0)) {
         return SC_ERR_ARG;
@@ -40,54 +38,48 @@ static sc_status build_event(nip98_event *e, const sc_nip98_request *req, int64_
     if (req->url.len == 0 || req->method.len == 0) {
         return SC_ERR_EMPTY;
     }
-    e->items[0].ptr = k_u;
-    e->items[0].len = sizeof k_u - 1;
-    e->items[1] = req->url;
-    e->items[2].ptr = k_method;
-    e->items[2].len = sizeof k_method - 1;
-    e->items[3] = req->method;
+    a->items[0] = (sc_str){k_u, sizeof k_u - 1};
+    a->items[1] = req->url;
+    a->items[2] = (sc_str){k_method, sizeof k_method - 1};
+    a->items[3] = req->method;
     if (req->payload_sha256 != NULL) {
         size_t hex_len = 0;
 
-        if (sc_hex_encode(e->payload_hex, sizeof e->payload_hex, &hex_len, req->payload_sha256,
+        if (sc_hex_encode(a->payload_hex, sizeof a->payload_hex, &hex_len, req->payload_sha256,
                           SC_SHA256_BYTES) != SC_OK) {
             return SC_ERR_INTERNAL; /* the buffer is exactly the size: cannot happen */
         }
-        e->items[4].ptr = k_payload;
-        e->items[4].len = sizeof k_payload - 1;
-        e->items[5].ptr = e->payload_hex;
-        e->items[5].len = sizeof e->payload_hex;
+        a->items[4] = (sc_str){k_payload, sizeof k_payload - 1};
+        a->items[5] = (sc_str){a->payload_hex, sizeof a->payload_hex};
         n = 3;
     }
     for (t = 0; t < n; t++) {
-        e->tags[t].items = &e->items[2 * t];
-        e->tags[t].n_items = 2;
+        a->tags[t].items = &a->items[2 * t];
+        a->tags[t].n_items = 2;
     }
-    e->ev.kind = SC_NIP98_KIND;
-    e->ev.created_at = created_at;
-    e->ev.tags = e->tags;
-    e->ev.n_tags = n;
-    e->ev.content.ptr = "";
-    e->ev.content.len = 0;
-    e->ev.flags =
+    a->event.kind = SC_NIP98_KIND;
+    a->event.created_at = created_at;
+    a->event.tags = a->tags;
+    a->event.n_tags = n;
+    a->event.content = (sc_str){"", 0};
+    a->event.flags =
         SC_EVENT_HAS_KIND | SC_EVENT_HAS_CREATED_AT | SC_EVENT_HAS_TAGS | SC_EVENT_HAS_CONTENT;
     return SC_OK;
 }
 
-/* The header length of e's event once signed (its id, pubkey and sig have fixed lengths, so
- * zeroes measure it), or 0 with *st set. */
-static size_t header_len(nip98_event *e, sc_status *st)
+/* The header length of ev once signed (its id, pubkey and sig have fixed lengths, so whatever
+ * they hold measures it), or 0 with *st set. */
+static size_t need_of(const sc_event *ev, sc_status *st)
 {
-    unsigned flags = e->ev.flags;
+    sc_event e = *ev;
     size_t json, b64;
 
-    e->ev.flags = SC_EVENT_SIGNED;
-    *st = sc_event_check(&e->ev);
-    json = *st == SC_OK ? sc_event_to_json_len(&e->ev, SC_EVENT_JSON_OBJECT) : 0;
-    e->ev.flags = flags;
+    e.flags = SC_EVENT_SIGNED;
+    *st = sc_event_check(&e);
     if (*st != SC_OK) {
         return 0;
     }
+    json = sc_event_to_json_len(&e, SC_EVENT_JSON_OBJECT);
     b64 = sc_base64_encode_len(json);
     if (json == 0 || b64 == 0 || b64 > (size_t)-1 - SCHEME_LEN) {
         *st = SC_ERR_TOO_LARGE;
@@ -96,12 +88,54 @@ static size_t header_len(nip98_event *e, sc_status *st)
     return SCHEME_LEN + b64;
 }
 
+/* The template's checks without the pubkey: fill, then the event's (UTF-8, created_at, the
+ * size). */
+static sc_status build(sc_nip98_auth *a, const sc_nip98_request *req, int64_t created_at,
+                       size_t *need)
+{
+    sc_status st = fill(a, req, created_at);
+
+    *need = st == SC_OK ? need_of(&a->event, &st) : 0;
+    if (st != SC_OK) {
+        memset(a, 0, sizeof *a);
+    }
+    return st;
+}
+
+sc_status sc_nip98_template(sc_nip98_auth *a, const sc_nip98_request *req, int64_t created_at,
+                            const uint8_t pubkey[SC_PUBKEY_BYTES])
+{
+    size_t need;
+    sc_status st;
+
+    if (a == NULL) {
+        return SC_ERR_ARG;
+    }
+    if (pubkey == NULL) {
+        memset(a, 0, sizeof *a);
+        return SC_ERR_ARG;
+    }
+    st = build(a, req, created_at, &need);
+    if (st == SC_OK) {
+        memcpy(a->event.pubkey, pubkey, SC_PUBKEY_BYTES);
+        a->event.flags |= SC_EVENT_HAS_PUBKEY;
+    }
+    return st;
+}
+
 size_t sc_nip98_sign_len(const sc_nip98_request *req, int64_t created_at)
 {
-    nip98_event e;
-    sc_status st = build_event(&e, req, created_at);
+    sc_nip98_auth a;
+    size_t need = 0;
 
-    return st == SC_OK ? header_len(&e, &st) : 0;
+    return build(&a, req, created_at, &need) == SC_OK ? need : 0;
+}
+
+size_t sc_nip98_header_len(const sc_event *ev)
+{
+    sc_status st;
+
+    return ev != NULL ? need_of(ev, &st) : 0;
 }
 
 /* Base64 of a byte stream into out: whole groups of three bytes as they come, the last one or
@@ -175,12 +209,82 @@ static sc_status write_header(char *out, size_t need, const sc_event *ev)
     return st == SC_OK && SCHEME_LEN + b.pos == need ? SC_OK : SC_ERR_INTERNAL;
 }
 
+#define SIGNED_FLAGS (SC_EVENT_HAS_ID | SC_EVENT_HAS_PUBKEY | SC_EVENT_HAS_SIG)
+
+/* NIP-98's claims of a signed event that passed sc_event_check, as sc_nip98_header lists
+ * them. */
+static sc_status check_claims(const sc_event *ev)
+{
+    const sc_str *u, *m, *p;
+    uint8_t hash[SC_SHA256_BYTES];
+
+    if (ev->kind != SC_NIP98_KIND) {
+        return SC_ERR_NIP98_KIND;
+    }
+    u = SC_NIP98_UNIQUE_TAG(ev, SC_NIP98_TAG_U);
+    if (u == NULL || u->len == 0) {
+        return SC_ERR_NIP98_URL;
+    }
+    m = SC_NIP98_UNIQUE_TAG(ev, SC_NIP98_TAG_METHOD);
+    if (m == NULL || m->len == 0) {
+        return SC_ERR_NIP98_METHOD;
+    }
+    if (!sc_nip98_no_tag(ev, k_payload, sizeof k_payload - 1)) {
+        p = SC_NIP98_UNIQUE_TAG(ev, SC_NIP98_TAG_PAYLOAD);
+        if (p == NULL ||
+            sc_hex_decode_fixed(hash, sizeof hash, p->ptr, p->len, SC_HEX_ANY_CASE) != SC_OK) {
+            return SC_ERR_NIP98_PAYLOAD;
+        }
+    }
+    return SC_OK;
+}
+
+sc_status sc_nip98_header(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
+                          const sc_event *ev)
+{
+    size_t need = 0;
+    sc_status st;
+
+    if (out_len != NULL) {
+        *out_len = 0;
+    }
+    if (ctx == NULL || out_len == NULL || ev == NULL || (out == NULL && out_cap != 0)) {
+        return SC_ERR_ARG;
+    }
+    /* sc_event_check (inside need_of) before the claims: they read the tags' items */
+    st = (ev->flags & SIGNED_FLAGS) == SIGNED_FLAGS ? SC_OK : SC_ERR_EVENT_FIELD;
+    if (st == SC_OK) {
+        need = need_of(ev, &st);
+    }
+    if (st == SC_OK) {
+        st = check_claims(ev);
+    }
+    if (st == SC_OK) {
+        st = sc_event_verify(ctx, ev);
+    }
+    if (st == SC_OK && out_cap < need) {
+        *out_len = need;
+        return SC_ERR_BUFFER_TOO_SMALL;
+    }
+    if (st == SC_OK) {
+        st = write_header(out, need, ev);
+    }
+    if (st != SC_OK) {
+        if (out != NULL) {
+            sc_mem_wipe(out, out_cap);
+        }
+        return st;
+    }
+    *out_len = need;
+    return SC_OK;
+}
+
 sc_status sc_nip98_sign_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
                                   const sc_identity *id, const sc_nip98_request *req,
                                   int64_t created_at, const uint8_t aux[SC_AUX_RAND_BYTES])
 {
-    nip98_event e;
-    size_t need;
+    sc_nip98_auth a;
+    size_t need = 0;
     sc_status st;
 
     if (out_len != NULL) {
@@ -189,34 +293,32 @@ sc_status sc_nip98_sign_with_rand(sc_ctx *ctx, char *out, size_t out_cap, size_t
     if (out_len == NULL || id == NULL || aux == NULL || (out == NULL && out_cap != 0)) {
         return SC_ERR_ARG;
     }
-    st = build_event(&e, req, created_at);
+    /* the request's checks and the size first, so a call that must fail signs nothing */
+    st = build(&a, req, created_at, &need);
     if (st == SC_ERR_ARG) {
         return st;
     }
-    need = st == SC_OK ? header_len(&e, &st) : 0;
     if (st == SC_OK && out_cap < need) {
         *out_len = need;
         return SC_ERR_BUFFER_TOO_SMALL;
     }
     if (st == SC_OK) {
-        st = sc_event_sign_with_rand(ctx, &e.ev, id, aux);
+        st = sc_event_sign_with_rand(ctx, &a.event, id, aux);
     }
     if (st == SC_OK) {
-        st = write_header(out, need, &e.ev);
+        /* the one header writer, which verifies what it writes */
+        return sc_nip98_header(ctx, out, out_cap, out_len, &a.event);
     }
-    if (st != SC_OK) {
-        sc_mem_wipe(out, out_cap);
-        return st;
-    }
-    *out_len = need;
-    return SC_OK;
+    sc_mem_wipe(out, out_cap);
+    return st;
 }
 
 sc_status sc_nip98_sign(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
                         const sc_identity *id, const sc_nip98_request *req, int64_t created_at)
 {
     uint8_t aux[SC_AUX_RAND_BYTES];
-    nip98_event e;
+    sc_nip98_auth a;
+    size_t need = 0;
     sc_status st;
 
     if (out_len != NULL) {
@@ -226,14 +328,10 @@ sc_status sc_nip98_sign(sc_ctx *ctx, char *out, size_t out_cap, size_t *out_len,
         return SC_ERR_ARG;
     }
     /* the checks and the size first, so a call that must fail draws nothing */
-    st = build_event(&e, req, created_at);
-    if (st == SC_OK) {
-        size_t need = header_len(&e, &st);
-
-        if (st == SC_OK && out_cap < need) {
-            *out_len = need;
-            return SC_ERR_BUFFER_TOO_SMALL;
-        }
+    st = build(&a, req, created_at, &need);
+    if (st == SC_OK && out_cap < need) {
+        *out_len = need;
+        return SC_ERR_BUFFER_TOO_SMALL;
     }
     if (st == SC_OK) {
         st = sc_crypto_rng_fill(ctx, aux, sizeof aux);

@@ -9,9 +9,8 @@
 
 #include <string.h>
 
+#include "nip98/nip98_internal.h"
 #include "util/range.h"
-
-static const char k_u[] = "u", k_method[] = "method", k_payload[] = "payload";
 
 size_t sc_nip98_verify_scratch_max(size_t header_len)
 {
@@ -88,9 +87,7 @@ static sc_status decode_token(uint8_t *out, size_t cap, size_t *out_len, const c
     return st;
 }
 
-/* The value of the one tag [name, value, ...] of ev: NULL when there is none, or more than
- * one (readers could disagree on which counts). */
-static const sc_str *unique_tag(const sc_event *ev, const char *name, size_t name_len)
+const sc_str *sc_nip98_unique_tag(const sc_event *ev, const char *name, size_t name_len)
 {
     const sc_str *found = NULL;
     size_t i;
@@ -106,6 +103,19 @@ static const sc_str *unique_tag(const sc_event *ev, const char *name, size_t nam
         }
     }
     return found;
+}
+
+int sc_nip98_no_tag(const sc_event *ev, const char *name, size_t name_len)
+{
+    size_t i;
+
+    for (i = 0; i < ev->n_tags; i++) {
+        if (ev->tags[i].items[0].len == name_len &&
+            memcmp(ev->tags[i].items[0].ptr, name, name_len) == 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static int same_folded(sc_str a, sc_str b)
@@ -140,16 +150,16 @@ static sc_status check_claims(const sc_event *ev, const sc_nip98_request *req, i
     if (d > (uint64_t)window) {
         return SC_ERR_NIP98_TIME;
     }
-    u = unique_tag(ev, k_u, sizeof k_u - 1);
+    u = SC_NIP98_UNIQUE_TAG(ev, SC_NIP98_TAG_U);
     if (u == NULL || u->len != req->url.len || memcmp(u->ptr, req->url.ptr, u->len) != 0) {
         return SC_ERR_NIP98_URL;
     }
-    m = unique_tag(ev, k_method, sizeof k_method - 1);
+    m = SC_NIP98_UNIQUE_TAG(ev, SC_NIP98_TAG_METHOD);
     if (m == NULL || !same_folded(*m, req->method)) {
         return SC_ERR_NIP98_METHOD;
     }
     if (req->payload_sha256 != NULL) {
-        p = unique_tag(ev, k_payload, sizeof k_payload - 1);
+        p = SC_NIP98_UNIQUE_TAG(ev, SC_NIP98_TAG_PAYLOAD);
         if (p == NULL ||
             sc_hex_decode_fixed(hash, sizeof hash, p->ptr, p->len, SC_HEX_ANY_CASE) != SC_OK ||
             memcmp(hash, req->payload_sha256, sizeof hash) != 0) {

@@ -246,6 +246,10 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_payload, &env),
         cmocka_unit_test_prestate(test_sign_args, &env),
         cmocka_unit_test_prestate(test_verify_args, &env),
+        cmocka_unit_test_prestate(test_template_local, &env),
+        cmocka_unit_test_prestate(test_template_external, &env),
+        cmocka_unit_test_prestate(test_header_refuses, &env),
+        cmocka_unit_test_prestate(test_header_args, &env),
     };
     vt_suite suite;
     int failed = vt_suite_start(&suite, &env.ctx, argc, argv, "test_nip98", "NIP-98 HTTP auth",

@@ -53,5 +53,9 @@ void test_time_window(void **state);
 void test_payload(void **state);
 void test_sign_args(void **state);
 void test_verify_args(void **state);
+void test_template_local(void **state);
+void test_template_external(void **state);
+void test_header_refuses(void **state);
+void test_header_args(void **state);
 
 #endif
