@@ -1,6 +1,7 @@
 /* softchat nip98 sign | verify: NIP-98 HTTP auth. sign prints the value of an Authorization
  * header for a request; verify checks one as a server must and prints the signed event. */
 #include "cli.h"
+#include "user_key.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,9 @@
 static const char usage[] =
     "usage: softchat nip98 sign --sec-file FILE --url URL --method METHOD\n"
     "                           [--payload-file FILE | --payload-sha256 HEX] [--created-at T]\n"
+    "       softchat nip98 sign --signer URI [--ca-file FILE] [--timeout S] --url URL\n"
+    "                           --method METHOD [--payload-file FILE | --payload-sha256 HEX]\n"
+    "                           [--created-at T]\n"
     "       softchat nip98 verify --url URL --method METHOD\n"
     "                             [--payload-file FILE | --payload-sha256 HEX] [--now T]\n"
     "                             [--window SECONDS] [HEADER|-]\n"
@@ -19,7 +23,14 @@ static const char usage[] =
     "  sign     signs a kind 27235 event for the request (tags u, method and, with a body,\n"
     "           payload: its SHA-256, read from FILE or given) and prints the value of its\n"
     "           Authorization header, \"Nostr <base64>\", and a newline. created_at is now\n"
-    "           unless --created-at gives unix seconds\n"
+    "           unless --created-at gives unix seconds.\n"
+    "           --signer URI instead of --sec-file: the key stays in a NIP-46 remote signer\n"
+    "           (a bunker:// URI, e.g. from softchat bunker), reached over its relays as by\n"
+    "           event sign --signer (--ca-file FILE: the CAs of wss:// ones); the event is a\n"
+    "           sign_event request (the bunker needs the grant sign_event or\n"
+    "           sign_event:27235), and the signed event is verified (id, signature by the\n"
+    "           signer's key, kind, tags) before its header is printed. A refusal, or no\n"
+    "           answer within --timeout S (default 30), is exit 2 and nothing is printed\n"
     "  verify   checks HEADER (or one line on stdin: -, the default), the header's value with\n"
     "           or without \"Authorization:\" before it, as NIP-98 asks a server to: the scheme,\n"
     "           kind 27235, created_at within --window seconds of now (default 60; --now gives\n"
@@ -28,7 +39,8 @@ static const char usage[] =
     "           one JSON line (its pubkey is the signer). Exit 1 names the failed check\n"
     "           (nip98-url, nip98-time, ..., id-mismatch, invalid-sig)\n"
     "\n"
-    "URL is the absolute request URL, query included, exactly as the client addressed it.\n";
+    "URL is the absolute request URL, query included, exactly as the client addressed it.\n"
+    "The secret key file holds 64 hex characters or an nsec; surrounding whitespace is ignored.\n";
 
 /* The longest header value verify reads. */
 #define HEADER_INPUT_MAX (1024u * 1024u)
@@ -122,59 +134,83 @@ static int parse_time(const char *arg, const char *opt, int64_t *out)
     return CLI_OK;
 }
 
-static int nip98_sign(const cli_globals *g, int argc, char **argv)
+/* The header of req at created_at, signed by the user's key (local or remote: one path, an
+ * sc_event_sign_start operation), verified by sc_nip98_header and appended to out with a
+ * newline. */
+static int sign_header(sc_ctx *ctx, cli_buf *out, const cli_user *user, const sc_nip98_request *req,
+                       int64_t created_at)
 {
-    const char *sec_file = NULL, *url = NULL, *method = NULL, *file = NULL, *hex = NULL, *at = NULL;
-    const cli_opt opts[] = {{"--sec-file", &sec_file, NULL, NULL, 0, NULL},
-                            {"--url", &url, NULL, NULL, 0, NULL},
-                            {"--method", &method, NULL, NULL, 0, NULL},
-                            {"--payload-file", &file, NULL, NULL, 0, NULL},
-                            {"--payload-sha256", &hex, NULL, NULL, 0, NULL},
-                            {"--created-at", &at, NULL, NULL, 0, NULL}};
-    uint8_t hash[SC_SHA256_BYTES];
-    sc_nip98_request req;
-    cli_buf out = CLI_BUF_INIT;
-    sc_identity id;
-    sc_ctx ctx;
-    int64_t created_at = 0;
-    size_t n_pos, need, n = 0;
+    sc_nip98_auth a;
+    size_t need, n = 0;
     sc_status st;
     int rc;
 
-    memset(&ctx, 0, sizeof ctx);
-    memset(&id, 0, sizeof id);
-    rc = cli_parse_args(usage, argc, argv, opts, 6, NULL, 0, &n_pos);
-    if (rc == CLI_OK && sec_file == NULL) {
-        rc = cli_usage_error(usage, "nip98 sign needs --sec-file FILE");
+    st = sc_nip98_template(&a, req, created_at, user->pub);
+    if (st == SC_OK) {
+        st = cli_event_sign(ctx, &a.event, NULL, &user->ext);
     }
+    if (st != SC_OK) {
+        return cli_fail_status(st, "cannot sign the auth event");
+    }
+    need = sc_nip98_header_len(&a.event);
+    rc = cli_buf_reserve(out, need + 1);
+    if (rc != CLI_OK) {
+        return rc;
+    }
+    /* the signed event is checked again here: a signer's answer is never printed unverified */
+    st = sc_nip98_header(ctx, (char *)out->p, need, &n, &a.event);
+    if (st != SC_OK) {
+        return cli_fail_status(st, "the signed auth event is not valid");
+    }
+    out->len = n;
+    return cli_buf_addc(out, '\n');
+}
+
+static int nip98_sign(const cli_globals *g, int argc, char **argv)
+{
+    const char *url = NULL, *method = NULL, *file = NULL, *hex = NULL, *at = NULL;
+    cli_opt opts[CLI_USER_N_OPTS + 5];
+    uint8_t hash[SC_SHA256_BYTES];
+    sc_nip98_request req;
+    cli_buf out = CLI_BUF_INIT;
+    cli_user_args ua;
+    cli_user user;
+    sc_ctx ctx;
+    int64_t created_at = 0;
+    size_t n_opts, n_pos;
+    int rc;
+
+    memset(&ctx, 0, sizeof ctx);
+    memset(&ua, 0, sizeof ua);
+    memset(&user, 0, sizeof user);
+    n_opts = cli_user_opts(opts, &ua);
+    {
+        const cli_opt own[5] = {{"--url", &url, NULL, NULL, 0, NULL},
+                                {"--method", &method, NULL, NULL, 0, NULL},
+                                {"--payload-file", &file, NULL, NULL, 0, NULL},
+                                {"--payload-sha256", &hex, NULL, NULL, 0, NULL},
+                                {"--created-at", &at, NULL, NULL, 0, NULL}};
+
+        memcpy(opts + n_opts, own, sizeof own);
+        n_opts += 5;
+    }
+    rc = cli_parse_args(usage, argc, argv, opts, n_opts, NULL, 0, &n_pos);
+    rc = rc == CLI_OK ? cli_user_check(&ua, usage, "nip98 sign") : rc;
     rc = rc == CLI_OK ? parse_time(at, "--created-at", &created_at) : rc;
     rc = rc == CLI_OK ? cli_ctx_init(&ctx, g) : rc;
+    /* the request is read and checked before a remote signer is reached */
     rc = rc == CLI_OK ? make_request(&ctx, &req, hash, url, method, file, hex) : rc;
-    rc = rc == CLI_OK ? cli_load_identity(&ctx, &id, sec_file) : rc;
-    if (rc != CLI_OK) {
-        goto out;
+    if (rc == CLI_OK && sc_nip98_sign_len(&req, created_at) == 0) {
+        static const uint8_t any[SC_PUBKEY_BYTES];
+        sc_nip98_auth a; /* the template says which input is wrong (not UTF-8, ...) */
+
+        rc = cli_fail_status(sc_nip98_template(&a, &req, created_at, any),
+                             "cannot sign the auth event");
     }
-    need = sc_nip98_sign_len(&req, created_at);
-    if (need == 0) {
-        /* the call says which input is wrong (not UTF-8, ...) */
-        st = sc_nip98_sign(&ctx, NULL, 0, &n, &id, &req, created_at);
-        rc = cli_fail_status(st, "cannot sign the auth event");
-        goto out;
-    }
-    rc = cli_buf_reserve(&out, need + 1);
-    if (rc != CLI_OK) {
-        goto out;
-    }
-    st = sc_nip98_sign(&ctx, (char *)out.p, need, &n, &id, &req, created_at);
-    if (st != SC_OK) {
-        rc = cli_fail_status(st, "cannot sign the auth event");
-        goto out;
-    }
-    out.len = n;
-    rc = cli_buf_addc(&out, '\n');
+    rc = rc == CLI_OK ? cli_user_open(&user, &ctx, &ua) : rc;
+    rc = rc == CLI_OK ? sign_header(&ctx, &out, &user, &req, created_at) : rc;
     rc = rc == CLI_OK ? cli_write_all(1, out.p, out.len) : rc;
-out:
-    sc_identity_clear(&id);
+    cli_user_close(&user);
     cli_buf_free(&out);
     sc_ctx_clear(&ctx);
     return rc;
