@@ -116,9 +116,9 @@ endif()
 # cli.bunker: softchat bunker (a NIP-46 remote signer) end to end against a nostr-relay process
 # on loopback (tests/cli/test_cli_bunker.py), used by nostr-tools' own BunkerSigner (node,
 # the copy the interop-node.setup fixture installs: tests/interop-node/suite.cmake) through
-# tests/cli/bunker_client.mjs, and by the dm commands and event sign --signer, with AUTH
-# signed in the bunker for rust-nostr's relay (relay.live.setup.rust) requiring it. node is a
-# test dependency: without it the entry fails.
+# tests/cli/bunker_client.mjs, and by the dm commands, event sign --signer and nip98 sign
+# --signer, with AUTH signed in the bunker for rust-nostr's relay (relay.live.setup.rust)
+# requiring it. node is a test dependency: without it the entry fails.
 if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
   find_program(SOFTCHAT_NODE_EXECUTABLE NAMES node nodejs)
   set(_sc_bk_node "${SOFTCHAT_NODE_EXECUTABLE}")

@@ -50,6 +50,12 @@ Scenarios, each a numbered check:
   event    event sign --signer <alice's bunker with sign_event:1>: the line verifies (event
            verify) and has the --sec-file line's fields, id included, the signature aside;
            a bunker without the grant: exit 2, "refused", nothing on stdout; usage errors
+  nip98    nip98 sign --signer <a bunker for alice's key, carol's as the bunker key, with
+           sign_event:27235> for a POST with a body: the header nip98 verify accepts for the
+           same URL, method and body, signed by alice (the user key, not the bunker key), and
+           the bunker said it allowed the sign_event; a bunker without that grant: exit 2,
+           "refused", nothing on stdout; usage errors (both key options, --ca-file without
+           --signer)
 Loopback only (127.0.0.1); every wait is bounded."""
 
 import argparse
@@ -409,6 +415,57 @@ def scenario_event(cli, relay, alice, alice_pub):
           "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout))
 
 
+def scenario_nip98(cli, tmp, relay, alice, alice_pub, carol, carol_pub):
+    url, body = "https://media.example/upload?x=1", os.path.join(tmp, "nip98-body")
+    with open(body, "wb") as f:
+        f.write(b'{"file":"cat.png"}')
+    req = ["--url", url, "--method", "POST", "--payload-file", body]
+    cases = [
+        ("--sec-file and --signer", ["--sec-file", alice, "--signer", "bunker://x"],
+         b"--signer"),
+        ("--ca-file without --signer", ["--sec-file", alice, "--ca-file", body], b"--ca-file"),
+        ("neither", [], b"--sec-file FILE or --signer URI"),
+    ]
+    for name, args, says in cases:
+        r = cli.run(["nip98", "sign"] + args + req, timeout=30)
+        check("nip98: usage: %s: exit 2, said, nothing on stdout" % name,
+              r.returncode == 2 and says in r.stderr and r.stdout == b"",
+              "rc %d stdout %r stderr %r" % (r.returncode, r.stdout, r.stderr))
+    b, uri = start_bunker(cli, alice, relay,
+                          ["--allow", "sign_event:27235", "--bunker-key", carol])
+    try:
+        s = cli.run(["nip98", "sign", "--signer", uri, "--timeout", "30"] + req, timeout=90)
+    finally:
+        kill_group(b.pid, leader=b)
+    bunker_err = b.stderr.read().decode()
+    header = s.stdout.decode().strip()
+    check("nip98: nip98 sign --signer: exit 0, one line, a Nostr header (bunker key carol's)",
+          s.returncode == 0 and len(s.stdout.splitlines()) == 1 and
+          header.startswith("Nostr ") and uri.startswith("bunker://" + carol_pub),
+          "rc %d: %s %r" % (s.returncode, s.stderr.decode(), s.stdout))
+    v = cli.run(["nip98", "verify"] + req + [header], timeout=30)
+    ev = json.loads(v.stdout) if v.returncode == 0 else {}
+    check("nip98: nip98 verify accepts it for the same URL, method and body; the signer is "
+          "alice (the user key, not the bunker key)",
+          v.returncode == 0 and ev.get("kind") == 27235 and ev.get("pubkey") == alice_pub,
+          "rc %d: %s %r" % (v.returncode, v.stderr.decode(), v.stdout))
+    v = cli.run(["nip98", "verify", "--url", url, "--method", "GET", "--payload-file", body,
+                 header], timeout=30)
+    check("nip98: ... and refuses it for another method (exit 1, nip98-method)",
+          v.returncode == 1 and b"nip98-method" in v.stderr, v.stderr.decode())
+    check("nip98: the bunker allowed one sign_event",
+          [l.endswith(": allowed") for l in bunker_err.splitlines()
+           if "nip46 sign_event from" in l] == [True], bunker_err)
+    b, uri = start_bunker(cli, alice, relay, ["--allow", "sign_event:1"])
+    try:
+        s = cli.run(["nip98", "sign", "--signer", uri, "--timeout", "30"] + req, timeout=90)
+    finally:
+        kill_group(b.pid, leader=b)
+    check("nip98: a bunker without sign_event:27235: exit 2, says refused, nothing on stdout",
+          s.returncode == 2 and b"the bunker refused sign_event" in s.stderr and
+          s.stdout == b"", "rc %d: %s %s" % (s.returncode, s.stderr.decode(), s.stdout))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -447,6 +504,7 @@ def main():
             scenario_inbox(cli, r, dave, dave_pub)
             scenario_auth(cli, o, tmp, r, relays, alice, alice_pub)
             scenario_event(cli, r, alice, alice_pub)
+            scenario_nip98(cli, tmp, r, alice, alice_pub, carol, carol_pub)
         except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
             check("bunker: scenario could not finish", False, repr(e))
         finally:
