@@ -13,7 +13,9 @@
  * state machine in caller memory, started by one of the _start functions of the protocol's
  * header and driven by sc_signer_op_step:
  *   sc_event_sign_start        a NIP-01 event (and so a NIP-42 AUTH event: pool.h's
- *                              sc_pool_auth_template, then sc_pool_auth_send)
+ *                              sc_pool_auth_template, then sc_pool_auth_send; and a
+ *                              NIP-98 auth event: nip98.h's sc_nip98_template, then
+ *                              sc_nip98_header)
  *   sc_nip44_encrypt_start     NIP-44 to a peer;  sc_nip44_decrypt_start  from a peer
  *   sc_nip59_wrap_start        a gift wrap;        sc_nip59_unwrap_start   its unwrap
  *   sc_nip17_send_start        a NIP-17 message;   sc_nip17_receive_start  one received
