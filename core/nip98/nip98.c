@@ -14,7 +14,6 @@
 
 #include "event/event_json.h"
 #include "nip98/nip98_internal.h"
-#include "nip98/nip98_internal.h"
 #include "util/json_write.h"
 
 #define SCHEME "Nostr "
