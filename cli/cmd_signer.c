@@ -45,8 +45,9 @@ static const char usage[] =
     "  --signer URI --signer-key FILE (the paired client key). --ca-file FILE: the CAs of\n"
     "  wss:// relays (PEM) instead of the system's store.\n"
     "\n"
-    "exit status: 0 paired, 1 invalid input (a key file without a key, a user key that is\n"
-    "not one), 2 usage, I/O, connection, a refusal, or no signer within the timeout.\n";
+    "exit status: 0 paired, 1 a --signer-key file that holds no key, 2 usage, I/O,\n"
+    "connection, a refusal, an answer that is not a public key, or no signer within the\n"
+    "timeout.\n";
 
 typedef struct signer_args {
     const char *key_file, *perms, *name, *timeout, *ca_file;
