@@ -272,7 +272,8 @@ static int on_pair(void *user, cli_pool *cp, const sc_pool_update *u)
     sc_status st;
 
     if (u->kind == SC_POOL_U_EOSE) {
-        cli_fail(CLI_OK, "listening on %zu relays: waiting for the signer", pr->n->n_relays);
+        cli_fail(CLI_OK, "listening on %zu relay%s: waiting for the signer", pr->n->n_relays,
+                 pr->n->n_relays == 1 ? "" : "s");
         return CLI_POOL_CONTINUE;
     }
     if (u->kind != SC_POOL_U_EVENT) {
