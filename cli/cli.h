@@ -411,6 +411,7 @@ int cmd_nip49(const cli_globals *g, int argc, char **argv);
 int cmd_nip98(const cli_globals *g, int argc, char **argv);
 int cmd_dm(const cli_globals *g, int argc, char **argv);
 int cmd_bunker(const cli_globals *g, int argc, char **argv);
+int cmd_signer(const cli_globals *g, int argc, char **argv);
 
 /* event verify, in its own file (the streaming splitter); usage is the event group's text. */
 int cmd_event_verify(const cli_globals *g, int argc, char **argv, const char *usage);

@@ -184,7 +184,8 @@ int cmd_dm_inbox_set(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
         rc = cli_dm_urls_add(&targets, a->to_relays[i], "--to-relays");
     }
     if (rc == CLI_OK && a->signer != NULL) {
-        rc = cli_nip46_new(&remote, &ext, user, ctx, a->signer, a->ca_file, a->timeout_s);
+        rc = cli_nip46_new(&remote, &ext, user, ctx, a->signer, a->signer_key, a->ca_file,
+                           a->timeout_s);
         me = NULL;
     }
     if (rc == CLI_OK) {

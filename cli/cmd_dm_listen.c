@@ -357,7 +357,8 @@ int cmd_dm_listen(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
                                              "and --relay URL... or --bootstrap URL...");
     }
     if (a->signer != NULL) {
-        rc = cli_nip46_new(&remote, &ext, me_pub, ctx, a->signer, a->ca_file, a->timeout_s);
+        rc = cli_nip46_new(&remote, &ext, me_pub, ctx, a->signer, a->signer_key, a->ca_file,
+                           a->timeout_s);
         l.ext = &ext;
         me = NULL;
     } else if ((st = sc_identity_pubkey(me_pub, me)) != SC_OK) {

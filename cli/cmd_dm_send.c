@@ -344,7 +344,7 @@ int cmd_dm_send(sc_ctx *ctx, const cli_dm_args *a, const sc_identity *me)
     }
     rc = check_send_args(a, sp);
     if (rc == CLI_OK && remote != NULL) {
-        rc = cli_nip46_open(remote, ctx, a->signer, a->ca_file, a->timeout_s);
+        rc = cli_nip46_open(remote, ctx, a->signer, a->signer_key, a->ca_file, a->timeout_s);
         ext.signer = &remote->signer;
         ext.drive = cli_nip46_drive;
         ext.user = remote;

@@ -6,7 +6,8 @@
 
 static const char usage[] =
     "usage: softchat event sign --sec-file FILE < template.json\n"
-    "       softchat event sign --signer URI [--ca-file FILE] [--timeout S] < template.json\n"
+    "       softchat event sign --signer URI [--signer-key FILE] [--ca-file FILE]\n"
+    "                               [--timeout S] < template.json\n"
     "       softchat event verify < events\n"
     "\n"
     "  event sign    stdin: one JSON object (at most 1 MiB) with \"kind\" and \"content\";\n"
@@ -21,7 +22,9 @@ static const char usage[] =
     "                sign_event or sign_event:KIND), its signature verified against the\n"
     "                signer's key, and the line is the one --sec-file gives (the signature\n"
     "                aside). A refusal, or no answer within --timeout S (default 30), is\n"
-    "                exit 2 and nothing is printed.\n"
+    "                exit 2 and nothing is printed. --signer-key FILE: the NIP-46 client\n"
+    "                key of FILE (the one softchat signer connect paired; the URI it prints\n"
+    "                has no secret) instead of a fresh one; so for every --signer command.\n"
     "  event verify  stdin: one or more JSON events separated by whitespace (JSON Lines,\n"
     "                pretty-printed, or several on one line), read in chunks: memory stays\n"
     "                bounded however long the stream. stdout: one line per event, in order:\n"

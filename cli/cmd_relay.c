@@ -17,8 +17,8 @@ static const char usage[] =
     "       softchat relay sync --url URL --sec-file FILE [--have FILE] [--frame-limit N]\n"
     "                           [--timeout S]\n"
     "\n"
-    "  Every relay command also takes --ca-file FILE, and --signer URI in place of\n"
-    "  --sec-file FILE.\n"
+    "  Every relay command also takes --ca-file FILE, and --signer URI [--signer-key FILE]\n"
+    "  in place of --sec-file FILE.\n"
     "\n"
     "  URL is ws://HOST[:PORT][/PATH] or wss://... (TLS: the relay's certificate must chain\n"
     "  to a CA of the system's store, or of --ca-file FILE (PEM) instead, and name HOST). No\n"
@@ -96,6 +96,7 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
         {"--url", &a->url, NULL, NULL, 0, NULL},
         {"--sec-file", &a->sec_file, NULL, NULL, 0, NULL},
         {"--signer", &a->signer, NULL, NULL, 0, NULL},
+        {"--signer-key", &a->signer_key, NULL, NULL, 0, NULL},
         {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
         {"--timeout", &o->timeout, NULL, NULL, 0, NULL},
         {"--filter", NULL, NULL, a->filters, CLI_RELAY_MAX_FILTERS, &a->n_filters},
@@ -128,6 +129,9 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     }
     if (a->sec_file != NULL && a->signer != NULL) {
         return cli_usage_error(usage, "give --sec-file FILE or --signer URI, not both");
+    }
+    if (a->signer_key != NULL && a->signer == NULL) {
+        return cli_usage_error(usage, "--signer-key goes with --signer");
     }
     if (o->timeout != NULL && (parse_uint_arg(o->timeout, 86400, &t) != 0 || t == 0)) {
         return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
@@ -225,6 +229,7 @@ int cmd_relay(const cli_globals *g, int argc, char **argv)
     memset(&ua, 0, sizeof ua);
     ua.sec_file = a.sec_file;
     ua.signer = a.signer;
+    ua.signer_key = a.signer_key;
     ua.ca_file = a.ca_file;
     ua.timeout_s = a.timeout; /* the command's bound is each answer's too */
     if (a.sec_file != NULL || a.signer != NULL) {

@@ -30,6 +30,7 @@ void cli_dm_urls_free(cli_dm_urls *l);
 /* The common options of the dm commands, as given. */
 typedef struct cli_dm_args {
     const char *key_file, *ca_file, *timeout, *state, *file, *to, *subject, *signer;
+    const char *signer_key; /* --signer-key: the NIP-46 client key's file (with --signer) */
     const char *relay[CLI_DM_MAX_RELAYS];
     size_t n_relay;
     const char *to_relays[CLI_DM_MAX_RELAYS];

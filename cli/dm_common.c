@@ -71,6 +71,7 @@ int cli_dm_parse(cli_dm_args *a, int argc, char **argv)
         {"--to", &a->to, NULL, NULL, 0, NULL},
         {"--subject", &a->subject, NULL, NULL, 0, NULL},
         {"--signer", &a->signer, NULL, NULL, 0, NULL},
+        {"--signer-key", &a->signer_key, NULL, NULL, 0, NULL},
         {"--relay", NULL, NULL, a->relay, CLI_DM_MAX_RELAYS, &a->n_relay},
         {"--to-relays", NULL, NULL, a->to_relays, CLI_DM_MAX_RELAYS, &a->n_to_relays},
         {"--bootstrap", NULL, NULL, a->bootstrap, CLI_DM_MAX_RELAYS, &a->n_bootstrap},
@@ -92,6 +93,9 @@ int cli_dm_parse(cli_dm_args *a, int argc, char **argv)
         }
     }
     a->timeout_s = (int)t;
+    if (a->signer_key != NULL && a->signer == NULL) {
+        return cli_usage_error(cli_dm_usage, "--signer-key goes with --signer");
+    }
     if (a->ca_file != NULL && access(a->ca_file, R_OK) != 0) {
         return cli_usage_error(cli_dm_usage, "--ca-file %s: cannot read it", a->ca_file);
     }

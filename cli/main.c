@@ -66,6 +66,9 @@ static const cli_command commands[] = {
     {"bunker",
      "bunker --key FILE --relay URL... [--bunker-key FILE] [--allow GRANT,...] [--secret S]",
      cmd_bunker},
+    {"signer",
+     "signer connect --relay URL... --signer-key FILE [--perms LIST] [--name NAME] [--json]",
+     cmd_signer},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -168,9 +168,9 @@ sc_status cli_nip46_drive(void *user, sc_signer_op *op)
     return st;
 }
 
-/* Subscribes to the bunker's answers: kind 24133 from the bunker key, p-tagged to ours (the
- * filter lives in n: the pool keeps it by reference). */
-static int subscribe(cli_nip46 *n)
+/* Subscribes to the bunker's answers: kind 24133 from the bunker key (any author when
+ * any_author), p-tagged to ours (the filter lives in n: the pool keeps it by reference). */
+static int subscribe(cli_nip46 *n, int any_author)
 {
     sc_relay_filter *f = &n->filter;
     uint32_t sub;
@@ -189,8 +189,8 @@ static int subscribe(cli_nip46 *n)
     memset(f, 0, sizeof *f);
     f->kinds = n->kinds;
     f->n_kinds = 1;
-    f->authors = (const uint8_t(*)[SC_PUBKEY_BYTES])n->bunker;
-    f->n_authors = 1;
+    f->authors = any_author ? NULL : (const uint8_t(*)[SC_PUBKEY_BYTES])n->bunker;
+    f->n_authors = any_author ? 0 : 1;
     f->tags = &n->tag;
     f->n_tags = 1;
     f->has = SC_RELAY_FILTER_SINCE;
@@ -199,8 +199,29 @@ static int subscribe(cli_nip46 *n)
     return st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot subscribe to the bunker's answers");
 }
 
-/* connect with the URI's secret, then get_public_key: n->user. */
-static int handshake(cli_nip46 *n, sc_str secret)
+int cli_nip46_get_user(cli_nip46 *n)
+{
+    sc_nip46_call c;
+    int rc;
+
+    memset(&c, 0, sizeof c);
+    c.method = SC_STR("get_public_key");
+    rc = cli_nip46_call(n, &c);
+    if (rc == CLI_OK && n->outcome != SC_OK) {
+        rc = cli_fail(CLI_ERROR, "the bunker refused get_public_key: %.*s", (int)n->result.len,
+                      (const char *)n->result.p);
+    }
+    if (rc == CLI_OK && (n->result.len != 2 * SC_PUBKEY_BYTES ||
+                         sc_hex_decode_fixed(n->user, SC_PUBKEY_BYTES, (const char *)n->result.p,
+                                             n->result.len, SC_HEX_LOWER_ONLY) != SC_OK)) {
+        rc = cli_fail(CLI_ERROR, "the bunker's get_public_key is not a public key");
+    }
+    return rc;
+}
+
+/* connect with the URI's secret, then get_public_key: n->user. A known client key (paired
+ * before) with no secret to give: a refused connect is said, get_public_key decides. */
+static int handshake(cli_nip46 *n, sc_str secret, int known_key)
 {
     char bunker_hex[2 * SC_PUBKEY_BYTES + 1];
     sc_nip46_call c;
@@ -214,37 +235,66 @@ static int handshake(cli_nip46 *n, sc_str secret)
     c.params[1] = secret;
     c.n_params = 2;
     rc = cli_nip46_call(n, &c);
-    if (rc == CLI_OK && n->outcome != SC_OK) {
+    if (rc == CLI_OK && n->outcome != SC_OK && known_key && secret.len == 0) {
+        cli_fail(CLI_OK,
+                 "the bunker refused connect without a secret (%.*s): trying the paired "
+                 "client key",
+                 (int)n->result.len, (const char *)n->result.p);
+    } else if (rc == CLI_OK && n->outcome != SC_OK) {
         rc = cli_fail(CLI_ERROR, "the bunker refused connect: %.*s", (int)n->result.len,
                       (const char *)n->result.p);
     }
-    memset(&c, 0, sizeof c);
-    c.method = SC_STR("get_public_key");
-    if (rc == CLI_OK) {
-        rc = cli_nip46_call(n, &c);
-    }
-    if (rc == CLI_OK && (n->outcome != SC_OK || n->result.len != 2 * SC_PUBKEY_BYTES ||
-                         sc_hex_decode_fixed(n->user, SC_PUBKEY_BYTES, (const char *)n->result.p,
-                                             n->result.len, SC_HEX_LOWER_ONLY) != SC_OK)) {
-        rc = cli_fail(CLI_ERROR, "the bunker's get_public_key is not a public key");
-    }
-    return rc;
+    return rc == CLI_OK ? cli_nip46_get_user(n) : rc;
 }
 
-int cli_nip46_open(cli_nip46 *n, sc_ctx *ctx, const char *uri, const char *ca_file, int timeout_s)
+int cli_nip46_start(cli_nip46 *n, sc_ctx *ctx, const char *client_key_file, const sc_str *relays,
+                    size_t n_relays, const char *ca_file, int timeout_s, int any_author)
 {
     uint8_t client_pub[SC_PUBKEY_BYTES];
     char url[SC_NIP46_URI_MAX_RELAY_LEN + 1];
     sc_pool_opts o;
+    size_t i;
+    sc_status st = SC_OK;
+    int rc;
+
+    n->ctx = ctx;
+    n->timeout_s = timeout_s;
+    if (client_key_file != NULL) {
+        rc = cli_load_identity(ctx, &n->client, client_key_file);
+    } else {
+        st = sc_identity_generate(ctx, &n->client);
+        rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot make a client key");
+    }
+    if (rc == CLI_OK && (st = sc_identity_pubkey(client_pub, &n->client)) != SC_OK) {
+        rc = cli_fail_status(st, "cannot read the client key");
+    }
+    cli_dm_pool_opts(&o);
+    if (rc == CLI_OK && (rc = cli_pool_open(&n->cp, ctx, &o, ca_file, timeout_s)) == CLI_OK) {
+        n->pool_open = 1;
+    }
+    for (i = 0; rc == CLI_OK && i < n_relays && i < SC_NIP46_URI_MAX_RELAYS; i++) {
+        snprintf(url, sizeof url, "%.*s", (int)relays[i].len, relays[i].ptr);
+        rc = cli_pool_add(&n->cp, url, &n->relays[i]);
+    }
+    n->n_relays = i;
+    if (rc == CLI_OK) {
+        cli_hex_str(n->client_hex, client_pub, SC_PUBKEY_BYTES);
+        rc = subscribe(n, any_author);
+    }
+    return rc;
+}
+
+int cli_nip46_open(cli_nip46 *n, sc_ctx *ctx, const char *uri, const char *client_key_file,
+                   const char *ca_file, int timeout_s)
+{
     sc_nip46_uri u;
     cli_buf ubuf = CLI_BUF_INIT;
-    size_t i, used = 0;
+    size_t used = 0;
     sc_status st;
     int rc;
 
     memset(n, 0, sizeof *n);
     n->ctx = ctx;
-    n->timeout_s = timeout_s;
     rc = cli_buf_size(&ubuf, strlen(uri) + 1);
     st = rc == CLI_OK ? sc_nip46_uri_parse(&u, (char *)ubuf.p, ubuf.cap, &used, uri, strlen(uri))
                       : SC_ERR_ARG;
@@ -254,26 +304,9 @@ int cli_nip46_open(cli_nip46 *n, sc_ctx *ctx, const char *uri, const char *ca_fi
                         sc_status_name(st != SC_OK ? st : SC_ERR_NIP46_URI));
     }
     memcpy(n->bunker, u.pubkey, SC_PUBKEY_BYTES);
-    st = sc_identity_generate(ctx, &n->client);
-    if (st == SC_OK) {
-        st = sc_identity_pubkey(client_pub, &n->client);
-    }
-    rc = st == SC_OK ? CLI_OK : cli_fail_status(st, "cannot make a client key");
-    cli_dm_pool_opts(&o);
-    if (rc == CLI_OK && (rc = cli_pool_open(&n->cp, ctx, &o, ca_file, timeout_s)) == CLI_OK) {
-        n->pool_open = 1;
-    }
-    for (i = 0; rc == CLI_OK && i < u.n_relays; i++) {
-        snprintf(url, sizeof url, "%.*s", (int)u.relays[i].len, u.relays[i].ptr);
-        rc = cli_pool_add(&n->cp, url, &n->relays[i]);
-    }
-    n->n_relays = u.n_relays;
-    cli_hex_str(n->client_hex, client_pub, SC_PUBKEY_BYTES);
+    rc = cli_nip46_start(n, ctx, client_key_file, u.relays, u.n_relays, ca_file, timeout_s, 0);
     if (rc == CLI_OK) {
-        rc = subscribe(n);
-    }
-    if (rc == CLI_OK) {
-        rc = handshake(n, u.secret);
+        rc = handshake(n, u.secret, client_key_file != NULL);
     }
     if (rc == CLI_OK &&
         (st = sc_signer_init_external(&n->signer, n->user, (uint32_t)timeout_s * 1000u)) != SC_OK) {
@@ -284,7 +317,7 @@ int cli_nip46_open(cli_nip46 *n, sc_ctx *ctx, const char *uri, const char *ca_fi
 }
 
 int cli_nip46_new(cli_nip46 **out, cli_ext_signer *ext, uint8_t user[SC_PUBKEY_BYTES], sc_ctx *ctx,
-                  const char *uri, const char *ca_file, int timeout_s)
+                  const char *uri, const char *client_key_file, const char *ca_file, int timeout_s)
 {
     cli_nip46 *n = calloc(1, sizeof *n);
     int rc;
@@ -293,7 +326,7 @@ int cli_nip46_new(cli_nip46 **out, cli_ext_signer *ext, uint8_t user[SC_PUBKEY_B
     if (n == NULL) {
         return cli_fail(CLI_ERROR, "out of memory");
     }
-    rc = cli_nip46_open(n, ctx, uri, ca_file, timeout_s);
+    rc = cli_nip46_open(n, ctx, uri, client_key_file, ca_file, timeout_s);
     ext->signer = &n->signer;
     ext->drive = cli_nip46_drive;
     ext->user = n;

@@ -1,6 +1,7 @@
-/* The client side of NIP-46 for the dm commands (cli/nip46_client.c): a remote signer named
- * by a bunker:// URI, reached over its relays through one relay pool (cli/pool_client.c), with
- * a fresh client key. Each request is sealed with sc_nip46_request_build, published, and its
+/* The client side of NIP-46 for the CLI (cli/nip46_client.c): a remote signer named by a
+ * bunker:// URI, reached over its relays through one relay pool (cli/pool_client.c), with a
+ * fresh client key or the one of a file (--signer-key: the key softchat signer connect paired
+ * with the signer). Each request is sealed with sc_nip46_request_build, published, and its
  * response opened with sc_nip46_response_open, within a deadline. */
 #ifndef SOFTCHAT_CLI_NIP46_CLIENT_H
 #define SOFTCHAT_CLI_NIP46_CLIENT_H
@@ -32,10 +33,23 @@ typedef struct cli_nip46 {
     sc_relay_filter filter;
 } cli_nip46;
 
+/* Sets up n before any request: the client key (the key file client_key_file, or a fresh key
+ * when NULL), a pool over relays[0..n_relays) and the subscription to kind 24133 events
+ * p-tagged to the client key, from n->bunker, or from any author when any_author (the
+ * nostrconnect:// flow: the signer's key is not known yet). CLI_OK or an exit status (said). */
+int cli_nip46_start(cli_nip46 *n, sc_ctx *ctx, const char *client_key_file, const sc_str *relays,
+                    size_t n_relays, const char *ca_file, int timeout_s, int any_author);
+
 /* Parses the URI, connects to the bunker's relays, sends connect (with the URI's secret)
- * and get_public_key, and sets up n->signer over the user's key. CLI_OK or an exit status
- * (said). */
-int cli_nip46_open(cli_nip46 *n, sc_ctx *ctx, const char *uri, const char *ca_file, int timeout_s);
+ * and get_public_key, and sets up n->signer over the user's key. client_key_file: the client
+ * key's file (NULL: a fresh key); with it and a URI without a secret, a refused connect is
+ * said and get_public_key decides (a signer that paired with that key serves it without a
+ * new connect). CLI_OK or an exit status (said). */
+int cli_nip46_open(cli_nip46 *n, sc_ctx *ctx, const char *uri, const char *client_key_file,
+                   const char *ca_file, int timeout_s);
+
+/* get_public_key: n->user. CLI_OK or an exit status (said). */
+int cli_nip46_get_user(cli_nip46 *n);
 
 /* One call: CLI_OK with n->outcome SC_OK (n->result: the result) or SC_ERR_SIGNER_REFUSED
  * (n->result: the error text); or an exit status (a timeout, a failure; said). */
@@ -46,11 +60,11 @@ sc_status cli_nip46_drive(void *n, sc_signer_op *op);
 
 void cli_nip46_close(cli_nip46 *n);
 
-/* cli_nip46_open of a new client in *out, and ext over it (its signer, cli_nip46_drive); the
- * user's key in user. CLI_OK or an exit status (said); *out is set even then (NULL: out of
+/* cli_nip46_open of a new client in *out (client_key_file as there), and ext over it (its
+ * signer, cli_nip46_drive); the user's key in user. CLI_OK or an exit status (said); *out is set even then (NULL: out of
  * memory) and freed by cli_nip46_free. */
 int cli_nip46_new(cli_nip46 **out, cli_ext_signer *ext, uint8_t user[SC_PUBKEY_BYTES], sc_ctx *ctx,
-                  const char *uri, const char *ca_file, int timeout_s);
+                  const char *uri, const char *client_key_file, const char *ca_file, int timeout_s);
 
 /* cli_nip46_close, then the client freed (NULL: nothing). */
 void cli_nip46_free(cli_nip46 *n);

@@ -13,6 +13,7 @@ typedef struct cli_relay_args {
     const char *url;                            /* --url, a ws:// or wss:// URL */
     const char *sec_file;                       /* --sec-file, or NULL */
     const char *signer;                         /* --signer, or NULL */
+    const char *signer_key;                     /* --signer-key (with --signer), or NULL */
     const char *ca_file;                        /* --ca-file, or NULL */
     int timeout;                                /* --timeout in seconds (default 30) */
     const char *filters[CLI_RELAY_MAX_FILTERS]; /* fetch: --filter JSON, n_filters of them */

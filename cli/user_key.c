@@ -11,6 +11,7 @@ size_t cli_user_opts(cli_opt *opts, cli_user_args *a)
         {"--signer", &a->signer, NULL, NULL, 0, NULL},
         {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
         {"--timeout", &a->timeout, NULL, NULL, 0, NULL},
+        {"--signer-key", &a->signer_key, NULL, NULL, 0, NULL},
     };
 
     memcpy(opts, o, sizeof o);
@@ -27,6 +28,9 @@ int cli_user_check(cli_user_args *a, const char *usage, const char *what)
     }
     if (a->signer == NULL && (a->ca_file != NULL || a->timeout != NULL)) {
         return cli_usage_error(usage, "--ca-file and --timeout go with --signer");
+    }
+    if (a->signer == NULL && a->signer_key != NULL) {
+        return cli_usage_error(usage, "--signer-key goes with --signer");
     }
     if (a->timeout != NULL) {
         t = strtoul(a->timeout, &end, 10);
@@ -56,7 +60,8 @@ int cli_user_open(cli_user *u, sc_ctx *ctx, const cli_user_args *a)
     memset(u, 0, sizeof *u);
     u->ctx = ctx;
     if (a->signer != NULL) {
-        return cli_nip46_new(&u->remote, &u->ext, u->pub, ctx, a->signer, a->ca_file, a->timeout_s);
+        return cli_nip46_new(&u->remote, &u->ext, u->pub, ctx, a->signer, a->signer_key, a->ca_file,
+                             a->timeout_s);
     }
     rc = cli_load_identity(ctx, &u->id, a->sec_file);
     if (rc != CLI_OK) {

@@ -14,16 +14,18 @@
 /* The options that name the user's key, as given. */
 typedef struct cli_user_args {
     const char *sec_file, *signer, *ca_file, *timeout;
-    int timeout_s; /* checked --timeout (default CLI_USER_TIMEOUT_S) */
+    const char *signer_key; /* --signer-key: the client key's file (NULL: a fresh key) */
+    int timeout_s;          /* checked --timeout (default CLI_USER_TIMEOUT_S) */
 } cli_user_args;
 
-/* Writes the four options' entries (--sec-file, --signer, --ca-file, --timeout) into
- * opts[0..4), for a command's option table; returns 4. */
-#define CLI_USER_N_OPTS 4u
+/* Writes the five options' entries (--sec-file, --signer, --ca-file, --timeout,
+ * --signer-key) into opts[0..5), for a command's option table; returns 5. */
+#define CLI_USER_N_OPTS 5u
 size_t cli_user_opts(cli_opt *opts, cli_user_args *a);
 
 /* Checks the options once parsed: exactly one of --sec-file and --signer ("<what> needs
- * --sec-file FILE or --signer URI"), --ca-file and --timeout only with --signer, --timeout
+ * --sec-file FILE or --signer URI"), --ca-file, --timeout and --signer-key only with --signer,
+ * --timeout
  * 1 to 86400 seconds. CLI_OK, or CLI_ERROR (usage error said, with usage). */
 int cli_user_check(cli_user_args *a, const char *usage, const char *what);
 

@@ -155,7 +155,8 @@ endif()
 # cli.bunker.rust: NIP-46 against rust-nostr's nostr-connect crate (crates.io, 0.44.0), both
 # ways, over the Rust relay (relay.live.setup.rust) on loopback (tests/cli/test_cli_bunker_rust.py):
 # its remote signer serves dm send --signer and dm listen --signer; its client uses
-# softchat bunker (connect, get_public_key, sign_event, nip44 both ways, refusals). The
+# softchat bunker (connect, get_public_key, sign_event, nip44 both ways, refusals); its
+# nostrconnect mode serves cli.nostrconnect below. The
 # Rust peer (tests/nip46/rust-peer) is built by the fixture cli.bunker.rust.setup (cargo, the
 # pinned Cargo.lock; network: crates.io) into the Rust relay's target folder, whose crates it
 # shares. cargo is a test dependency: without it the entries fail, never skip.
@@ -178,5 +179,18 @@ if(SOFTCHAT_CLI_RELAY AND SOFTCHAT_RELAY_LIVE)
                    --peer "${_sc_bkr_dir}/release/softchat-nip46-peer")
   set_tests_properties(cli.bunker.rust PROPERTIES
                        FIXTURES_REQUIRED "softchat_relay_rust;softchat_nip46_rs" TIMEOUT 300
+                       LABELS "cli;relay-live" RUN_SERIAL ON)
+  # cli.nostrconnect: softchat signer connect (the client's side of nostrconnect://) paired
+  # with softchat bunker --connect and with rust-nostr's NostrConnectRemoteSigner::from_uri
+  # (the peer's mode nostrconnect), then event sign --signer --signer-key through each; a
+  # wrong secret refused, the client key file made once (0600) and reused, over a nostr-relay
+  # process on loopback (tests/cli/test_cli_nostrconnect.py).
+  add_test(NAME cli.nostrconnect
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_LIST_DIR}/test_cli_nostrconnect.py"
+                   --cli "$<TARGET_FILE:softchat_cli>"
+                   --python-relay "${SOFTCHAT_TEST_TOOLS_DIR}/relays/venv/bin/nostr-relay"
+                   --peer "${_sc_bkr_dir}/release/softchat-nip46-peer")
+  set_tests_properties(cli.nostrconnect PROPERTIES
+                       FIXTURES_REQUIRED "softchat_relay_python;softchat_nip46_rs" TIMEOUT 300
                        LABELS "cli;relay-live" RUN_SERIAL ON)
 endif()

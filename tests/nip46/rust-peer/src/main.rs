@@ -1,5 +1,6 @@
 //! softchat-nip46-peer: rust-nostr's nostr-connect crate (NIP-46) against softchat's client
-//! and bunker, for tests/cli/test_cli_bunker_rust.py. Both modes talk to one relay on loopback.
+//! and bunker, for tests/cli/test_cli_bunker_rust.py and tests/cli/test_cli_nostrconnect.py.
+//! Every mode talks to one relay on loopback.
 //!
 //! signer --relay URL --user-key FILE --signer-key FILE [--secret S] [--reject METHOD]...
 //!   NostrConnectRemoteSigner serving the user key, reached at the signer key (the files hold
@@ -20,6 +21,15 @@
 //!     nip04          nip04_encrypt (NIP-04)
 //!     get_public_key get_public_key again
 //!   Exits 0 when the session was opened (whatever the calls said), 1 when it was not.
+//!
+//! nostrconnect --uri NOSTRCONNECT-URI --user-key FILE --signer-key FILE
+//!   The signer's side of a pairing the client started: NostrConnectRemoteSigner::from_uri
+//!   with the URI's client key, relays and secret, which sends its connect acknowledgement
+//!   (a connect request carrying [signer key, secret]) and then serves the user key until
+//!   killed. nostr-connect 0.44's own URI parser wants a "metadata" parameter (the older
+//!   form), so the URI is read here with the url crate and given to from_uri as a
+//!   NostrConnectURI::client; its secret goes in from_uri's secret, which the
+//!   acknowledgement carries. Prints "serving <client key>" once it started.
 use std::io::Write;
 use std::time::Duration;
 
@@ -29,7 +39,8 @@ fn usage() -> ! {
     eprintln!(
         "usage: softchat-nip46-peer signer --relay URL --user-key FILE --signer-key FILE \
          [--secret S] [--reject METHOD]...\n       softchat-nip46-peer client --uri URI \
-         --user HEX [--timeout S] [--call METHOD]..."
+         --user HEX [--timeout S] [--call METHOD]...\n       softchat-nip46-peer nostrconnect \
+         --uri URI --user-key FILE --signer-key FILE"
     );
     std::process::exit(2);
 }
@@ -265,6 +276,47 @@ async fn client(mut args: std::vec::IntoIter<String>) {
     std::process::exit(if opened { 0 } else { 1 });
 }
 
+async fn nostrconnect(mut args: std::vec::IntoIter<String>) {
+    let (mut uri, mut user, mut key) = (None, None, None);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--uri" => uri = args.next(),
+            "--user-key" => user = args.next(),
+            "--signer-key" => key = args.next(),
+            _ => usage(),
+        }
+    }
+    let (uri, user, key) = match (uri, user, key) {
+        (Some(u), Some(k), Some(s)) => (u, k, s),
+        _ => usage(),
+    };
+    let url = Url::parse(&uri).expect("--uri: a URL");
+    assert_eq!(url.scheme(), "nostrconnect", "--uri: a nostrconnect:// URI");
+    let client = PublicKey::from_hex(url.host_str().expect("--uri: a client key"))
+        .expect("--uri: a client key");
+    let (mut relays, mut secret, mut name) = (Vec::new(), None, String::from("client"));
+    for (k, v) in url.query_pairs() {
+        match k.as_ref() {
+            "relay" => relays.push(RelayUrl::parse(v.as_ref()).expect("--uri: a relay")),
+            "secret" => secret = Some(v.to_string()),
+            "name" => name = v.to_string(),
+            _ => {}
+        }
+    }
+    let keys = NostrConnectKeys {
+        signer: read_keys(&key),
+        user: read_keys(&user),
+    };
+    let uri = NostrConnectURI::client(client, relays, name);
+    let remote =
+        NostrConnectRemoteSigner::from_uri(uri, keys, secret, None).expect("remote signer");
+    say(&format!("serving {}", client.to_hex()));
+    if let Err(e) = remote.serve(Policy { reject: Vec::new() }).await {
+        eprintln!("softchat-nip46-peer: serve: {e}");
+        std::process::exit(1);
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -272,6 +324,7 @@ async fn main() {
     match args.next().as_deref() {
         Some("signer") => signer(args).await,
         Some("client") => client(args).await,
+        Some("nostrconnect") => nostrconnect(args).await,
         _ => usage(),
     }
 }
