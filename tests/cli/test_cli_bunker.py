@@ -65,13 +65,13 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 import live  # noqa: E402,F401  (process groups, relays on loopback, checks)
-from live import check, CHECKS, GROUPS, kill_group, free_port, run_group, Relay, Cli  # noqa: E402
+from live import (check, have_tools, run_scenarios, GROUPS, kill_group, free_port,  # noqa: E402
+                  run_group, Relay)
 
 
 def scenario_usage(cli, relay, alice):
@@ -475,47 +475,31 @@ def main():
     ap.add_argument("--modules", required=True)
     ap.add_argument("--backend")
     o = ap.parse_args()
-    if not os.access(o.python_relay, os.X_OK):
-        print("FAIL: nostr-relay is not installed (%s): its setup fixture failed" % o.python_relay)
-        return 1
-    if not os.access(o.rust_relay, os.X_OK):
-        print("FAIL: the rust relay is not built (%s): its setup fixture failed" % o.rust_relay)
+    if not have_tools(((o.python_relay, "nostr-relay"), (o.rust_relay, "the rust relay"))):
         return 1
     if not os.path.isdir(os.path.join(o.modules, "node_modules", "nostr-tools")):
         print("FAIL: nostr-tools is not installed in %s: interop-node.setup failed" % o.modules)
         return 1
-    relays = []
-    with tempfile.TemporaryDirectory() as tmp:
-        cli = Cli(o, tmp)
-        try:
-            r = Relay("python", o, tmp, free_port())
-            relays.append(r)
-            r.start()
-            alice, alice_pub, _ = cli.key("alice")
-            scenario_usage(cli, r, alice)
-            scenario_serve(cli, o, r, alice, alice_pub)
-            carol, carol_pub, _ = cli.key("carol")
-            scenario_serve(cli, o, r, alice, alice_pub, carol, carol_pub)
-            scenario_nostrconnect(cli, o, r, alice, alice_pub)
-            bob, bob_pub, _ = cli.key("bob")
-            scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
-            scenario_listen(cli, tmp, r, alice_pub, bob, bob_pub)
-            dave, dave_pub, _ = cli.key("dave")
-            scenario_inbox(cli, r, dave, dave_pub)
-            scenario_auth(cli, o, tmp, r, relays, alice, alice_pub)
-            scenario_event(cli, r, alice, alice_pub)
-            scenario_nip98(cli, tmp, r, alice, alice_pub, carol, carol_pub)
-        except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
-            check("bunker: scenario could not finish", False, repr(e))
-        finally:
-            for r in relays:
-                r.stop()
-            left = [g for g in list(GROUPS) if not kill_group(g)]
-            check("bunker: no process left behind", not left, "groups %r" % left)
-    passed = sum(1 for _, ok in CHECKS if ok)
-    failed = len(CHECKS) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+
+    def body(rig):
+        cli, tmp = rig.cli, rig.tmp
+        r = rig.relay("python")
+        alice, alice_pub, _ = cli.key("alice")
+        scenario_usage(cli, r, alice)
+        scenario_serve(cli, o, r, alice, alice_pub)
+        carol, carol_pub, _ = cli.key("carol")
+        scenario_serve(cli, o, r, alice, alice_pub, carol, carol_pub)
+        scenario_nostrconnect(cli, o, r, alice, alice_pub)
+        bob, bob_pub, _ = cli.key("bob")
+        scenario_signer(cli, r, alice, alice_pub, bob, bob_pub)
+        scenario_listen(cli, tmp, r, alice_pub, bob, bob_pub)
+        dave, dave_pub, _ = cli.key("dave")
+        scenario_inbox(cli, r, dave, dave_pub)
+        scenario_auth(cli, o, tmp, r, rig.servers, alice, alice_pub)
+        scenario_event(cli, r, alice, alice_pub)
+        scenario_nip98(cli, tmp, r, alice, alice_pub, carol, carol_pub)
+
+    return run_scenarios("bunker", o, body)
 
 
 if __name__ == "__main__":

@@ -32,14 +32,13 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 sys.path.insert(0, HERE)
 import live  # noqa: E402,F401  (process groups, relays on loopback, checks)
-from live import check, CHECKS, GROUPS, kill_group, free_port, run_group, Relay, Cli  # noqa: E402
+from live import check, have_tools, run_scenarios, GROUPS, kill_group, run_group  # noqa: E402
 from test_cli_bunker import first_line, listen, start_bunker  # noqa: E402
 
 
@@ -197,33 +196,17 @@ def main():
     ap.add_argument("--peer", required=True)
     ap.add_argument("--backend")
     o = ap.parse_args()
-    for path, what in ((o.rust_relay, "the Rust relay (relay.live.setup.rust)"),
-                       (o.peer, "softchat-nip46-peer (cli.bunker.rust.setup)")):
-        if not os.access(path, os.X_OK):
-            print("FAIL: %s is not built (%s): its setup fixture failed" % (what, path))
-            return 1
-    relays = []
-    with tempfile.TemporaryDirectory() as tmp:
-        cli = Cli(o, tmp)
-        try:
-            r = Relay("rust", o, tmp, free_port())
-            relays.append(r)
-            r.start()
-            keys = [cli.key(n) for n in ("alice", "bob", "carol")]
-            scenario_signer(o, cli, tmp, r, keys)
-            scenario_client(o, cli, r, keys)
-        except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError,
-                KeyError) as e:
-            check("bunker.rust: scenario could not finish", False, repr(e))
-        finally:
-            for r in relays:
-                r.stop()
-            left = [g for g in list(GROUPS) if not kill_group(g)]
-            check("bunker.rust: no process left behind", not left, "groups %r" % left)
-    passed = sum(1 for _, ok_ in CHECKS if ok_)
-    failed = len(CHECKS) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    if not have_tools(((o.rust_relay, "the Rust relay (relay.live.setup.rust)"),
+                       (o.peer, "softchat-nip46-peer (cli.bunker.rust.setup)"))):
+        return 1
+
+    def body(rig):
+        r = rig.relay("rust")
+        keys = [rig.cli.key(n) for n in ("alice", "bob", "carol")]
+        scenario_signer(o, rig.cli, rig.tmp, r, keys)
+        scenario_client(o, rig.cli, r, keys)
+
+    return run_scenarios("bunker.rust", o, body)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -66,8 +65,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 import live  # noqa: E402  (process groups, relays on loopback, checks)
 import hostile_relay  # noqa: E402  (a relay scripted frame by frame)
 import tls_front  # noqa: E402  (a test CA, TLS fronts)
-from live import (check, CHECKS, GROUPS, kill_group, free_port, port_closed,  # noqa: E402
-                  Relay, Cli)
+from live import (check, have_tools, run_scenarios, GROUPS, kill_group,  # noqa: E402
+                  free_port, port_closed, Relay)
 
 NO_INBOX = 3
 UNDELIVERED = 4
@@ -546,46 +545,32 @@ def main():
     ap.add_argument("--rust-relay")
     ap.add_argument("--backend")
     o = ap.parse_args()
-    if o.rust_relay is not None and not os.access(o.rust_relay, os.X_OK):
-        print("FAIL: the rust relay is not built (%s): its setup fixture failed" % o.rust_relay)
+    tools = [(o.python_relay, "nostr-relay")]
+    if o.rust_relay is not None:
+        tools.append((o.rust_relay, "the rust relay"))
+    if not have_tools(tools):
         return 1
-    if not os.access(o.python_relay, os.X_OK):
-        print("FAIL: nostr-relay is not installed (%s): its setup fixture failed" % o.python_relay)
-        return 1
-    relays = []
-    with tempfile.TemporaryDirectory() as tmp:
-        cli = Cli(o, tmp)
-        try:
-            for _ in range(2):
-                r = Relay("python", o, tmp, free_port())
-                relays.append(r)
-                r.start()
-            k = {}
-            for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank",
-                         "ivan"):
-                path, pub, _ = cli.key(name)
-                k[name] = (path, pub)
-            scenario_usage(cli, relays[0], k)
-            scenario_inbox(cli, relays[0], relays[1], k)
-            text = "hello bob \u263a, over the pool"
-            scenario_send(cli, relays[0], relays[1], k, text)
-            scenario_listen(cli, o, tmp, relays[0], relays[1], k, text)
-            scenario_refused(cli, relays[0], k)
-            scenario_tls(cli, o, tmp, relays[0], relays[1], k)
-            if o.rust_relay:
-                scenario_auth(cli, o, tmp, relays[0], k, relays)
-                scenario_mesh(cli, o, tmp, relays)
-        except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
-            check("dm: scenario could not finish", False, repr(e))
-        finally:
-            for r in relays:
-                r.stop()
-            left = [g for g in list(GROUPS) if not kill_group(g)]
-            check("dm: no process left behind", not left, "groups %r" % left)
-    passed = sum(1 for _, ok in CHECKS if ok)
-    failed = len(CHECKS) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+
+    def body(rig):
+        cli, tmp, relays = rig.cli, rig.tmp, rig.servers
+        for _ in range(2):
+            rig.relay("python")
+        k = {}
+        for name in ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan"):
+            path, pub, _ = cli.key(name)
+            k[name] = (path, pub)
+        scenario_usage(cli, relays[0], k)
+        scenario_inbox(cli, relays[0], relays[1], k)
+        text = "hello bob \u263a, over the pool"
+        scenario_send(cli, relays[0], relays[1], k, text)
+        scenario_listen(cli, o, tmp, relays[0], relays[1], k, text)
+        scenario_refused(cli, relays[0], k)
+        scenario_tls(cli, o, tmp, relays[0], relays[1], k)
+        if o.rust_relay:
+            scenario_auth(cli, o, tmp, relays[0], k, relays)
+            scenario_mesh(cli, o, tmp, relays)
+
+    return run_scenarios("dm", o, body)
 
 
 if __name__ == "__main__":

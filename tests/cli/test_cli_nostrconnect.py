@@ -32,13 +32,12 @@ import select
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 import live  # noqa: E402,F401  (process groups, relays on loopback, checks)
-from live import check, CHECKS, GROUPS, kill_group, free_port, Relay, Cli  # noqa: E402
+from live import check, have_tools, run_scenarios, GROUPS, kill_group  # noqa: E402
 
 TEMPLATE = b'{"kind":1,"content":"signed through a nostrconnect pairing","tags":[]}'
 
@@ -234,34 +233,20 @@ def main():
     ap.add_argument("--peer", required=True)
     ap.add_argument("--backend")
     o = ap.parse_args()
-    for path, what in ((o.python_relay, "nostr-relay"), (o.peer, "the nip46 peer")):
-        if not os.access(path, os.X_OK):
-            print("FAIL: %s is not installed (%s): its setup fixture failed" % (what, path))
-            return 1
-    relays = []
-    with tempfile.TemporaryDirectory() as tmp:
-        cli = Cli(o, tmp)
-        try:
-            r = Relay("python", o, tmp, free_port())
-            relays.append(r)
-            r.start()
-            alice, alice_pub, _ = cli.key("alice")
-            scenario_usage(cli, alice)
-            key_file = scenario_bunker(cli, r, tmp, alice, alice_pub)
-            scenario_again(cli, r, key_file, alice, alice_pub)
-            scenario_rust(cli, o, r, tmp, alice, alice_pub)
-            scenario_wrong(cli, r, tmp, alice)
-        except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
-            check("nostrconnect: scenario could not finish", False, repr(e))
-        finally:
-            for r in relays:
-                r.stop()
-            left = [g for g in list(GROUPS) if not kill_group(g)]
-            check("nostrconnect: no process left behind", not left, "groups %r" % left)
-    passed = sum(1 for _, ok in CHECKS if ok)
-    failed = len(CHECKS) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    if not have_tools(((o.python_relay, "nostr-relay"), (o.peer, "the nip46 peer"))):
+        return 1
+
+    def body(rig):
+        cli, tmp = rig.cli, rig.tmp
+        r = rig.relay("python")
+        alice, alice_pub, _ = cli.key("alice")
+        scenario_usage(cli, alice)
+        key_file = scenario_bunker(cli, r, tmp, alice, alice_pub)
+        scenario_again(cli, r, key_file, alice, alice_pub)
+        scenario_rust(cli, o, r, tmp, alice, alice_pub)
+        scenario_wrong(cli, r, tmp, alice)
+
+    return run_scenarios("nostrconnect", o, body)
 
 
 if __name__ == "__main__":

@@ -28,14 +28,12 @@ Loopback only (127.0.0.1); every wait is bounded."""
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "relay", "live"))
 import live  # noqa: E402,F401  (process groups, relays on loopback, checks)
-from live import check, CHECKS, GROUPS, kill_group, free_port, Relay, Cli  # noqa: E402
+from live import check, have_tools, run_scenarios, kill_group, free_port, Relay  # noqa: E402
 from test_cli_bunker import start_bunker  # noqa: E402
 
 NIP44_GRANTS = ["--allow", "nip44_encrypt,nip44_decrypt"]
@@ -197,37 +195,21 @@ def main():
     ap.add_argument("--rust-relay", required=True)
     ap.add_argument("--backend")
     o = ap.parse_args()
-    if not os.access(o.python_relay, os.X_OK):
-        print("FAIL: nostr-relay is not installed (%s): its setup fixture failed" % o.python_relay)
+    if not have_tools(((o.python_relay, "nostr-relay"), (o.rust_relay, "the rust relay"))):
         return 1
-    if not os.access(o.rust_relay, os.X_OK):
-        print("FAIL: the rust relay is not built (%s): its setup fixture failed" % o.rust_relay)
-        return 1
-    relays = []
-    with tempfile.TemporaryDirectory() as tmp:
-        cli = Cli(o, tmp)
-        try:
-            r = Relay("python", o, tmp, free_port())
-            relays.append(r)
-            r.start()
-            alice, alice_pub, _ = cli.key("alice")
-            bob, bob_pub, _ = cli.key("bob")
-            _, carol_pub, _ = cli.key("carol")
-            scenario_nip44(cli, r, alice, alice_pub, bob, bob_pub)
-            scenario_nip59(cli, r, alice, alice_pub, bob, bob_pub, carol_pub)
-            scenario_nip17(cli, r, alice, alice_pub, bob, bob_pub, carol_pub)
-            scenario_auth(cli, o, tmp, relays, alice, alice_pub, bob)
-        except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError) as e:
-            check("signer: scenario could not finish", False, repr(e))
-        finally:
-            for r in relays:
-                r.stop()
-            left = [g for g in list(GROUPS) if not kill_group(g)]
-            check("signer: no process left behind", not left, "groups %r" % left)
-    passed = sum(1 for _, ok in CHECKS if ok)
-    failed = len(CHECKS) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+
+    def body(rig):
+        cli = rig.cli
+        r = rig.relay("python")
+        alice, alice_pub, _ = cli.key("alice")
+        bob, bob_pub, _ = cli.key("bob")
+        _, carol_pub, _ = cli.key("carol")
+        scenario_nip44(cli, r, alice, alice_pub, bob, bob_pub)
+        scenario_nip59(cli, r, alice, alice_pub, bob, bob_pub, carol_pub)
+        scenario_nip17(cli, r, alice, alice_pub, bob, bob_pub, carol_pub)
+        scenario_auth(cli, o, rig.tmp, rig.servers, alice, alice_pub, bob)
+
+    return run_scenarios("signer", o, body)
 
 
 if __name__ == "__main__":

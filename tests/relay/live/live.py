@@ -221,6 +221,59 @@ class Cli:
         return path, pub, sec
 
 
+# What a scenario may raise when a command or a server misbehaves: one failed check, then the
+# cleanup, never a traceback that skips it.
+SCENARIO_ERRORS = (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError, ValueError,
+                   KeyError)
+
+
+def have_tools(tools):
+    """True when every (path, what) names an executable; otherwise says which is missing (its
+    setup fixture failed) and the tally of one failure."""
+    for path, what in tools:
+        if not path or not os.access(path, os.X_OK):
+            print("FAIL: %s is missing (%s): its setup fixture failed" % (what, path))
+            print("0 passed, 1 failed")
+            return False
+    return True
+
+
+class Rig:
+    """What a test's scenarios share: a temporary folder, the CLI, and the servers started,
+    each stopped at the end (servers: anything with stop(), in the order they came)."""
+
+    def __init__(self, o, tmp):
+        self.o, self.tmp, self.cli, self.servers = o, tmp, Cli(o, tmp), []
+
+    def relay(self, kind, extra=()):
+        r = Relay(kind, self.o, self.tmp, free_port(), extra)
+        self.servers.append(r)  # kept before it starts: a failed start is stopped too
+        r.start()
+        return r
+
+
+def run_scenarios(tag, o, body):
+    """Runs body(rig) in a temporary folder. Whether it finishes or raises (one failed check,
+    "TAG: scenario could not finish"), every server it started is stopped, last first, and
+    every process group it spawned is killed, checked ("TAG: no process left behind"). Prints
+    the tally; returns the exit status (0: every check passed)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rig = Rig(o, tmp)
+        try:
+            body(rig)
+        except SCENARIO_ERRORS as e:
+            check("%s: scenario could not finish" % tag, False, repr(e))
+        finally:
+            for server in reversed(rig.servers):
+                server.stop()
+            left = [g for g in list(GROUPS) if not kill_group(g)]
+            check("%s: no process left behind" % tag, not left, "groups %r" % left)
+    passed = sum(1 for _, ok in CHECKS if ok)
+    failed = len(CHECKS) - passed
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
 def wraps_for(o, sec, to, n):
     r = run_group([o.make_wraps, sec, to, str(n)] + ([o.backend] if o.backend else []), b"", 600)
     assert r.returncode == 0, r.stderr
@@ -477,55 +530,34 @@ def main():
     ap.add_argument("--backend")
     o = ap.parse_args()
     exe = o.rust_relay if o.relay == "rust" else o.python_relay
-    if not exe or not os.access(exe, os.X_OK):
-        print("FAIL: the %s relay is not built or installed (%s): its setup fixture failed" % (
-            o.relay, exe))
-        print("0 passed, 1 failed")
+    if not have_tools(((exe, "the %s relay" % o.relay),)):
         return 1
-    relays, fronts = [], []
-    with tempfile.TemporaryDirectory() as tmp:
-        cli = Cli(o, tmp)
-        try:
-            def relay(extra=()):
-                r = Relay(o.relay, o, tmp, free_port(), extra)
-                r.start()
-                relays.append(r)
-                return r
 
-            plain = relay()
-            scenario_errors(cli, plain, o.relay)
-            scenario_nip17(cli, plain, o.relay)
-            # the same relay behind a TLS front with a test CA: alice by IP, bob by name
-            path = tls_front.make_certs(tmp)
-            front = tls_front.TlsFront(plain.port, path("good.pem"), path("good.key"))
-            fronts.append(front)
-            scenario_nip17(cli, plain, o.relay + " over TLS",
-                           (front.url, front.url.replace("127.0.0.1", "localhost")),
-                           ("--ca-file", path("ca.pem")))
-            scenario_reconnect(cli, plain, o.relay)
-            if o.relay == "rust":
-                scenario_auth(cli, relay(["--auth"]), o.relay)
-                scenario_reject(cli, relay(["--reject-kind", "1"]), o.relay, "blocked:")
-                scenario_sync(cli, plain, o.relay, (0, 4096))
-            else:
-                scenario_unnamed_ok(cli, plain, o.relay)
-                scenario_sync_no_nip77(cli, plain, o.relay)
+    def body(rig):
+        cli, tmp = rig.cli, rig.tmp
+        plain = rig.relay(o.relay)
+        scenario_errors(cli, plain, o.relay)
+        scenario_nip17(cli, plain, o.relay)
+        # the same relay behind a TLS front with a test CA: alice by IP, bob by name
+        path = tls_front.make_certs(tmp)
+        front = tls_front.TlsFront(plain.port, path("good.pem"), path("good.key"))
+        rig.servers.append(front)
+        scenario_nip17(cli, plain, o.relay + " over TLS",
+                       (front.url, front.url.replace("127.0.0.1", "localhost")),
+                       ("--ca-file", path("ca.pem")))
+        scenario_reconnect(cli, plain, o.relay)
+        if o.relay == "rust":
+            scenario_auth(cli, rig.relay(o.relay, ["--auth"]), o.relay)
+            scenario_reject(cli, rig.relay(o.relay, ["--reject-kind", "1"]), o.relay, "blocked:")
+            scenario_sync(cli, plain, o.relay, (0, 4096))
+        else:
             # nostr-relay 1.14 answers AUTH without the OK NIP-42 requires: the AUTH scenario
             # runs on the rust relay; this one covers delivery, a restart that keeps its
             # events and its refusals, whose OK has an empty id
-        except (RuntimeError, AssertionError, subprocess.TimeoutExpired, OSError) as e:
-            check("%s: scenario could not finish" % o.relay, False, repr(e))
-        finally:
-            for f in fronts:
-                f.stop()
-            for r in relays:
-                r.stop()
-            left = [g for g in list(GROUPS) if not kill_group(g)]
-            check("%s: no process left behind" % o.relay, not left, "groups %r" % left)
-    passed = sum(1 for _, ok in CHECKS if ok)
-    failed = len(CHECKS) - passed
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+            scenario_unnamed_ok(cli, plain, o.relay)
+            scenario_sync_no_nip77(cli, plain, o.relay)
+
+    return run_scenarios(o.relay, o, body)
 
 
 if __name__ == "__main__":
