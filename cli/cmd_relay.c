@@ -4,7 +4,6 @@
  * a real WebSocket connection (relay_client.c over ws.c) driven by libsoftchat's sans-IO relay
  * session. */
 #include "relay_cmd.h"
-#include "user_key.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -94,9 +93,9 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
 {
     const cli_opt opts[] = {
         {"--url", &a->url, NULL, NULL, 0, NULL},
-        {"--sec-file", &a->sec_file, NULL, NULL, 0, NULL},
-        {"--signer", &a->signer, NULL, NULL, 0, NULL},
-        {"--signer-key", &a->signer_key, NULL, NULL, 0, NULL},
+        {"--sec-file", &a->key.sec_file, NULL, NULL, 0, NULL},
+        {"--signer", &a->key.signer, NULL, NULL, 0, NULL},
+        {"--signer-key", &a->key.signer_key, NULL, NULL, 0, NULL},
         {"--ca-file", &a->ca_file, NULL, NULL, 0, NULL},
         {"--timeout", &o->timeout, NULL, NULL, 0, NULL},
         {"--filter", NULL, NULL, a->filters, CLI_RELAY_MAX_FILTERS, &a->n_filters},
@@ -124,14 +123,11 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     if (a->ca_file != NULL && access(a->ca_file, R_OK) != 0) {
         return cli_usage_error(usage, "--ca-file %s: cannot read it", a->ca_file);
     }
-    if (a->ca_file != NULL && !secure && a->signer == NULL) {
+    if (a->ca_file != NULL && !secure && a->key.signer == NULL) {
         return cli_usage_error(usage, "--ca-file goes with a wss:// URL or --signer");
     }
-    if (a->sec_file != NULL && a->signer != NULL) {
-        return cli_usage_error(usage, "give --sec-file FILE or --signer URI, not both");
-    }
-    if (a->signer_key != NULL && a->signer == NULL) {
-        return cli_usage_error(usage, "--signer-key goes with --signer");
+    if (cli_user_check_key(&a->key, usage, "a relay command", 0) != CLI_OK) {
+        return CLI_ERROR;
     }
     if (o->timeout != NULL && (parse_uint_arg(o->timeout, 86400, &t) != 0 || t == 0)) {
         return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
@@ -167,9 +163,8 @@ static int check_fetch(cli_relay_args *a, const relay_opts *o)
 
 static int check_sync(cli_relay_args *a, const relay_opts *o)
 {
-    if (a->sec_file == NULL && a->signer == NULL) {
-        return cli_usage_error(usage, "relay sync needs --sec-file FILE or --signer URI (whose "
-                                      "wraps)");
+    if (cli_user_check_key(&a->key, usage, "relay sync (whose wraps)", 1) != CLI_OK) {
+        return CLI_ERROR;
     }
     if (a->n_filters || a->follow || o->count || o->slack) {
         return cli_usage_error(usage, "relay sync takes --url, --sec-file or --signer, --have, "
@@ -197,11 +192,10 @@ int cmd_relay(const cli_globals *g, int argc, char **argv)
     const struct relay_sub *sub = NULL;
     cli_relay_args a;
     relay_opts o;
-    cli_user_args ua;
     cli_user who;
     sc_ctx ctx;
     size_t i;
-    int rc;
+    int rc, keyed;
 
     if (argc < 2) {
         return cli_usage_error(usage, "relay needs a subcommand: publish, fetch or sync");
@@ -226,17 +220,14 @@ int cmd_relay(const cli_globals *g, int argc, char **argv)
         return rc;
     }
     memset(&who, 0, sizeof who);
-    memset(&ua, 0, sizeof ua);
-    ua.sec_file = a.sec_file;
-    ua.signer = a.signer;
-    ua.signer_key = a.signer_key;
-    ua.ca_file = a.ca_file;
-    ua.timeout_s = a.timeout; /* the command's bound is each answer's too */
-    if (a.sec_file != NULL || a.signer != NULL) {
-        rc = cli_user_open(&who, &ctx, &ua);
+    a.key.ca_file = a.ca_file;
+    a.key.timeout_s = a.timeout; /* the command's bound is each answer's too */
+    keyed = a.key.sec_file != NULL || a.key.signer != NULL;
+    if (keyed) {
+        rc = cli_user_open(&who, &ctx, &a.key);
     }
     if (rc == CLI_OK) {
-        rc = sub->run(&ctx, &a, a.sec_file != NULL || a.signer != NULL ? &who.ext : NULL);
+        rc = sub->run(&ctx, &a, keyed ? &who.ext : NULL);
     }
     cli_user_close(&who);
     sc_ctx_clear(&ctx);

@@ -5,17 +5,16 @@
 #define SOFTCHAT_CLI_RELAY_CMD_H
 
 #include "relay_client.h"
+#include "user_key.h"
 
 #define CLI_RELAY_MAX_FILTERS 16u
 
 /* The relay group's options, checked by cmd_relay for the subcommand given. */
 typedef struct cli_relay_args {
-    const char *url;                            /* --url, a ws:// or wss:// URL */
-    const char *sec_file;                       /* --sec-file, or NULL */
-    const char *signer;                         /* --signer, or NULL */
-    const char *signer_key;                     /* --signer-key (with --signer), or NULL */
-    const char *ca_file;                        /* --ca-file, or NULL */
-    int timeout;                                /* --timeout in seconds (default 30) */
+    const char *url;     /* --url, a ws:// or wss:// URL */
+    cli_user_args key;   /* --sec-file, --signer, --signer-key: none, or the user's key */
+    const char *ca_file; /* --ca-file, or NULL */
+    int timeout;         /* --timeout in seconds (default 30) */
     const char *filters[CLI_RELAY_MAX_FILTERS]; /* fetch: --filter JSON, n_filters of them */
     size_t n_filters;
     int follow;          /* fetch: --follow */

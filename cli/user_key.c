@@ -18,19 +18,30 @@ size_t cli_user_opts(cli_opt *opts, cli_user_args *a)
     return CLI_USER_N_OPTS;
 }
 
+int cli_user_check_key(const cli_user_args *a, const char *usage, const char *what, int required)
+{
+    if (a->sec_file != NULL && a->signer != NULL) {
+        return cli_usage_error(usage, "%s takes --sec-file FILE or --signer URI, not both", what);
+    }
+    if (required && a->sec_file == NULL && a->signer == NULL) {
+        return cli_usage_error(usage, "%s needs --sec-file FILE or --signer URI", what);
+    }
+    if (a->signer == NULL && a->signer_key != NULL) {
+        return cli_usage_error(usage, "--signer-key goes with --signer");
+    }
+    return CLI_OK;
+}
+
 int cli_user_check(cli_user_args *a, const char *usage, const char *what)
 {
     unsigned long t = CLI_USER_TIMEOUT_S;
     char *end = NULL;
 
-    if ((a->sec_file == NULL) == (a->signer == NULL)) {
-        return cli_usage_error(usage, "%s needs --sec-file FILE or --signer URI", what);
+    if (cli_user_check_key(a, usage, what, 1) != CLI_OK) {
+        return CLI_ERROR;
     }
     if (a->signer == NULL && (a->ca_file != NULL || a->timeout != NULL)) {
         return cli_usage_error(usage, "--ca-file and --timeout go with --signer");
-    }
-    if (a->signer == NULL && a->signer_key != NULL) {
-        return cli_usage_error(usage, "--signer-key goes with --signer");
     }
     if (a->timeout != NULL) {
         t = strtoul(a->timeout, &end, 10);

@@ -23,10 +23,15 @@ typedef struct cli_user_args {
 #define CLI_USER_N_OPTS 5u
 size_t cli_user_opts(cli_opt *opts, cli_user_args *a);
 
-/* Checks the options once parsed: exactly one of --sec-file and --signer ("<what> needs
- * --sec-file FILE or --signer URI"), --ca-file, --timeout and --signer-key only with --signer,
- * --timeout
- * 1 to 86400 seconds. CLI_OK, or CLI_ERROR (usage error said, with usage). */
+/* Checks which key the options name: not both --sec-file and --signer ("<what> takes
+ * --sec-file FILE or --signer URI, not both"), one of them when required ("<what> needs
+ * ..."), --signer-key only with --signer. CLI_OK, or CLI_ERROR (usage error said, with
+ * usage). */
+int cli_user_check_key(const cli_user_args *a, const char *usage, const char *what, int required);
+
+/* Checks the options once parsed: cli_user_check_key with a key required, --ca-file and
+ * --timeout only with --signer, --timeout 1 to 86400 seconds. CLI_OK, or CLI_ERROR (usage
+ * error said, with usage). */
 int cli_user_check(cli_user_args *a, const char *usage, const char *what);
 
 /* The user's key, open. */
