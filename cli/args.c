@@ -3,6 +3,7 @@
  * every local user through ps and /proc, and ends up in shell history). */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Spellings people try for a secret key argument. Each is refused with a pointer to
@@ -146,5 +147,22 @@ int cli_subcommand(const char *usage, const char *group, const char *a, const ch
         return cli_usage_error(usage, "unknown %s subcommand", group);
     }
     *second = strcmp(argv[1], b) == 0;
+    return CLI_OK;
+}
+
+int cli_timeout_arg(const char *usage, const char *arg, int dflt, int *seconds)
+{
+    unsigned long t;
+    char *end = NULL;
+
+    *seconds = dflt;
+    if (arg == NULL) {
+        return CLI_OK;
+    }
+    t = strtoul(arg, &end, 10);
+    if (*arg < '0' || *arg > '9' || *end != '\0' || t == 0 || t > CLI_TIMEOUT_MAX_S) {
+        return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
+    }
+    *seconds = (int)t;
     return CLI_OK;
 }

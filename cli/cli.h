@@ -112,6 +112,13 @@ typedef struct cli_opt {
 int cli_parse_args(const char *usage, int argc, char **argv, const cli_opt *opts, size_t n_opts,
                    const char **pos, size_t pos_cap, size_t *n_pos);
 
+/* The longest --timeout any command takes, in seconds (a day). */
+#define CLI_TIMEOUT_MAX_S 86400
+
+/* The seconds of a --timeout value arg (NULL: dflt) into *seconds: 1 to CLI_TIMEOUT_MAX_S,
+ * digits only. CLI_OK, or CLI_ERROR ("--timeout takes seconds, 1 to 86400" and usage said). */
+int cli_timeout_arg(const char *usage, const char *arg, int dflt, int *seconds);
+
 /* Prints a usage text to stdout and returns CLI_OK (for "COMMAND --help"). */
 int cli_help(const char *usage);
 

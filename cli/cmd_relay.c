@@ -105,7 +105,6 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
         {"--have", &a->have, NULL, NULL, 0, NULL},
         {"--frame-limit", &o->frame, NULL, NULL, 0, NULL},
     };
-    unsigned long t = 30;
     size_t n_pos = 0;
     int secure, port, rc;
     char host[256], path[512];
@@ -129,11 +128,7 @@ static int parse_options(cli_relay_args *a, relay_opts *o, int argc, char **argv
     if (cli_user_check_key(&a->key, usage, "a relay command", 0) != CLI_OK) {
         return CLI_ERROR;
     }
-    if (o->timeout != NULL && (parse_uint_arg(o->timeout, 86400, &t) != 0 || t == 0)) {
-        return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
-    }
-    a->timeout = (int)t;
-    return CLI_OK;
+    return cli_timeout_arg(usage, o->timeout, 30, &a->timeout);
 }
 
 static int check_publish(cli_relay_args *a, const relay_opts *o)

@@ -108,9 +108,7 @@ static int parse_args(signer_args *a, int argc, char **argv)
         {"--relay", NULL, NULL, a->relay, SC_NIP46_URI_MAX_RELAYS + 1, &a->n_relay},
         {"--json", NULL, &a->json, NULL, 0, NULL},
     };
-    unsigned long t = DEFAULT_TIMEOUT_S;
     size_t n_pos = 0;
-    char *end = NULL;
     int rc = cli_parse_args(usage, argc, argv, opts, sizeof opts / sizeof opts[0], NULL, 0, &n_pos);
 
     if (rc != CLI_OK) {
@@ -119,13 +117,9 @@ static int parse_args(signer_args *a, int argc, char **argv)
     if (a->key_file == NULL || a->n_relay == 0) {
         return cli_usage_error(usage, "signer connect needs --relay URL and --signer-key FILE");
     }
-    if (a->timeout != NULL) {
-        t = strtoul(a->timeout, &end, 10);
-        if (*a->timeout < '0' || *a->timeout > '9' || *end != '\0' || t == 0 || t > 86400) {
-            return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
-        }
+    if (cli_timeout_arg(usage, a->timeout, DEFAULT_TIMEOUT_S, &a->timeout_s) != CLI_OK) {
+        return CLI_ERROR;
     }
-    a->timeout_s = (int)t;
     if (a->name == NULL) {
         a->name = "softchat";
     }

@@ -80,19 +80,13 @@ int cli_dm_parse(cli_dm_args *a, int argc, char **argv)
     };
     int rc = cli_parse_args(cli_dm_usage, argc, argv, opts, sizeof opts / sizeof opts[0], a->pos, 2,
                             &a->n_pos);
-    char *end = NULL;
-    unsigned long t = 30;
 
     if (rc != CLI_OK) {
         return rc;
     }
-    if (a->timeout != NULL) {
-        t = strtoul(a->timeout, &end, 10);
-        if (*a->timeout < '0' || *a->timeout > '9' || *end != '\0' || t == 0 || t > 86400) {
-            return cli_usage_error(cli_dm_usage, "--timeout takes seconds, 1 to 86400");
-        }
+    if (cli_timeout_arg(cli_dm_usage, a->timeout, 30, &a->timeout_s) != CLI_OK) {
+        return CLI_ERROR;
     }
-    a->timeout_s = (int)t;
     if (a->signer_key != NULL && a->signer == NULL) {
         return cli_usage_error(cli_dm_usage, "--signer-key goes with --signer");
     }

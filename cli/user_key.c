@@ -34,24 +34,13 @@ int cli_user_check_key(const cli_user_args *a, const char *usage, const char *wh
 
 int cli_user_check(cli_user_args *a, const char *usage, const char *what)
 {
-    unsigned long t = CLI_USER_TIMEOUT_S;
-    char *end = NULL;
-
     if (cli_user_check_key(a, usage, what, 1) != CLI_OK) {
         return CLI_ERROR;
     }
     if (a->signer == NULL && (a->ca_file != NULL || a->timeout != NULL)) {
         return cli_usage_error(usage, "--ca-file and --timeout go with --signer");
     }
-    if (a->timeout != NULL) {
-        t = strtoul(a->timeout, &end, 10);
-        if (*a->timeout < '0' || *a->timeout > '9' || *end != '\0' || t == 0 ||
-            t > CLI_USER_TIMEOUT_MAX_S) {
-            return cli_usage_error(usage, "--timeout takes seconds, 1 to 86400");
-        }
-    }
-    a->timeout_s = (int)t;
-    return CLI_OK;
+    return cli_timeout_arg(usage, a->timeout, CLI_USER_TIMEOUT_S, &a->timeout_s);
 }
 
 /* A local identity's operation: the first step completes it. */

@@ -7,9 +7,8 @@
 
 #include "nip46_client.h"
 
-/* --timeout's default and bounds for a remote signer's answers, in seconds. */
+/* --timeout's default for a remote signer's answers, in seconds. */
 #define CLI_USER_TIMEOUT_S 30
-#define CLI_USER_TIMEOUT_MAX_S 86400
 
 /* The options that name the user's key, as given. */
 typedef struct cli_user_args {
