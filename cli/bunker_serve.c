@@ -131,8 +131,7 @@ static int answer(cli_bunker *b, cli_pool *cp, const sc_nip46_request *req)
     b->policy.n_clients = b->n_clients;
     st = sc_nip46_bunker_handle(b->ctx, (char *)b->result.p, b->result.cap, &len, &error, b->user,
                                 &b->policy, req);
-    if (st == SC_OK && req->call.method.len == 7 &&
-        memcmp(req->call.method.ptr, "connect", 7) == 0) {
+    if (st == SC_OK && cli_str_is(req->call.method, "connect")) {
         cli_bunker_add_client(b, req->client);
     }
     if (st == SC_OK) {

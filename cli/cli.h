@@ -162,6 +162,10 @@ int cli_buf_addc(cli_buf *b, char c);
 /* Appends the lowercase hex of p[0..n). */
 int cli_buf_hex(cli_buf *b, const uint8_t *p, size_t n);
 
+/* 1 when s is exactly the text of name (a method, a subscription id: names from a peer are
+ * compared through this), else 0. */
+int cli_str_is(sc_str s, const char *name);
+
 /* Writes the lowercase hex of p[0..n) and a NUL to out, which holds 2 * n + 1 characters. */
 void cli_hex_str(char *out, const uint8_t *p, size_t n);
 

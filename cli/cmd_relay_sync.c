@@ -325,8 +325,7 @@ static int sync_on_neg(sync_state *s, cli_relay *r, const sc_relay_msg *m)
         r->wake_ms = 0;
     }
     if (m->type == SC_RELAY_NEG_MSG) {
-        return m->sub_id.len == 4 && memcmp(m->sub_id.ptr, "sync", 4) == 0 ? sync_reconcile(s, r, m)
-                                                                           : CLI_RELAY_CONTINUE;
+        return cli_str_is(m->sub_id, "sync") ? sync_reconcile(s, r, m) : CLI_RELAY_CONTINUE;
     }
     if (m->type == SC_RELAY_NEG_ERR) {
         if (m->prefix == SC_RELAY_PREFIX_AUTH_REQUIRED) {

@@ -247,8 +247,8 @@ static sc_status open_answer(pairing *pr, const sc_pool_update *u, sc_str *got, 
         return st;
     }
     cli_hex_str(author_hex, author, SC_PUBKEY_BYTES);
-    if (req.call.method.len != 7 || memcmp(req.call.method.ptr, "connect", 7) != 0 ||
-        req.call.n_params < 2 || req.call.params[0].len != 2 * SC_PUBKEY_BYTES ||
+    if (!cli_str_is(req.call.method, "connect") || req.call.n_params < 2 ||
+        req.call.params[0].len != 2 * SC_PUBKEY_BYTES ||
         memcmp(req.call.params[0].ptr, author_hex, 2 * SC_PUBKEY_BYTES) != 0) {
         return SC_ERR_NIP46; /* not a connect naming its author as the remote signer */
     }

@@ -1,4 +1,4 @@
-/* Shared CLI helpers: error reporting, status mapping, context setup, --backend. */
+/* Shared CLI helpers: error reporting, status mapping, context setup, --backend, names. */
 #include "cli.h"
 
 #include <stdarg.h>
@@ -186,4 +186,11 @@ int cli_take_backend(cli_globals *g, int argc, char **argv)
     }
     argv[out] = NULL;
     return out;
+}
+
+int cli_str_is(sc_str s, const char *name)
+{
+    size_t n = strlen(name);
+
+    return s.len == n && (n == 0 || memcmp(s.ptr, name, n) == 0);
 }
